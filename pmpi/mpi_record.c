@@ -1,0 +1,174 @@
+#include "mpi_record.h"
+
+#include <stdio.h>
+
+int64_t siot_mpi_commsize(MPI_Comm c)
+{
+    int n = 0, inter = 0;
+    if (c == MPI_COMM_NULL)
+        return 0;
+    if (PMPI_Comm_test_inter(c, &inter) == MPI_SUCCESS && inter) {
+        if (PMPI_Comm_remote_size(c, &n) != MPI_SUCCESS)
+            return 0;
+    } else if (PMPI_Comm_size(c, &n) != MPI_SUCCESS) {
+        return 0;
+    }
+    return n;
+}
+
+static void degrees(MPI_Comm c, int *in, int *out)
+{
+    int topo = MPI_UNDEFINED, w = 0, rank = 0, nd = 0;
+    *in = *out = 0;
+    if (c == MPI_COMM_NULL || PMPI_Topo_test(c, &topo) != MPI_SUCCESS)
+        return;
+    if (topo == MPI_DIST_GRAPH) {
+        PMPI_Dist_graph_neighbors_count(c, in, out, &w);
+    } else if (topo == MPI_GRAPH) {
+        PMPI_Comm_rank(c, &rank);
+        PMPI_Graph_neighbors_count(c, rank, in);
+        *out = *in;
+    } else if (topo == MPI_CART) {
+        PMPI_Cartdim_get(c, &nd);
+        *in = *out = 2 * nd;
+    }
+}
+
+int64_t siot_mpi_indegree(MPI_Comm c)
+{
+    int in, out;
+    degrees(c, &in, &out);
+    return in;
+}
+
+int64_t siot_mpi_outdegree(MPI_Comm c)
+{
+    int in, out;
+    degrees(c, &in, &out);
+    return out;
+}
+
+int64_t siot_mpi_cartdim(MPI_Comm c)
+{
+    int nd = 0;
+    if (c == MPI_COMM_NULL || PMPI_Cartdim_get(c, &nd) != MPI_SUCCESS)
+        return 0;
+    return nd;
+}
+
+int siot_mpi_is_root(MPI_Comm c, int root)
+{
+    int inter = 0, rank = -1;
+    if (c == MPI_COMM_NULL)
+        return 0;
+    if (PMPI_Comm_test_inter(c, &inter) == MPI_SUCCESS && inter)
+        return root == MPI_ROOT;
+    PMPI_Comm_rank(c, &rank);
+    return rank == root;
+}
+
+void siot_mpi_put_dtypes(siot_raw *ev, uint32_t k, const MPI_Datatype *v, int64_t n)
+{
+    if (!v || n < 0 || n > SIOT_MAX_ARRAY)
+        return;
+    int64_t *a = siot_put_arr(ev, k, (uint32_t)n);
+    if (a)
+        for (int64_t i = 0; i < n; i++)
+            a[i] = siot_mpi_dtype_id(v[i]);
+}
+
+void siot_mpi_put_aints(siot_raw *ev, uint32_t k, const MPI_Aint *v, int64_t n)
+{
+    if (!v || n < 0 || n > SIOT_MAX_ARRAY)
+        return;
+    int64_t *a = siot_put_arr(ev, k, (uint32_t)n);
+    if (a)
+        for (int64_t i = 0; i < n; i++)
+            a[i] = (int64_t)v[i];
+}
+
+/* Hints are what replay needs from an info object: "key=value;key=value",
+ * keys in the order the implementation lists them. */
+void siot_mpi_put_info(siot_raw *ev, uint32_t k, MPI_Info info)
+{
+    char text[8192];
+    size_t len = 0;
+    int nkeys = 0;
+    text[0] = 0;
+    if (info != MPI_INFO_NULL && PMPI_Info_get_nkeys(info, &nkeys) == MPI_SUCCESS) {
+        for (int i = 0; i < nkeys; i++) {
+            char key[MPI_MAX_INFO_KEY + 1], val[1025];
+            int vlen = 0, flag = 0;
+            if (PMPI_Info_get_nthkey(info, i, key) != MPI_SUCCESS)
+                continue;
+            if (PMPI_Info_get_valuelen(info, key, &vlen, &flag) != MPI_SUCCESS || !flag)
+                continue;
+            if (vlen > 1024)
+                vlen = 1024;
+            if (PMPI_Info_get(info, key, vlen, val, &flag) != MPI_SUCCESS || !flag)
+                continue;
+            val[vlen] = 0;
+            int n = snprintf(text + len, sizeof text - len, "%s%s=%s", len ? ";" : "", key, val);
+            if (n < 0 || (size_t)n >= sizeof text - len)
+                break;
+            len += (size_t)n;
+        }
+    }
+    siot_put_strn(ev, k, text, len);
+}
+
+uint32_t siot_mpi_save_reqs(const MPI_Request *v, int64_t n)
+{
+    if (!v || n <= 0 || n > SIOT_MAX_ARRAY)
+        return 0;
+    uint32_t off = siot_pool_tmp((size_t)n * sizeof(uintptr_t));
+    uintptr_t *keys = siot_pool_at(off);
+    if (keys)
+        for (int64_t i = 0; i < n; i++)
+            keys[i] = siot_hkey_req(v[i]);
+    return off;
+}
+
+void siot_mpi_put_reqs(siot_raw *ev, uint32_t k, const MPI_Request *v, int64_t n, uint32_t saved, int ok)
+{
+    if (!v || !saved || n <= 0 || n > SIOT_MAX_ARRAY)
+        return;
+    int64_t *a = siot_put_arr(ev, k, (uint32_t)n);
+    const uintptr_t *keys = siot_pool_at(saved); /* after siot_put_arr: the pool may have moved */
+    uintptr_t null_key = siot_hkey_req(MPI_REQUEST_NULL);
+    for (int64_t i = 0; i < n; i++) {
+        int32_t id = keys[i] == null_key ? -1 : siot_h_find(SIOT_H_REQ, keys[i]);
+        if (a)
+            a[i] = id;
+        if (ok && keys[i] != null_key && v[i] == MPI_REQUEST_NULL)
+            siot_h_release(SIOT_H_REQ, keys[i]);
+    }
+}
+
+int64_t siot_mpi_status_bytes(const MPI_Status *st)
+{
+    MPI_Count n = 0;
+    if (PMPI_Get_elements_x(st, MPI_BYTE, &n) != MPI_SUCCESS || n == MPI_UNDEFINED)
+        return 0;
+    return (int64_t)n;
+}
+
+void siot_mpi_put_status(siot_raw *ev, uint32_t k, const MPI_Status *st, int valid)
+{
+    if (!valid)
+        return;
+    int64_t *a = siot_put_arr(ev, k, 3);
+    if (!a)
+        return;
+    a[0] = siot_mpi_peer(st->MPI_SOURCE);
+    a[1] = siot_mpi_tag(st->MPI_TAG);
+    a[2] = siot_mpi_status_bytes(st);
+}
+
+int64_t siot_mpi_bytes(int count, MPI_Datatype dt)
+{
+    int size = 0;
+    if (dt == MPI_DATATYPE_NULL || PMPI_Type_size(dt, &size) != MPI_SUCCESS)
+        return 0;
+    return (int64_t)count * size;
+}

@@ -1,0 +1,95 @@
+/* mpi_record: what the generated MPI and MPI-IO wrappers need: small ids for
+ * MPI handles, portable special ranks, info contents, statuses and byte
+ * counts, and the session hooks of MPI_Init and MPI_Finalize. */
+#ifndef SIOT_MPI_RECORD_H
+#define SIOT_MPI_RECORD_H
+
+#include <mpi.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "src/predef.h"
+#include "src/record.h"
+
+/* Handle bits as a table key, whatever the implementation's handle type. */
+#define SIOT_HKEY(name, type)                                 \
+    static inline uintptr_t siot_hkey_##name(type h)          \
+    {                                                         \
+        uintptr_t k = 0;                                      \
+        memcpy(&k, &h, sizeof h < sizeof k ? sizeof h : sizeof k); \
+        return k;                                             \
+    }
+SIOT_HKEY(comm, MPI_Comm)
+SIOT_HKEY(group, MPI_Group)
+SIOT_HKEY(dtype, MPI_Datatype)
+SIOT_HKEY(op, MPI_Op)
+SIOT_HKEY(file, MPI_File)
+SIOT_HKEY(req, MPI_Request)
+#undef SIOT_HKEY
+
+static inline int64_t siot_mpi_comm_id(MPI_Comm c)
+{
+    return c == MPI_COMM_NULL ? -1 : siot_h_id(SIOT_H_COMM, siot_hkey_comm(c));
+}
+static inline int64_t siot_mpi_comm_new(MPI_Comm c)
+{
+    return c == MPI_COMM_NULL ? -1 : siot_h_new(SIOT_H_COMM, siot_hkey_comm(c));
+}
+static inline int64_t siot_mpi_group_id(MPI_Group g)
+{
+    return g == MPI_GROUP_NULL ? -1 : siot_h_id(SIOT_H_GROUP, siot_hkey_group(g));
+}
+static inline int64_t siot_mpi_group_new(MPI_Group g)
+{
+    return g == MPI_GROUP_NULL ? -1 : siot_h_new(SIOT_H_GROUP, siot_hkey_group(g));
+}
+static inline int64_t siot_mpi_dtype_id(MPI_Datatype d)
+{
+    return d == MPI_DATATYPE_NULL ? -1 : siot_h_id(SIOT_H_DTYPE, siot_hkey_dtype(d));
+}
+static inline int64_t siot_mpi_dtype_new(MPI_Datatype d)
+{
+    return d == MPI_DATATYPE_NULL ? -1 : siot_h_new(SIOT_H_DTYPE, siot_hkey_dtype(d));
+}
+static inline int64_t siot_mpi_op_id(MPI_Op o)
+{
+    return o == MPI_OP_NULL ? -1 : siot_h_id(SIOT_H_OP, siot_hkey_op(o));
+}
+static inline int64_t siot_mpi_file_id(MPI_File f)
+{
+    return f == MPI_FILE_NULL ? -1 : siot_h_id(SIOT_H_FILE, siot_hkey_file(f));
+}
+static inline int64_t siot_mpi_req_id(MPI_Request r)
+{
+    return r == MPI_REQUEST_NULL ? -1 : siot_h_id(SIOT_H_REQ, siot_hkey_req(r));
+}
+
+static inline int64_t siot_mpi_peer(int r)
+{
+    return r == MPI_ANY_SOURCE ? SIOT_ANY_SOURCE : r == MPI_PROC_NULL ? SIOT_PROC_NULL : r == MPI_ROOT ? SIOT_ROOT : r;
+}
+static inline int64_t siot_mpi_root(int r) { return siot_mpi_peer(r); }
+static inline int64_t siot_mpi_tag(int t) { return t == MPI_ANY_TAG ? SIOT_ANY_TAG : t; }
+
+int64_t siot_mpi_commsize(MPI_Comm c);
+int64_t siot_mpi_indegree(MPI_Comm c);
+int64_t siot_mpi_outdegree(MPI_Comm c);
+int64_t siot_mpi_cartdim(MPI_Comm c);
+int siot_mpi_is_root(MPI_Comm c, int root);
+
+void siot_mpi_put_dtypes(siot_raw *ev, uint32_t k, const MPI_Datatype *v, int64_t n);
+void siot_mpi_put_aints(siot_raw *ev, uint32_t k, const MPI_Aint *v, int64_t n);
+void siot_mpi_put_info(siot_raw *ev, uint32_t k, MPI_Info info);
+/* Request arrays: keys saved before the call (completed requests are reset to
+ * MPI_REQUEST_NULL by it), ids recorded and completed ones released after. */
+uint32_t siot_mpi_save_reqs(const MPI_Request *v, int64_t n);
+void siot_mpi_put_reqs(siot_raw *ev, uint32_t k, const MPI_Request *v, int64_t n, uint32_t saved, int ok);
+void siot_mpi_put_status(siot_raw *ev, uint32_t k, const MPI_Status *st, int valid);
+int64_t siot_mpi_status_bytes(const MPI_Status *st);
+int64_t siot_mpi_bytes(int count, MPI_Datatype dt);
+
+void siot_mpi_init_pre(void);
+void siot_mpi_init_post(void);
+void siot_mpi_finalize_hook(void);
+
+#endif

@@ -1,0 +1,147 @@
+/* The MPI side of a tracing session: MPI_Init starts the rank's session (what
+ * the runtime did before is its own start-up and is dropped), MPI_Finalize
+ * merges the ranks' traces over a binary reduction tree and rank 0 writes the
+ * job's single trace file. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpi_record.h"
+#include "src/format.h"
+
+static int finalized;
+
+static void register_predefined(void)
+{
+    siot_h_set_base(SIOT_H_COMM, SIOT_COMM_BASE);
+    siot_h_set_base(SIOT_H_GROUP, SIOT_GROUP_BASE);
+    siot_h_set_base(SIOT_H_DTYPE, SIOT_DTYPE_BASE);
+    siot_h_set_base(SIOT_H_OP, SIOT_OP_BASE);
+    siot_h_set_base(SIOT_H_STREAM, 3);
+    /* First name wins when an implementation aliases two names to one handle. */
+#define REG(kind, keyfn, id, h)                                  \
+    if (siot_h_find(kind, keyfn(h)) < 0)                         \
+        siot_h_fixed(kind, keyfn(h), id);
+#define XC(id, h) REG(SIOT_H_COMM, siot_hkey_comm, id, h)
+#define XG(id, h) REG(SIOT_H_GROUP, siot_hkey_group, id, h)
+#define XD(id, h) REG(SIOT_H_DTYPE, siot_hkey_dtype, id, h)
+#define XO(id, h) REG(SIOT_H_OP, siot_hkey_op, id, h)
+    siot_lock();
+    SIOT_PREDEF_COMMS(XC)
+    SIOT_PREDEF_GROUPS(XG)
+    SIOT_PREDEF_DTYPES(XD)
+    SIOT_PREDEF_OPS(XO)
+    siot_unlock();
+#undef XC
+#undef XG
+#undef XD
+#undef XO
+#undef REG
+}
+
+void siot_mpi_init_pre(void) { siot_session_pause(); }
+
+void siot_mpi_init_post(void)
+{
+    int rank = 0, size = 1, inited = 0;
+    PMPI_Initialized(&inited);
+    if (inited) {
+        PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+        PMPI_Comm_size(MPI_COMM_WORLD, &size);
+    }
+    siot_session_restart(rank, (uint32_t)size);
+    register_predefined();
+    siot_session_set_mpi(1);
+}
+
+/* Blobs larger than 1 GiB go in pieces: MPI counts are ints. */
+#define CHUNK (1 << 30)
+
+static int send_blob(const siot_vbuf *b, int to, MPI_Comm comm)
+{
+    uint64_t n = b->oom ? UINT64_MAX : b->len;
+    if (PMPI_Send(&n, 1, MPI_UINT64_T, to, 1, comm) != MPI_SUCCESS)
+        return -1;
+    for (uint64_t off = 0; n != UINT64_MAX && off < n; off += CHUNK) {
+        int c = (int)(n - off < CHUNK ? n - off : CHUNK);
+        if (PMPI_Send(b->data + off, c, MPI_BYTE, to, 2, comm) != MPI_SUCCESS)
+            return -1;
+    }
+    return 0;
+}
+
+static uint8_t *recv_blob(int from, MPI_Comm comm, uint64_t *len)
+{
+    uint64_t n = 0;
+    if (PMPI_Recv(&n, 1, MPI_UINT64_T, from, 1, comm, MPI_STATUS_IGNORE) != MPI_SUCCESS || n == UINT64_MAX)
+        return NULL;
+    uint8_t *p = malloc(n ? n : 1);
+    uint8_t one;
+    for (uint64_t off = 0; off < n; off += CHUNK) {
+        int c = (int)(n - off < CHUNK ? n - off : CHUNK);
+        /* Without memory, still consume the pieces (truncated, which the
+         * communicator's MPI_ERRORS_RETURN makes harmless) so that the
+         * sender is not left hanging. */
+        PMPI_Recv(p ? p + off : &one, p ? c : 1, MPI_BYTE, from, 2, comm, MPI_STATUS_IGNORE);
+    }
+    *len = n;
+    return p;
+}
+
+void siot_mpi_finalize_hook(void)
+{
+    if (finalized)
+        return;
+    finalized = 1;
+    siot_trace mine;
+    if (siot_session_take(&mine) != 0)
+        fprintf(stderr, "siotrace: out of memory while closing the trace; it is incomplete\n");
+
+    int busy = siot_t.busy;
+    siot_t.busy = 1;
+    int rank = 0, size = 1;
+    MPI_Comm comm;
+    PMPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    PMPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+    PMPI_Comm_rank(comm, &rank);
+    PMPI_Comm_size(comm, &size);
+
+    /* Round k: ranks with bit k set hand their (already merged) trace to
+     * rank - 2^k, which appends it after its own; rank order is preserved. */
+    for (int step = 1; step < size; step <<= 1) {
+        if (rank & step) {
+            siot_vbuf b;
+            siot_vbuf_init(&b);
+            if (siot_trace_encode(&mine, &b) != 0)
+                b.oom = 1;
+            send_blob(&b, rank - step, comm);
+            siot_vbuf_free(&b);
+            break;
+        }
+        if (rank + step < size) {
+            uint64_t n = 0;
+            uint8_t *blob = recv_blob(rank + step, comm, &n);
+            siot_trace theirs;
+            char why[256];
+            if (!blob) {
+                fprintf(stderr, "siotrace: rank %d: lost the traces of ranks %d-%d (transfer failed)\n", rank,
+                        rank + step, rank + 2 * step - 1 < size ? rank + 2 * step - 1 : size - 1);
+                siot_trace_set_kv(&mine, "lost", "some ranks' traces could not be transferred");
+                mine.flags |= SIOT_TF_PARTIAL;
+            } else if (siot_trace_decode(blob, n, &theirs, why, sizeof why) != 0) {
+                fprintf(stderr, "siotrace: rank %d: cannot merge the trace of rank %d: %s\n", rank, rank + step, why);
+                mine.flags |= SIOT_TF_PARTIAL;
+            } else if (siot_trace_append(&mine, &theirs) != 0) {
+                fprintf(stderr, "siotrace: rank %d: out of memory while merging\n", rank);
+                siot_trace_free(&theirs);
+                mine.flags |= SIOT_TF_PARTIAL;
+            }
+            free(blob);
+        }
+    }
+    if (rank == 0)
+        siot_write_trace(&mine);
+    siot_trace_free(&mine);
+    PMPI_Comm_free(&comm);
+    siot_t.busy = busy;
+}

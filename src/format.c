@@ -1,0 +1,893 @@
+#include "format.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "../compress/ranklist.h"
+#include "roles.h"
+
+static const uint8_t MAGIC[8] = {0x89, 'S', 'I', 'O', 'T', '\r', '\n', 0x1a};
+
+enum { SEC_HEADER = 1, SEC_FUNCS = 2, SEC_SITES = 3, SEC_NODES = 4, SEC_END = 5 };
+
+void siot_trace_init(siot_trace *t)
+{
+    memset(t, 0, sizeof *t);
+    siot_arena_init(&t->arena);
+}
+
+void siot_trace_free(siot_trace *t)
+{
+    siot_arena_free(&t->arena);
+    memset(t, 0, sizeof *t);
+}
+
+/* ------------------------------------------------------------------ encode */
+
+static void put_cstr(siot_vbuf *b, const char *s) { siot_vbuf_str(b, s ? s : "", s ? strlen(s) : 0); }
+
+static void enc_ranklist(siot_vbuf *b, const siot_ranklist *rl)
+{
+    siot_vbuf_uvar(b, rl->n);
+    for (uint32_t i = 0; i < rl->n; i++) {
+        const siot_rentry *e = &rl->e[i];
+        siot_vbuf_uvar(b, (uint64_t)e->start);
+        siot_vbuf_u8(b, (uint8_t)e->ndims);
+        for (uint32_t k = 0; k < e->ndims; k++) {
+            siot_vbuf_uvar(b, e->dims[k].count);
+            siot_vbuf_uvar(b, (uint64_t)e->dims[k].stride);
+        }
+    }
+}
+
+static void enc_expr(siot_vbuf *b, const siot_expr *x)
+{
+    if (!x) {
+        siot_vbuf_u8(b, SIOT_X_NONE);
+        return;
+    }
+    siot_vbuf_u8(b, x->tag);
+    switch (x->tag) {
+    case SIOT_X_CONST:
+        siot_vbuf_svar(b, x->base);
+        break;
+    case SIOT_X_AFFINE:
+        siot_vbuf_svar(b, x->base);
+        siot_vbuf_svar(b, x->rcoef);
+        siot_vbuf_uvar(b, x->n);
+        for (uint32_t k = 0; k < x->n; k++)
+            siot_vbuf_svar(b, x->u.coef[k]);
+        break;
+    case SIOT_X_SEQINT: {
+        /* Deltas: monotone sequences (offsets, counters) stay small. */
+        siot_vbuf_uvar(b, x->n);
+        int64_t prev = 0;
+        for (uint32_t i = 0; i < x->n; i++) {
+            siot_vbuf_svar(b, (int64_t)((uint64_t)x->u.vals[i] - (uint64_t)prev));
+            prev = x->u.vals[i];
+        }
+        break;
+    }
+    case SIOT_X_SEQ:
+    case SIOT_X_ARRAY:
+        siot_vbuf_uvar(b, x->n);
+        for (uint32_t i = 0; i < x->n; i++)
+            enc_expr(b, x->u.items[i]);
+        break;
+    case SIOT_X_RANKED:
+        siot_vbuf_uvar(b, x->n);
+        for (uint32_t i = 0; i < x->n; i++) {
+            enc_ranklist(b, &x->u.ranked[i].rl);
+            enc_expr(b, x->u.ranked[i].x);
+        }
+        break;
+    case SIOT_X_STR:
+        siot_vbuf_uvar(b, x->n);
+        for (uint32_t i = 0; i < x->n; i++) {
+            const siot_strseg *s = &x->u.segs[i];
+            if (!s->is_field) {
+                siot_vbuf_u8(b, 0);
+                siot_vbuf_str(b, s->lit, s->len);
+            } else {
+                siot_vbuf_u8(b, s->zero_pad ? 2 : 1);
+                siot_vbuf_uvar(b, s->width);
+                enc_expr(b, s->field);
+            }
+        }
+        break;
+    default:
+        break;
+    }
+}
+
+static void enc_hist(siot_vbuf *b, const siot_hist *h)
+{
+    siot_vbuf_uvar(b, h->count);
+    if (h->count == 0)
+        return;
+    siot_vbuf_uvar(b, h->min);
+    siot_vbuf_uvar(b, h->max - h->min);
+    siot_vbuf_uvar(b, (uint64_t)(int64_t)h->max_rank + 1);
+    siot_vbuf_uvar(b, h->max_occ);
+    if (h->count == 1)
+        return;
+    siot_vbuf_f64(b, h->mean);
+    siot_vbuf_f64(b, h->m2);
+    unsigned nnz = 0;
+    for (unsigned i = 0; i < SIOT_HBINS; i++)
+        nnz += h->bins && h->bins[i] != 0;
+    siot_vbuf_uvar(b, nnz);
+    unsigned last = 0;
+    for (unsigned i = 0; i < SIOT_HBINS; i++) {
+        if (!h->bins || !h->bins[i])
+            continue;
+        siot_vbuf_uvar(b, i - last);
+        siot_vbuf_uvar(b, h->bins[i]);
+        last = i;
+    }
+}
+
+static void enc_node(siot_vbuf *b, const siot_node *n, const uint32_t *fmap)
+{
+    siot_vbuf_u8(b, n->kind);
+    enc_ranklist(b, &n->ranks);
+    if (n->kind == SIOT_N_EVENT) {
+        const siot_event *e = &n->u.ev;
+        siot_vbuf_uvar(b, fmap ? fmap[e->func] : e->func);
+        siot_vbuf_uvar(b, e->site);
+        enc_expr(b, e->thread);
+        enc_expr(b, e->parent);
+        enc_expr(b, e->ret);
+        enc_expr(b, e->err);
+        enc_expr(b, e->bytes);
+        for (uint32_t i = 0; i < e->nargs; i++)
+            enc_expr(b, e->args[i]);
+        enc_hist(b, &e->comp);
+        enc_hist(b, &e->dur);
+    } else {
+        enc_expr(b, n->u.loop.count);
+        siot_vbuf_uvar(b, n->u.loop.nbody);
+        for (uint32_t i = 0; i < n->u.loop.nbody; i++)
+            enc_node(b, n->u.loop.body[i], fmap);
+    }
+}
+
+static void mark_funcs(const siot_node *n, uint8_t *used, uint32_t nfuncs)
+{
+    if (n->kind == SIOT_N_EVENT) {
+        if (n->u.ev.func < nfuncs)
+            used[n->u.ev.func] = 1;
+        return;
+    }
+    for (uint32_t i = 0; i < n->u.loop.nbody; i++)
+        mark_funcs(n->u.loop.body[i], used, nfuncs);
+}
+
+static void end_section(siot_vbuf *out, uint8_t tag, const siot_vbuf *payload)
+{
+    siot_vbuf_u8(out, tag);
+    siot_vbuf_uvar(out, payload->len);
+    siot_vbuf_put(out, payload->data, payload->len);
+    uint32_t crc = siot_crc32(0, &tag, 1);
+    crc = siot_crc32(crc, payload->data, payload->len);
+    siot_vbuf_u32le(out, crc);
+}
+
+int siot_trace_encode(const siot_trace *t, siot_vbuf *out)
+{
+    siot_vbuf s;
+    siot_vbuf_init(&s);
+    siot_vbuf_put(out, MAGIC, sizeof MAGIC);
+    uint8_t ver[4] = {SIOT_FORMAT_MAJOR & 0xff, SIOT_FORMAT_MAJOR >> 8, SIOT_FORMAT_MINOR & 0xff, SIOT_FORMAT_MINOR >> 8};
+    siot_vbuf_put(out, ver, 4);
+
+    siot_vbuf_uvar(&s, t->nranks);
+    siot_vbuf_uvar(&s, t->flags);
+    siot_vbuf_uvar(&s, t->start_ns);
+    put_cstr(&s, t->exe);
+    put_cstr(&s, t->flavour);
+    put_cstr(&s, t->host);
+    put_cstr(&s, t->version);
+    siot_vbuf_uvar(&s, t->nkv);
+    for (uint32_t i = 0; i < t->nkv; i++) {
+        put_cstr(&s, t->kv[i].key);
+        put_cstr(&s, t->kv[i].val);
+    }
+    end_section(out, SEC_HEADER, &s);
+
+    /* Only the functions in use are written; fmap renumbers them. */
+    uint8_t *used = calloc(t->nfuncs + 1, 1);
+    uint32_t *fmap = calloc(t->nfuncs + 1, sizeof *fmap);
+    if (!used || !fmap) {
+        free(used);
+        free(fmap);
+        siot_vbuf_free(&s);
+        return -1;
+    }
+    for (uint32_t i = 0; i < t->ntop; i++)
+        mark_funcs(t->top[i], used, t->nfuncs);
+    uint32_t nused = 0;
+    for (uint32_t i = 0; i < t->nfuncs; i++)
+        if (used[i])
+            fmap[i] = nused++;
+    s.len = 0;
+    siot_vbuf_uvar(&s, nused);
+    for (uint32_t i = 0; i < t->nfuncs; i++) {
+        if (!used[i])
+            continue;
+        const siot_funcdesc *f = &t->funcs[i];
+        put_cstr(&s, f->name);
+        siot_vbuf_u8(&s, f->layer);
+        siot_vbuf_uvar(&s, f->cls);
+        siot_vbuf_u8(&s, f->retrole);
+        siot_vbuf_uvar(&s, f->nargs);
+        for (uint32_t k = 0; k < f->nargs; k++) {
+            put_cstr(&s, f->argnames[k]);
+            siot_vbuf_u8(&s, f->argroles[k]);
+        }
+    }
+    end_section(out, SEC_FUNCS, &s);
+
+    s.len = 0;
+    siot_vbuf_uvar(&s, t->nsites);
+    for (uint32_t i = 0; i < t->nsites; i++) {
+        siot_vbuf_uvar(&s, t->sites[i].depth);
+        for (uint32_t k = 0; k < t->sites[i].depth; k++)
+            siot_vbuf_uvar(&s, t->sites[i].addrs[k]);
+    }
+    end_section(out, SEC_SITES, &s);
+
+    s.len = 0;
+    siot_vbuf_uvar(&s, t->ntop);
+    for (uint32_t i = 0; i < t->ntop; i++)
+        enc_node(&s, t->top[i], fmap);
+    end_section(out, SEC_NODES, &s);
+
+    s.len = 0;
+    siot_vbuf_uvar(&s, 4);
+    end_section(out, SEC_END, &s);
+
+    int oom = s.oom || out->oom;
+    free(used);
+    free(fmap);
+    siot_vbuf_free(&s);
+    return oom ? -1 : 0;
+}
+
+/* ------------------------------------------------------------------ decode */
+
+typedef struct dec {
+    siot_rd rd;
+    siot_trace *t;
+    uint32_t loop_depth;
+    uint32_t expr_depth;
+    uint64_t nodes;
+    char why[160];
+} dec;
+
+static int dfail(dec *d, const char *why)
+{
+    if (!d->rd.err) {
+        snprintf(d->why, sizeof d->why, "%s", why);
+        siot_rd_fail(&d->rd, d->why);
+    }
+    return -1;
+}
+
+static void *dalloc(dec *d, size_t n)
+{
+    void *p = siot_arena_alloc(&d->t->arena, n);
+    if (!p)
+        dfail(d, "out of memory");
+    return p;
+}
+
+static const char *dstr(dec *d, size_t max)
+{
+    size_t n;
+    const uint8_t *p = siot_rd_bytes(&d->rd, &n, max);
+    if (d->rd.err)
+        return "";
+    char *s = siot_arena_strdup(&d->t->arena, (const char *)p, n);
+    if (!s) {
+        dfail(d, "out of memory");
+        return "";
+    }
+    return s;
+}
+
+static int dec_ranklist(dec *d, siot_ranklist *rl)
+{
+    uint64_t n = siot_rd_count(&d->rd, 2, "rank list longer than the data");
+    if (d->rd.err)
+        return -1;
+    rl->n = (uint32_t)n;
+    rl->e = dalloc(d, (n ? n : 1) * sizeof *rl->e);
+    if (!rl->e)
+        return -1;
+    for (uint32_t i = 0; i < rl->n; i++) {
+        siot_rentry *e = &rl->e[i];
+        e->start = (int32_t)siot_rd_uvar_max(&d->rd, SIOT_MAX_RANKS, "rank out of range");
+        e->ndims = siot_rd_u8(&d->rd);
+        if (e->ndims > SIOT_RL_MAXDIMS)
+            return dfail(d, "rank list with too many dimensions");
+        for (uint32_t k = 0; k < e->ndims; k++) {
+            e->dims[k].count = (uint32_t)siot_rd_uvar_max(&d->rd, SIOT_MAX_RANKS, "rank list count out of range");
+            e->dims[k].stride = (int32_t)siot_rd_uvar_max(&d->rd, SIOT_MAX_RANKS, "rank list stride out of range");
+        }
+        if (d->rd.err)
+            return -1;
+        if (!siot_rl_entry_ok(e, d->t->nranks))
+            return dfail(d, "rank list names ranks outside the job or is not canonical");
+    }
+    return d->rd.err ? -1 : 0;
+}
+
+/* want: 0 any value, 1 integer-valued only */
+static siot_expr *dec_expr(dec *d, int want_int)
+{
+    if (++d->expr_depth > SIOT_MAX_EXPR_DEPTH) {
+        dfail(d, "expression nested too deeply");
+        return NULL;
+    }
+    siot_expr *x = dalloc(d, sizeof *x);
+    if (!x)
+        return NULL;
+    x->tag = siot_rd_u8(&d->rd);
+    switch (x->tag) {
+    case SIOT_X_NONE:
+        if (want_int)
+            dfail(d, "missing value where a number is required");
+        break;
+    case SIOT_X_CONST:
+        x->base = siot_rd_svar(&d->rd);
+        break;
+    case SIOT_X_AFFINE:
+        x->base = siot_rd_svar(&d->rd);
+        x->rcoef = siot_rd_svar(&d->rd);
+        x->n = (uint32_t)siot_rd_uvar_max(&d->rd, d->loop_depth, "progression over more loops than enclose it");
+        if (d->rd.err)
+            break;
+        x->u.coef = dalloc(d, (x->n ? x->n : 1) * sizeof(int64_t));
+        for (uint32_t k = 0; x->u.coef && k < x->n; k++)
+            x->u.coef[k] = siot_rd_svar(&d->rd);
+        break;
+    case SIOT_X_SEQINT: {
+        x->n = (uint32_t)siot_rd_count(&d->rd, 1, "sequence longer than the data");
+        if (d->rd.err)
+            break;
+        x->u.vals = dalloc(d, (x->n ? x->n : 1) * sizeof(int64_t));
+        uint64_t prev = 0;
+        for (uint32_t i = 0; x->u.vals && i < x->n; i++) {
+            prev += (uint64_t)siot_rd_svar(&d->rd);
+            x->u.vals[i] = (int64_t)prev;
+        }
+        break;
+    }
+    case SIOT_X_SEQ:
+    case SIOT_X_ARRAY:
+        if (x->tag == SIOT_X_ARRAY && want_int) {
+            dfail(d, "array where a number is required");
+            break;
+        }
+        x->n = (uint32_t)siot_rd_count(&d->rd, 1, "list longer than the data");
+        if (d->rd.err)
+            break;
+        x->u.items = dalloc(d, (x->n ? x->n : 1) * sizeof *x->u.items);
+        for (uint32_t i = 0; x->u.items && i < x->n && !d->rd.err; i++)
+            x->u.items[i] = dec_expr(d, want_int || x->tag == SIOT_X_ARRAY);
+        break;
+    case SIOT_X_RANKED:
+        x->n = (uint32_t)siot_rd_count(&d->rd, 2, "rank table longer than the data");
+        if (d->rd.err)
+            break;
+        x->u.ranked = dalloc(d, (x->n ? x->n : 1) * sizeof *x->u.ranked);
+        for (uint32_t i = 0; x->u.ranked && i < x->n && !d->rd.err; i++) {
+            dec_ranklist(d, &x->u.ranked[i].rl);
+            x->u.ranked[i].x = dec_expr(d, want_int);
+        }
+        break;
+    case SIOT_X_STR:
+        if (want_int) {
+            dfail(d, "string where a number is required");
+            break;
+        }
+        x->n = (uint32_t)siot_rd_count(&d->rd, 2, "string pattern longer than the data");
+        if (d->rd.err)
+            break;
+        x->u.segs = dalloc(d, (x->n ? x->n : 1) * sizeof *x->u.segs);
+        for (uint32_t i = 0; x->u.segs && i < x->n && !d->rd.err; i++) {
+            siot_strseg *s = &x->u.segs[i];
+            uint8_t k = siot_rd_u8(&d->rd);
+            if (k == 0) {
+                size_t len;
+                const uint8_t *p = siot_rd_bytes(&d->rd, &len, SIOT_MAX_STRING);
+                if (d->rd.err)
+                    break;
+                s->lit = siot_arena_strdup(&d->t->arena, (const char *)p, len);
+                s->len = (uint32_t)len;
+                if (!s->lit)
+                    dfail(d, "out of memory");
+            } else if (k == 1 || k == 2) {
+                s->is_field = 1;
+                s->zero_pad = k == 2;
+                s->width = (uint16_t)siot_rd_uvar_max(&d->rd, 40, "numeric field too wide");
+                s->field = dec_expr(d, 1);
+            } else {
+                dfail(d, "unknown string segment kind");
+            }
+        }
+        break;
+    default:
+        dfail(d, "unknown expression kind");
+    }
+    d->expr_depth--;
+    return d->rd.err ? NULL : x;
+}
+
+static int dec_hist(dec *d, siot_hist *h)
+{
+    memset(h, 0, sizeof *h);
+    h->max_rank = -1;
+    h->count = siot_rd_uvar(&d->rd);
+    if (h->count == 0)
+        return d->rd.err ? -1 : 0;
+    h->min = siot_rd_uvar(&d->rd);
+    uint64_t span = siot_rd_uvar(&d->rd);
+    if (span > UINT64_MAX - h->min)
+        return dfail(d, "histogram maximum out of range");
+    h->max = h->min + span;
+    uint64_t r = siot_rd_uvar_max(&d->rd, d->t->nranks, "histogram rank out of range");
+    h->max_rank = (int32_t)r - 1;
+    h->max_occ = siot_rd_uvar(&d->rd);
+    if (h->count == 1) {
+        h->mean = (double)h->min;
+        return d->rd.err ? -1 : 0;
+    }
+    h->mean = siot_rd_f64(&d->rd);
+    h->m2 = siot_rd_f64(&d->rd);
+    if (d->rd.err)
+        return -1;
+    if (!isfinite(h->mean) || !isfinite(h->m2) || h->m2 < 0)
+        return dfail(d, "histogram statistics are not finite numbers");
+    h->bins = dalloc(d, SIOT_HBINS * sizeof *h->bins);
+    if (!h->bins)
+        return -1;
+    uint64_t nnz = siot_rd_uvar_max(&d->rd, SIOT_HBINS, "too many histogram bins");
+    uint64_t b = 0;
+    for (uint64_t i = 0; i < nnz && !d->rd.err; i++) {
+        b += siot_rd_uvar(&d->rd);
+        if (b >= SIOT_HBINS || (i > 0 && h->bins[b]))
+            return dfail(d, "histogram bin out of range");
+        h->bins[b] = (uint32_t)siot_rd_uvar_max(&d->rd, UINT32_MAX, "histogram bin count out of range");
+    }
+    return d->rd.err ? -1 : 0;
+}
+
+static siot_node *dec_node(dec *d)
+{
+    if (++d->nodes > (uint64_t)UINT32_MAX - 1) {
+        dfail(d, "too many nodes");
+        return NULL;
+    }
+    siot_node *n = dalloc(d, sizeof *n);
+    if (!n)
+        return NULL;
+    n->kind = siot_rd_u8(&d->rd);
+    if (dec_ranklist(d, &n->ranks))
+        return NULL;
+    if (n->kind == SIOT_N_EVENT) {
+        siot_event *e = &n->u.ev;
+        e->func = (uint32_t)siot_rd_uvar(&d->rd);
+        if (!d->rd.err && e->func >= d->t->nfuncs) {
+            dfail(d, "event refers to an unknown function");
+            return NULL;
+        }
+        e->site = (uint32_t)siot_rd_uvar_max(&d->rd, d->t->nsites, "event refers to an unknown call site");
+        e->thread = dec_expr(d, 1);
+        e->parent = dec_expr(d, 1);
+        e->ret = dec_expr(d, 1);
+        e->err = dec_expr(d, 1);
+        e->bytes = dec_expr(d, 1);
+        if (d->rd.err)
+            return NULL;
+        e->nargs = d->t->funcs[e->func].nargs;
+        e->args = dalloc(d, (e->nargs ? e->nargs : 1) * sizeof *e->args);
+        for (uint32_t i = 0; e->args && i < e->nargs && !d->rd.err; i++)
+            e->args[i] = dec_expr(d, 0);
+        dec_hist(d, &e->comp);
+        dec_hist(d, &e->dur);
+    } else if (n->kind == SIOT_N_LOOP) {
+        if (++d->loop_depth > SIOT_MAX_NEST) {
+            dfail(d, "loops nested too deeply");
+            return NULL;
+        }
+        /* The count is evaluated in the scope around the loop. */
+        d->loop_depth--;
+        n->u.loop.count = dec_expr(d, 1);
+        d->loop_depth++;
+        uint64_t nb = siot_rd_count(&d->rd, 3, "loop body longer than the data");
+        if (d->rd.err)
+            return NULL;
+        if (nb == 0) {
+            dfail(d, "empty loop body");
+            return NULL;
+        }
+        n->u.loop.nbody = (uint32_t)nb;
+        n->u.loop.body = dalloc(d, nb * sizeof *n->u.loop.body);
+        for (uint32_t i = 0; n->u.loop.body && i < nb && !d->rd.err; i++)
+            n->u.loop.body[i] = dec_node(d);
+        d->loop_depth--;
+    } else {
+        dfail(d, "unknown node kind");
+    }
+    return d->rd.err ? NULL : n;
+}
+
+static int dec_header(dec *d)
+{
+    siot_trace *t = d->t;
+    t->nranks = (uint32_t)siot_rd_uvar_max(&d->rd, SIOT_MAX_RANKS, "rank count out of range");
+    if (!d->rd.err && t->nranks == 0)
+        return dfail(d, "rank count is zero");
+    t->flags = (uint32_t)siot_rd_uvar(&d->rd);
+    t->start_ns = siot_rd_uvar(&d->rd);
+    t->exe = dstr(d, 4096);
+    t->flavour = dstr(d, 64);
+    t->host = dstr(d, 256);
+    t->version = dstr(d, 64);
+    t->nkv = (uint32_t)siot_rd_count(&d->rd, 2, "header notes longer than the data");
+    if (d->rd.err)
+        return -1;
+    t->kv = dalloc(d, (t->nkv ? t->nkv : 1) * sizeof *t->kv);
+    for (uint32_t i = 0; t->kv && i < t->nkv && !d->rd.err; i++) {
+        t->kv[i].key = dstr(d, 256);
+        t->kv[i].val = dstr(d, SIOT_MAX_STRING);
+    }
+    return d->rd.err ? -1 : 0;
+}
+
+static int dec_funcs(dec *d)
+{
+    siot_trace *t = d->t;
+    uint64_t n = siot_rd_count(&d->rd, 5, "function table longer than the data");
+    if (!d->rd.err && n > SIOT_MAX_FUNCS)
+        return dfail(d, "function table too large");
+    if (d->rd.err)
+        return -1;
+    t->nfuncs = (uint32_t)n;
+    t->funcs = dalloc(d, (n ? n : 1) * sizeof *t->funcs);
+    for (uint32_t i = 0; t->funcs && i < n && !d->rd.err; i++) {
+        siot_funcdesc *f = &t->funcs[i];
+        f->name = dstr(d, 256);
+        f->layer = siot_rd_u8(&d->rd);
+        f->cls = (uint32_t)siot_rd_uvar(&d->rd);
+        f->retrole = siot_rd_u8(&d->rd);
+        f->nargs = (uint32_t)siot_rd_uvar_max(&d->rd, SIOT_MAX_ARGS, "function with too many arguments");
+        if (!d->rd.err && f->layer >= SIOT_NLAYERS)
+            return dfail(d, "function of an unknown layer");
+        if (!d->rd.err && f->name[0] == 0)
+            return dfail(d, "function without a name");
+        const char **names = dalloc(d, (f->nargs ? f->nargs : 1) * sizeof *names);
+        uint8_t *roles = dalloc(d, f->nargs ? f->nargs : 1);
+        if (!names || !roles)
+            return -1;
+        for (uint32_t k = 0; k < f->nargs && !d->rd.err; k++) {
+            names[k] = dstr(d, 256);
+            roles[k] = siot_rd_u8(&d->rd);
+        }
+        f->argnames = names;
+        f->argroles = roles;
+    }
+    return d->rd.err ? -1 : 0;
+}
+
+static int dec_sites(dec *d)
+{
+    siot_trace *t = d->t;
+    uint64_t n = siot_rd_count(&d->rd, 1, "call-site table longer than the data");
+    if (d->rd.err)
+        return -1;
+    t->nsites = (uint32_t)n;
+    t->sites = dalloc(d, (n ? n : 1) * sizeof *t->sites);
+    for (uint32_t i = 0; t->sites && i < n && !d->rd.err; i++) {
+        siot_site *s = &t->sites[i];
+        s->depth = (uint32_t)siot_rd_uvar_max(&d->rd, SIOT_MAX_SITE_DEPTH, "call site too deep");
+        s->addrs = dalloc(d, (s->depth ? s->depth : 1) * sizeof *s->addrs);
+        for (uint32_t k = 0; s->addrs && k < s->depth; k++)
+            s->addrs[k] = siot_rd_uvar(&d->rd);
+    }
+    return d->rd.err ? -1 : 0;
+}
+
+static int dec_nodes(dec *d)
+{
+    siot_trace *t = d->t;
+    uint64_t n = siot_rd_count(&d->rd, 3, "node list longer than the data");
+    if (d->rd.err)
+        return -1;
+    t->ntop = (uint32_t)n;
+    t->top = dalloc(d, (n ? n : 1) * sizeof *t->top);
+    for (uint32_t i = 0; t->top && i < n && !d->rd.err; i++)
+        t->top[i] = dec_node(d);
+    return d->rd.err ? -1 : 0;
+}
+
+int siot_trace_decode(const void *p, size_t n, siot_trace *t, char *err, size_t errlen)
+{
+    siot_trace_init(t);
+    dec d;
+    memset(&d, 0, sizeof d);
+    d.t = t;
+    siot_rd_init(&d.rd, p, n);
+    const char *why = NULL;
+    char whybuf[200];
+
+    if (n < sizeof MAGIC + 4 || memcmp(p, MAGIC, sizeof MAGIC) != 0) {
+        why = n < sizeof MAGIC ? "file too short to be a siotrace trace" : "not a siotrace trace (bad magic number)";
+        goto fail;
+    }
+    d.rd.p += sizeof MAGIC;
+    unsigned major = siot_rd_u8(&d.rd);
+    major |= (unsigned)siot_rd_u8(&d.rd) << 8;
+    (void)siot_rd_u8(&d.rd);
+    (void)siot_rd_u8(&d.rd);
+    if (major != SIOT_FORMAT_MAJOR) {
+        snprintf(whybuf, sizeof whybuf, "trace format version %u is not supported (this siot reads version %d)", major,
+                 SIOT_FORMAT_MAJOR);
+        why = whybuf;
+        goto fail;
+    }
+
+    int seen[8] = {0};
+    unsigned nsec = 0;
+    for (;;) {
+        if (siot_rd_left(&d.rd) == 0) {
+            why = "trace is truncated (no end marker)";
+            goto fail;
+        }
+        const uint8_t *sec_start = d.rd.p;
+        uint8_t tag = siot_rd_u8(&d.rd);
+        uint64_t len = siot_rd_uvar(&d.rd);
+        if (d.rd.err || len > siot_rd_left(&d.rd) || siot_rd_left(&d.rd) - len < 4) {
+            why = "trace is truncated (a section runs past the end of the file)";
+            goto fail;
+        }
+        const uint8_t *payload = d.rd.p;
+        d.rd.p += len;
+        uint32_t want = siot_rd_u32le(&d.rd);
+        uint32_t crc = siot_crc32(0, &tag, 1);
+        crc = siot_crc32(crc, payload, len);
+        (void)sec_start;
+        if (crc != want) {
+            snprintf(whybuf, sizeof whybuf, "trace is corrupt (checksum mismatch in section %u)", tag);
+            why = whybuf;
+            goto fail;
+        }
+        if (tag >= 1 && tag <= 5) {
+            if (seen[tag]) {
+                why = "trace is corrupt (a section appears twice)";
+                goto fail;
+            }
+            seen[tag] = 1;
+        }
+        /* Sections must come in order: each needs the ones before it. */
+        if ((tag == SEC_FUNCS && !seen[SEC_HEADER]) || (tag == SEC_SITES && !seen[SEC_FUNCS]) ||
+            (tag == SEC_NODES && !seen[SEC_SITES]) || (tag == SEC_END && !seen[SEC_NODES])) {
+            why = "trace is corrupt (sections out of order or missing)";
+            goto fail;
+        }
+        dec sub = d;
+        siot_rd_init(&sub.rd, payload, len);
+        int rc = 0;
+        switch (tag) {
+        case SEC_HEADER:
+            rc = dec_header(&sub);
+            break;
+        case SEC_FUNCS:
+            rc = dec_funcs(&sub);
+            break;
+        case SEC_SITES:
+            rc = dec_sites(&sub);
+            break;
+        case SEC_NODES:
+            rc = dec_nodes(&sub);
+            break;
+        case SEC_END: {
+            uint64_t cnt = siot_rd_uvar(&sub.rd);
+            if (!sub.rd.err && cnt != nsec)
+                siot_rd_fail(&sub.rd, "section count does not match");
+            break;
+        }
+        default:
+            break; /* unknown optional section from a newer minor version */
+        }
+        if (rc || sub.rd.err) {
+            snprintf(whybuf, sizeof whybuf, "trace is corrupt (%s)", sub.rd.err ? sub.rd.err : "bad section");
+            why = whybuf;
+            goto fail;
+        }
+        if (siot_rd_left(&sub.rd) != 0 && tag <= SEC_END) {
+            why = "trace is corrupt (unexpected bytes at the end of a section)";
+            goto fail;
+        }
+        if (tag == SEC_END)
+            break;
+        nsec++;
+    }
+    if (siot_rd_left(&d.rd) != 0) {
+        why = "trace is corrupt (data after the end marker)";
+        goto fail;
+    }
+    siot_trace_index(t);
+    return 0;
+
+fail:
+    if (err && errlen)
+        snprintf(err, errlen, "%s", why ? why : "trace is corrupt");
+    siot_trace_free(t);
+    return -1;
+}
+
+int siot_trace_load(const char *path, siot_trace *t, char *err, size_t errlen)
+{
+    /* Raw system calls: a traced ioreplay must not record its own input. */
+    int fd = (int)syscall(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    if (syscall(SYS_fstat, fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "%s is not a regular file", path);
+        syscall(SYS_close, fd);
+        return -1;
+    }
+    size_t n = (size_t)st.st_size;
+    uint8_t *buf = malloc(n ? n : 1);
+    if (!buf) {
+        snprintf(err, errlen, "%s: out of memory (%zu bytes)", path, n);
+        syscall(SYS_close, fd);
+        return -1;
+    }
+    size_t got = 0;
+    while (got < n) {
+        ssize_t r = (ssize_t)syscall(SYS_read, fd, buf + got, n - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        got += (size_t)r;
+    }
+    syscall(SYS_close, fd);
+    if (got != n) {
+        snprintf(err, errlen, "cannot read %s", path);
+        free(buf);
+        return -1;
+    }
+    char why[220];
+    int rc = siot_trace_decode(buf, n, t, why, sizeof why);
+    free(buf);
+    if (rc)
+        snprintf(err, errlen, "%s: %s", path, why);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ merge */
+
+static void remap_funcs(siot_node *n, const uint32_t *map)
+{
+    if (n->kind == SIOT_N_EVENT) {
+        n->u.ev.func = map[n->u.ev.func];
+        return;
+    }
+    for (uint32_t i = 0; i < n->u.loop.nbody; i++)
+        remap_funcs(n->u.loop.body[i], map);
+}
+
+static void remap_sites(siot_node *n, uint32_t add)
+{
+    if (n->kind == SIOT_N_EVENT) {
+        if (n->u.ev.site)
+            n->u.ev.site += add;
+        return;
+    }
+    for (uint32_t i = 0; i < n->u.loop.nbody; i++)
+        remap_sites(n->u.loop.body[i], add);
+}
+
+int siot_trace_append(siot_trace *dst, siot_trace *src)
+{
+    uint32_t *map = malloc((src->nfuncs + 1) * sizeof *map);
+    if (!map)
+        return -1;
+    siot_funcdesc *funcs = siot_arena_alloc(&dst->arena, (dst->nfuncs + src->nfuncs + 1) * sizeof *funcs);
+    siot_site *sites = siot_arena_alloc(&dst->arena, (dst->nsites + src->nsites + 1) * sizeof *sites);
+    siot_node **top = siot_arena_alloc(&dst->arena, ((size_t)dst->ntop + src->ntop + 1) * sizeof *top);
+    if (!funcs || !sites || !top) {
+        free(map);
+        return -1;
+    }
+    memcpy(funcs, dst->funcs, dst->nfuncs * sizeof *funcs);
+    uint32_t nf = dst->nfuncs;
+    for (uint32_t i = 0; i < src->nfuncs; i++) {
+        uint32_t j = 0;
+        while (j < nf && strcmp(funcs[j].name, src->funcs[i].name) != 0)
+            j++;
+        if (j == nf)
+            funcs[nf++] = src->funcs[i];
+        map[i] = j;
+    }
+    memcpy(sites, dst->sites, dst->nsites * sizeof *sites);
+    memcpy(sites + dst->nsites, src->sites, src->nsites * sizeof *sites);
+    memcpy(top, dst->top, dst->ntop * sizeof *top);
+    for (uint32_t i = 0; i < src->ntop; i++) {
+        remap_funcs(src->top[i], map);
+        remap_sites(src->top[i], dst->nsites);
+        top[dst->ntop + i] = src->top[i];
+    }
+    free(map);
+    dst->funcs = funcs;
+    dst->nfuncs = nf;
+    dst->sites = sites;
+    dst->nsites += src->nsites;
+    dst->top = top;
+    dst->ntop += src->ntop;
+    dst->flags |= src->flags & (SIOT_TF_PARTIAL | SIOT_TF_APPROX | SIOT_TF_TRUNCATED);
+    siot_arena_take(&dst->arena, &src->arena);
+    siot_trace_free(src);
+    siot_trace_index(dst);
+    return 0;
+}
+
+static void index_node(siot_trace *t, siot_node *n, uint32_t depth)
+{
+    n->id = t->nnodes++;
+    if (n->kind != SIOT_N_LOOP)
+        return;
+    if (depth + 1 > t->max_depth)
+        t->max_depth = depth + 1;
+    for (uint32_t i = 0; i < n->u.loop.nbody; i++)
+        index_node(t, n->u.loop.body[i], depth + 1);
+}
+
+void siot_trace_index(siot_trace *t)
+{
+    t->nnodes = 0;
+    t->max_depth = 0;
+    for (uint32_t i = 0; i < t->ntop; i++)
+        index_node(t, t->top[i], 0);
+}
+
+int siot_trace_set_kv(siot_trace *t, const char *key, const char *val)
+{
+    for (uint32_t i = 0; i < t->nkv; i++)
+        if (strcmp(t->kv[i].key, key) == 0) {
+            t->kv[i].val = siot_arena_strdup(&t->arena, val, strlen(val));
+            return t->kv[i].val ? 0 : -1;
+        }
+    siot_kv *kv = siot_arena_alloc(&t->arena, (t->nkv + 1) * sizeof *kv);
+    if (!kv)
+        return -1;
+    memcpy(kv, t->kv, t->nkv * sizeof *kv);
+    kv[t->nkv].key = siot_arena_strdup(&t->arena, key, strlen(key));
+    kv[t->nkv].val = siot_arena_strdup(&t->arena, val, strlen(val));
+    t->kv = kv;
+    t->nkv++;
+    return 0;
+}
+
+const char *siot_trace_get_kv(const siot_trace *t, const char *key)
+{
+    for (uint32_t i = 0; i < t->nkv; i++)
+        if (strcmp(t->kv[i].key, key) == 0)
+            return t->kv[i].val;
+    return NULL;
+}

@@ -1,0 +1,44 @@
+/* format: the .siot file, version 1 (docs/format.md).
+ *
+ *   magic "\x89SIOT\r\n\x1a", u16 major, u16 minor,
+ *   sections: u8 tag, varint length, payload, u32 CRC-32 of tag and payload,
+ *   HEADER, FUNCS, SITES, NODES, END (END holds the number of sections before it).
+ *
+ * The decoder treats its input as hostile: every length, count, index, nesting
+ * depth and rank is checked against hard limits and against what is left of
+ * the input, and any violation is reported as one line of text. */
+#ifndef SIOT_FORMAT_H
+#define SIOT_FORMAT_H
+
+#include "model.h"
+
+#define SIOT_FORMAT_MAJOR 1
+#define SIOT_FORMAT_MINOR 0
+#define SIOT_MAX_RANKS (1u << 24)
+#define SIOT_MAX_FUNCS 65536u
+#define SIOT_MAX_SITE_DEPTH 256u
+#define SIOT_MAX_EXPR_DEPTH 16u
+#define SIOT_MAX_STRING 65536u
+
+void siot_trace_init(siot_trace *t);
+void siot_trace_free(siot_trace *t);
+
+/* Serialises t. Only the functions that nodes use are written. */
+int siot_trace_encode(const siot_trace *t, siot_vbuf *out);
+/* Parses p[0..n) into t (initialised here). On failure returns -1, leaves a
+ * one-line reason in err and t freed. */
+int siot_trace_decode(const void *p, size_t n, siot_trace *t, char *err, size_t errlen);
+/* Reads and decodes a file. */
+int siot_trace_load(const char *path, siot_trace *t, char *err, size_t errlen);
+
+/* Appends src's nodes after dst's, taking over src's memory (src is left
+ * empty). Function and call-site tables are united and indices remapped.
+ * The rank lists are kept as they are. */
+int siot_trace_append(siot_trace *dst, siot_trace *src);
+/* Renumbers node ids and recomputes nnodes and max_depth. */
+void siot_trace_index(siot_trace *t);
+/* Sets or replaces a header note. */
+int siot_trace_set_kv(siot_trace *t, const char *key, const char *val);
+const char *siot_trace_get_kv(const siot_trace *t, const char *key);
+
+#endif

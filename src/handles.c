@@ -1,0 +1,218 @@
+/* Handle tables: opaque handles (FILE*, DIR*, MPI objects, HDF5 ids) become
+ * small integers that are stable across runs and ranks. A new handle takes the
+ * lowest free id at or above the kind's base, the way the kernel numbers file
+ * descriptors, so that an open/close loop sees the same id every iteration.
+ * Callers hold the rank lock. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime.h"
+
+typedef struct htab {
+    uintptr_t *keys;
+    int32_t *ids;
+    uint8_t *state; /* 0 empty, 1 used, 2 deleted */
+    uint32_t cap, used, tomb;
+    uint64_t *idbits; /* ids in use */
+    uint32_t idwords;
+    int32_t base;
+    int32_t lowest; /* no free id below this one (>= base) */
+} htab;
+
+static htab tabs[SIOT_NHKINDS];
+
+static uint32_t hash_key(uintptr_t k)
+{
+    uint64_t x = (uint64_t)k;
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    return (uint32_t)x;
+}
+
+static int grow(htab *h)
+{
+    uint32_t ncap = h->cap ? h->cap * 2 : 64;
+    uintptr_t *keys = calloc(ncap, sizeof *keys);
+    int32_t *ids = calloc(ncap, sizeof *ids);
+    uint8_t *state = calloc(ncap, 1);
+    if (!keys || !ids || !state) {
+        free(keys);
+        free(ids);
+        free(state);
+        return 0;
+    }
+    for (uint32_t i = 0; i < h->cap; i++) {
+        if (h->state[i] != 1)
+            continue;
+        uint32_t j = hash_key(h->keys[i]) & (ncap - 1);
+        while (state[j])
+            j = (j + 1) & (ncap - 1);
+        keys[j] = h->keys[i];
+        ids[j] = h->ids[i];
+        state[j] = 1;
+    }
+    free(h->keys);
+    free(h->ids);
+    free(h->state);
+    h->keys = keys;
+    h->ids = ids;
+    h->state = state;
+    h->cap = ncap;
+    h->tomb = 0;
+    return 1;
+}
+
+static int64_t slot_of(const htab *h, uintptr_t key)
+{
+    if (!h->cap)
+        return -1;
+    uint32_t j = hash_key(key) & (h->cap - 1);
+    for (uint32_t probes = 0; probes < h->cap; probes++) {
+        if (h->state[j] == 0)
+            return -1;
+        if (h->state[j] == 1 && h->keys[j] == key)
+            return j;
+        j = (j + 1) & (h->cap - 1);
+    }
+    return -1;
+}
+
+static int id_used(const htab *h, int32_t id)
+{
+    uint32_t w = (uint32_t)id / 64;
+    return w < h->idwords && (h->idbits[w] >> (id % 64)) & 1;
+}
+
+static int set_id(htab *h, int32_t id, int on)
+{
+    uint32_t w = (uint32_t)id / 64;
+    if (w >= h->idwords) {
+        if (!on)
+            return 1;
+        uint32_t nw = h->idwords ? h->idwords : 4;
+        while (nw <= w)
+            nw *= 2;
+        uint64_t *b = realloc(h->idbits, nw * sizeof *b);
+        if (!b)
+            return 0;
+        memset(b + h->idwords, 0, (nw - h->idwords) * sizeof *b);
+        h->idbits = b;
+        h->idwords = nw;
+    }
+    if (on)
+        h->idbits[w] |= 1ULL << (id % 64);
+    else
+        h->idbits[w] &= ~(1ULL << (id % 64));
+    return 1;
+}
+
+static int32_t take_lowest(htab *h)
+{
+    int32_t id = h->lowest < h->base ? h->base : h->lowest;
+    while (id_used(h, id))
+        id++;
+    h->lowest = id + 1;
+    return id;
+}
+
+static int32_t insert(htab *h, uintptr_t key, int32_t id)
+{
+    if ((h->used + h->tomb + 1) * 2 > h->cap && !grow(h))
+        return -1;
+    uint32_t j = hash_key(key) & (h->cap - 1);
+    while (h->state[j] == 1)
+        j = (j + 1) & (h->cap - 1);
+    if (h->state[j] == 2)
+        h->tomb--;
+    h->keys[j] = key;
+    h->ids[j] = id;
+    h->state[j] = 1;
+    h->used++;
+    if (!set_id(h, id, 1))
+        return -1;
+    return id;
+}
+
+static void remove_slot(htab *h, uint32_t j)
+{
+    int32_t id = h->ids[j];
+    h->state[j] = 2;
+    h->used--;
+    h->tomb++;
+    set_id(h, id, 0);
+    if (id >= h->base && id < h->lowest)
+        h->lowest = id;
+}
+
+int32_t siot_h_find(int kind, uintptr_t key)
+{
+    htab *h = &tabs[kind];
+    int64_t j = slot_of(h, key);
+    return j < 0 ? -1 : h->ids[j];
+}
+
+int32_t siot_h_id(int kind, uintptr_t key)
+{
+    htab *h = &tabs[kind];
+    int64_t j = slot_of(h, key);
+    if (j >= 0)
+        return h->ids[j];
+    return insert(h, key, take_lowest(h));
+}
+
+int32_t siot_h_new(int kind, uintptr_t key)
+{
+    htab *h = &tabs[kind];
+    int64_t j = slot_of(h, key);
+    if (j >= 0) {
+        /* The same value again: the old handle was freed where we could not see it. */
+        if (h->ids[j] < h->base)
+            return h->ids[j];
+        remove_slot(h, (uint32_t)j);
+    }
+    return insert(h, key, take_lowest(h));
+}
+
+int32_t siot_h_release(int kind, uintptr_t key)
+{
+    htab *h = &tabs[kind];
+    int64_t j = slot_of(h, key);
+    if (j < 0)
+        return -1;
+    int32_t id = h->ids[j];
+    if (id >= h->base)
+        remove_slot(h, (uint32_t)j);
+    return id;
+}
+
+void siot_h_fixed(int kind, uintptr_t key, int32_t id)
+{
+    htab *h = &tabs[kind];
+    int64_t j = slot_of(h, key);
+    if (j >= 0)
+        remove_slot(h, (uint32_t)j);
+    insert(h, key, id);
+}
+
+void siot_h_set_base(int kind, int32_t base)
+{
+    tabs[kind].base = base;
+    if (tabs[kind].lowest < base)
+        tabs[kind].lowest = base;
+}
+
+void siot_h_reset_all(void)
+{
+    for (int k = 0; k < SIOT_NHKINDS; k++) {
+        htab *h = &tabs[k];
+        free(h->keys);
+        free(h->ids);
+        free(h->state);
+        free(h->idbits);
+        int32_t base = h->base;
+        memset(h, 0, sizeof *h);
+        h->base = base;
+        h->lowest = base;
+    }
+}

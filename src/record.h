@@ -1,0 +1,24 @@
+/* record: helpers shared by every generated wrapper layer. */
+#ifndef SIOT_RECORD_H
+#define SIOT_RECORD_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "runtime.h"
+
+/* Arrays longer than this are not recorded (a bad count must not make the
+ * wrapper read far past the caller's array). */
+#define SIOT_MAX_ARRAY (1 << 24)
+
+static inline void siot_put_ints(siot_raw *ev, uint32_t k, const int *v, int64_t n)
+{
+    if (!v || n < 0 || n > SIOT_MAX_ARRAY)
+        return;
+    int64_t *a = siot_put_arr(ev, k, (uint32_t)n);
+    if (a)
+        for (int64_t i = 0; i < n; i++)
+            a[i] = v[i];
+}
+
+#endif

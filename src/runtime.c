@@ -1,0 +1,473 @@
+/* The tracer's core: configuration, per-thread staging of events, the rank's
+ * queue, descriptor tracking and writing the trace file. All of the tracer's
+ * own file I/O uses raw system calls, so it never reaches a wrapper. */
+
+#include "runtime.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "../compress/queue.h"
+#include "format.h"
+#include "roles.h"
+
+#ifndef SIOT_FLAVOUR
+#define SIOT_FLAVOUR "unknown"
+#endif
+#ifndef SIOT_VERSION
+#define SIOT_VERSION "0.1.0"
+#endif
+
+__thread siot_tls siot_t __attribute__((tls_model("initial-exec")));
+_Atomic uint32_t siot_layer_mask;
+siot_config siot_cfg;
+
+static atomic_flag big_lock = ATOMIC_FLAG_INIT;
+static _Atomic uint32_t next_thread = 1;
+
+static struct {
+    int inited;
+    int mpi;       /* MPI_Init was called: the MPI layer owns the end of the session */
+    int ended;     /* the trace has been taken */
+    int32_t rank;
+    uint32_t nranks;
+    uint64_t start_ns; /* wall clock */
+    siot_arena arena;
+    siot_queue queue;
+    uint64_t *fdbits; /* descriptors opened under tracing */
+    uint32_t fdwords;
+} S;
+
+void siot_lock(void)
+{
+    while (atomic_flag_test_and_set_explicit(&big_lock, memory_order_acquire))
+        sched_yield();
+}
+
+void siot_unlock(void) { atomic_flag_clear_explicit(&big_lock, memory_order_release); }
+
+/* ------------------------------------------------------------ configuration */
+
+static uint32_t parse_layers(const char *s)
+{
+    if (!s || !*s || strcmp(s, "all") == 0)
+        return (1u << SIOT_NLAYERS) - 1;
+    uint32_t m = 0;
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", s);
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        int l = siot_layer_from_name(tok);
+        if (l < 0)
+            fprintf(stderr, "siotrace: SIOT_LAYERS: unknown layer '%s' ignored\n", tok);
+        else
+            m |= 1u << l;
+    }
+    return m;
+}
+
+static void tls_init(siot_tls *t)
+{
+    t->inited = 1;
+    t->top = -1;
+    if (t != &siot_t)
+        return;
+}
+
+static uint32_t fd_capacity(void)
+{
+    struct rlimit rl;
+    uint64_t n = 65536;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_max != RLIM_INFINITY && rl.rlim_max > n)
+        n = rl.rlim_max;
+    if (n > (1u << 22))
+        n = 1u << 22;
+    return (uint32_t)n;
+}
+
+void siot_runtime_init(void)
+{
+    if (S.inited)
+        return;
+    S.inited = 1;
+    const char *v;
+    siot_cfg.trace_path = getenv("SIOT_TRACE");
+    if (siot_cfg.trace_path && !*siot_cfg.trace_path)
+        siot_cfg.trace_path = NULL;
+    v = getenv("SIOT_COMPRESS");
+    siot_cfg.compress = !(v && strcmp(v, "0") == 0);
+    v = getenv("SIOT_VERBOSE");
+    siot_cfg.verbose = v && *v && strcmp(v, "0") != 0;
+    siot_cfg.layers = parse_layers(getenv("SIOT_LAYERS"));
+
+    uint32_t nfd = fd_capacity();
+    S.fdwords = (nfd + 63) / 64;
+    S.fdbits = calloc(S.fdwords, sizeof *S.fdbits);
+    if (!S.fdbits)
+        S.fdwords = 0;
+
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    S.start_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    S.rank = 0;
+    S.nranks = 1;
+    siot_arena_init(&S.arena);
+    siot_queue_init(&S.queue, &S.arena, 0);
+    siot_h_set_base(SIOT_H_STREAM, 3);
+    tls_init(&siot_t);
+    siot_t.thread = 0;
+    siot_t.last_mark = siot_now();
+    atomic_store(&siot_layer_mask, siot_cfg.layers);
+}
+
+/* ------------------------------------------------------------ hot path */
+
+static int grow_stage(siot_tls *t)
+{
+    uint32_t cap = t->capstage ? t->capstage * 2 : 16;
+    siot_raw *s = realloc(t->stage, cap * sizeof *s);
+    if (!s)
+        return 0;
+    t->stage = s;
+    t->capstage = cap;
+    return 1;
+}
+
+int siot_begin(uint32_t func)
+{
+    siot_tls *t = &siot_t;
+    if (SIOT_UNLIKELY(!t->inited)) {
+        tls_init(t);
+        t->thread = atomic_fetch_add(&next_thread, 1);
+    }
+    if (SIOT_UNLIKELY(t->nstage == t->capstage) && !grow_stage(t))
+        return -1;
+    uint64_t now = siot_now();
+    int slot = (int)t->nstage++;
+    siot_raw *r = &t->stage[slot];
+    r->func = func;
+    r->parent = t->top;
+    r->thread = t->thread;
+    r->site = 0;
+    r->t_start = now;
+    r->comp = t->last_mark && now > t->last_mark ? now - t->last_mark : 0;
+    r->ret = r->err = r->bytes = 0;
+    r->nargs = siot_functab[func].nargs;
+    for (uint32_t i = 0; i < r->nargs; i++)
+        r->args[i].kind = SIOT_RV_NONE;
+    t->top = slot;
+    t->depth++;
+    t->last_mark = now;
+    return slot;
+}
+
+siot_raw *siot_end(int slot)
+{
+    siot_tls *t = &siot_t;
+    uint64_t now = siot_now();
+    siot_raw *r = &t->stage[slot];
+    r->t_end = now;
+    t->last_mark = now;
+    t->busy++;
+    siot_lock();
+    return r;
+}
+
+void siot_finish(int slot)
+{
+    siot_tls *t = &siot_t;
+    t->top = t->stage[slot].parent;
+    t->depth--;
+    if (t->depth == 0) {
+        if (!S.ended)
+            siot_queue_push(&S.queue, t->stage, t->nstage, t->pool);
+        t->nstage = 0;
+        t->npool = 0;
+    }
+    siot_unlock();
+    t->busy--;
+}
+
+static uint8_t *pool_reserve(siot_tls *t, size_t n, uint32_t *off)
+{
+    if (n > UINT32_MAX - t->npool)
+        return NULL;
+    if (t->npool + n > t->cappool) {
+        size_t cap = t->cappool ? t->cappool : 4096;
+        while (cap < t->npool + n)
+            cap *= 2;
+        if (cap > UINT32_MAX)
+            return NULL;
+        uint8_t *p = realloc(t->pool, cap);
+        if (!p)
+            return NULL;
+        t->pool = p;
+        t->cappool = (uint32_t)cap;
+    }
+    *off = t->npool;
+    t->npool += (uint32_t)n;
+    return t->pool + *off;
+}
+
+uint32_t siot_pool_tmp(size_t n)
+{
+    uint32_t off, pad = (8 - (siot_t.npool & 7)) & 7;
+    if (pad && !pool_reserve(&siot_t, pad, &off))
+        return 0;
+    if (!pool_reserve(&siot_t, n ? n : 1, &off))
+        return 0;
+    return off + 1;
+}
+
+void *siot_pool_at(uint32_t off1) { return off1 ? siot_t.pool + off1 - 1 : NULL; }
+
+void siot_put_strn(siot_raw *ev, uint32_t k, const char *s, size_t n)
+{
+    uint32_t off;
+    uint8_t *p;
+    if (!s || !(p = pool_reserve(&siot_t, n, &off))) {
+        ev->args[k].kind = SIOT_RV_NONE;
+        return;
+    }
+    memcpy(p, s, n);
+    ev->args[k].kind = SIOT_RV_STR;
+    ev->args[k].n = (uint32_t)n;
+    ev->args[k].i = off;
+}
+
+void siot_put_str(siot_raw *ev, uint32_t k, const char *s) { siot_put_strn(ev, k, s, s ? strlen(s) : 0); }
+
+int64_t *siot_put_arr(siot_raw *ev, uint32_t k, uint32_t n)
+{
+    uint32_t off;
+    /* 8-byte alignment of the array inside the pool. */
+    uint32_t pad = (8 - (siot_t.npool & 7)) & 7;
+    if (pad && !pool_reserve(&siot_t, pad, &off))
+        return NULL;
+    uint8_t *p = pool_reserve(&siot_t, (size_t)n * 8, &off);
+    if (!p) {
+        ev->args[k].kind = SIOT_RV_NONE;
+        return NULL;
+    }
+    ev->args[k].kind = SIOT_RV_ARR;
+    ev->args[k].n = n;
+    ev->args[k].i = off;
+    return (int64_t *)(void *)p;
+}
+
+/* ------------------------------------------------------------ descriptors */
+
+int siot_fd_traced(int fd)
+{
+    if (fd < 0 || (uint32_t)fd / 64 >= S.fdwords)
+        return 0;
+    return (__atomic_load_n(&S.fdbits[fd / 64], __ATOMIC_RELAXED) >> (fd % 64)) & 1;
+}
+
+void siot_fd_track(int fd)
+{
+    if (fd >= 0 && (uint32_t)fd / 64 < S.fdwords)
+        __atomic_or_fetch(&S.fdbits[fd / 64], 1ULL << (fd % 64), __ATOMIC_RELAXED);
+}
+
+void siot_fd_untrack(int fd)
+{
+    if (fd >= 0 && (uint32_t)fd / 64 < S.fdwords)
+        __atomic_and_fetch(&S.fdbits[fd / 64], ~(1ULL << (fd % 64)), __ATOMIC_RELAXED);
+}
+
+int siot_stream_traced(const void *stream)
+{
+    siot_lock();
+    int r = stream && siot_h_find(SIOT_H_STREAM, (uintptr_t)stream) >= 0;
+    siot_unlock();
+    return r;
+}
+
+int siot_dir_traced(const void *dir)
+{
+    siot_lock();
+    int r = dir && siot_h_find(SIOT_H_DIR, (uintptr_t)dir) >= 0;
+    siot_unlock();
+    return r;
+}
+
+/* ------------------------------------------------------------ session */
+
+void siot_session_pause(void) { atomic_store(&siot_layer_mask, 0); }
+
+void siot_session_set_mpi(int on) { S.mpi = on; }
+
+int32_t siot_session_rank(void) { return S.rank; }
+
+void siot_session_restart(int32_t rank, uint32_t nranks)
+{
+    siot_lock();
+    siot_queue_free(&S.queue);
+    siot_arena_free(&S.arena);
+    siot_arena_init(&S.arena);
+    S.rank = rank;
+    S.nranks = nranks;
+    siot_queue_init(&S.queue, &S.arena, rank);
+    if (S.fdbits)
+        memset(S.fdbits, 0, S.fdwords * sizeof *S.fdbits);
+    siot_h_reset_all();
+    S.ended = 0;
+    siot_unlock();
+    atomic_store(&siot_layer_mask, siot_cfg.layers);
+}
+
+static const char *self_exe(char *buf, size_t n)
+{
+    ssize_t r = (ssize_t)syscall(SYS_readlink, "/proc/self/exe", buf, n - 1);
+    if (r <= 0)
+        return "unknown";
+    buf[r] = 0;
+    return buf;
+}
+
+int siot_session_take(siot_trace *t)
+{
+    atomic_store(&siot_layer_mask, 0);
+    siot_lock();
+    siot_trace_init(t);
+    S.ended = 1;
+    t->nranks = S.nranks;
+    t->start_ns = S.start_ns;
+    t->flags = S.queue.oom ? SIOT_TF_TRUNCATED : 0;
+    char exe[PATH_MAX];
+    char host[256] = "";
+    gethostname(host, sizeof host - 1);
+    const char *e = self_exe(exe, sizeof exe);
+    t->exe = siot_arena_strdup(&t->arena, e, strlen(e));
+    t->flavour = SIOT_FLAVOUR;
+    t->host = siot_arena_strdup(&t->arena, host, strlen(host));
+    t->version = SIOT_VERSION;
+    t->funcs = (siot_funcdesc *)siot_functab;
+    t->nfuncs = siot_nfuncs;
+    t->top = siot_arena_alloc(&t->arena, (S.queue.n ? S.queue.n : 1) * sizeof *t->top);
+    int rc = 0;
+    if (t->top && t->exe && t->host) {
+        memcpy(t->top, S.queue.nodes, S.queue.n * sizeof *t->top);
+        t->ntop = S.queue.n;
+    } else {
+        rc = -1;
+    }
+    if (S.queue.oom)
+        siot_trace_set_kv(t, "truncated", "the tracer ran out of memory; events after the last one shown were lost");
+    siot_queue_free(&S.queue);
+    siot_arena_take(&t->arena, &S.arena);
+    siot_unlock();
+    siot_trace_index(t);
+    return rc;
+}
+
+/* ------------------------------------------------------------ trace file */
+
+static int write_all(int fd, const uint8_t *p, size_t n)
+{
+    while (n) {
+        ssize_t w = (ssize_t)syscall(SYS_write, fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+static void default_path(char *out, size_t n, int attempt)
+{
+    char exe[PATH_MAX];
+    const char *e = self_exe(exe, sizeof exe);
+    const char *base = strrchr(e, '/');
+    base = base ? base + 1 : e;
+    if (attempt == 0)
+        snprintf(out, n, "%s.siot", base);
+    else
+        snprintf(out, n, "%s.%d.siot", base, attempt);
+}
+
+int siot_write_trace(const siot_trace *t)
+{
+    siot_vbuf b;
+    siot_vbuf_init(&b);
+    int saved = errno;
+    if (siot_trace_encode(t, &b) != 0) {
+        fprintf(stderr, "siotrace: out of memory while encoding the trace\n");
+        siot_vbuf_free(&b);
+        return -1;
+    }
+    char path[PATH_MAX + 32], tmp[PATH_MAX + 64];
+    if (siot_cfg.trace_path)
+        snprintf(path, sizeof path, "%s", siot_cfg.trace_path);
+    else
+        default_path(path, sizeof path, 0);
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+    int fd = (int)syscall(SYS_openat, AT_FDCWD, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        fprintf(stderr, "siotrace: cannot create %s: %s\n", tmp, strerror(errno));
+        siot_vbuf_free(&b);
+        errno = saved;
+        return -1;
+    }
+    int rc = write_all(fd, b.data, b.len);
+    if (rc == 0)
+        rc = (int)syscall(SYS_fsync, fd);
+    syscall(SYS_close, fd);
+    if (rc != 0) {
+        fprintf(stderr, "siotrace: cannot write %s: %s\n", tmp, strerror(errno));
+        syscall(SYS_unlinkat, AT_FDCWD, tmp, 0);
+        siot_vbuf_free(&b);
+        errno = saved;
+        return -1;
+    }
+    if (siot_cfg.trace_path) {
+        rc = (int)syscall(SYS_renameat, AT_FDCWD, tmp, AT_FDCWD, path);
+    } else {
+        /* Never replace an existing trace silently: take the next free name. */
+        for (int attempt = 0;; attempt++) {
+            if (attempt)
+                default_path(path, sizeof path, attempt);
+            rc = (int)syscall(SYS_renameat2, AT_FDCWD, tmp, AT_FDCWD, path, 1 /* RENAME_NOREPLACE */);
+            if (rc == 0 || errno != EEXIST || attempt >= 9999)
+                break;
+        }
+    }
+    if (rc != 0) {
+        fprintf(stderr, "siotrace: cannot rename %s to %s: %s (the trace is left in %s)\n", tmp, path, strerror(errno), tmp);
+    } else if (siot_cfg.verbose) {
+        fprintf(stderr, "siotrace: wrote %s (%zu bytes)\n", path, b.len);
+    }
+    siot_vbuf_free(&b);
+    errno = saved;
+    return rc == 0 ? 0 : -1;
+}
+
+/* ------------------------------------------------------------ start and end */
+
+static void serial_at_exit(void)
+{
+    if (S.mpi || S.ended)
+        return;
+    siot_trace t;
+    if (siot_session_take(&t) == 0)
+        siot_write_trace(&t);
+    siot_trace_free(&t);
+}
+
+__attribute__((constructor)) static void siot_ctor(void)
+{
+    siot_runtime_init();
+    atexit(serial_at_exit);
+}

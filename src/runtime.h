@@ -1,0 +1,148 @@
+/* runtime: the tracer's core, shared by every wrapper layer.
+ *
+ * Hot path, as generated wrappers use it:
+ *
+ *   if (siot_recording(LAYER) && filter) slot = siot_begin(FN);   // pre-order slot, start time
+ *   ... real call ...
+ *   ev = siot_end(slot);      // end time; the thread is now "inside the tracer"
+ *   ... fill ev->args, ev->ret ...
+ *   siot_finish(slot);        // group handed to the rank queue when outermost
+ *
+ * No allocation happens per call once the staging area has grown to the
+ * deepest group seen, no formatting, and the only lock is the rank lock taken
+ * between siot_end and siot_finish (uncontended in single-threaded ranks). */
+#ifndef SIOT_RUNTIME_H
+#define SIOT_RUNTIME_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "event.h"
+#include "model.h"
+#include "roles.h"
+
+#define SIOT_LIKELY(x) __builtin_expect(!!(x), 1)
+#define SIOT_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+typedef struct siot_tls {
+    int busy;     /* inside tracer code or an untraced region: wrappers pass through */
+    int inited;
+    uint32_t thread;
+    uint32_t depth; /* traced calls in flight */
+    int32_t top;    /* staging slot of the innermost call in flight, -1 if none */
+    uint64_t last_mark;
+    siot_raw *stage;
+    uint32_t nstage, capstage;
+    uint8_t *pool;
+    uint32_t npool, cappool;
+} siot_tls;
+
+extern __thread siot_tls siot_t __attribute__((tls_model("initial-exec")));
+/* Bit L set: layer L is being recorded. Zero before start and after the end. */
+extern _Atomic uint32_t siot_layer_mask;
+
+static inline int siot_recording(unsigned layer)
+{
+    return SIOT_UNLIKELY((atomic_load_explicit(&siot_layer_mask, memory_order_relaxed) >> layer) & 1u) &&
+           !siot_t.busy;
+}
+
+static inline uint64_t siot_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+int siot_begin(uint32_t func);
+siot_raw *siot_end(int slot);
+void siot_finish(int slot);
+
+/* Pool storage for strings and arrays of the event being filled. */
+void siot_put_str(siot_raw *ev, uint32_t k, const char *s);
+void siot_put_strn(siot_raw *ev, uint32_t k, const char *s, size_t n);
+/* Reserves room for n int64 values and returns where to write them (NULL on OOM). */
+int64_t *siot_put_arr(siot_raw *ev, uint32_t k, uint32_t n);
+/* Scratch bytes in the thread's pool that live until the current group is
+ * flushed; returns offset+1 (0 on failure). The pool may move: re-derive
+ * pointers with siot_pool_at after any call that can record. */
+uint32_t siot_pool_tmp(size_t n);
+void *siot_pool_at(uint32_t off1);
+static inline void siot_put_int(siot_raw *ev, uint32_t k, int64_t v)
+{
+    ev->args[k].kind = SIOT_RV_INT;
+    ev->args[k].i = v;
+}
+
+/* Descriptor and stream bookkeeping (under the rank lock, from wrappers). */
+int siot_fd_traced(int fd);
+void siot_fd_track(int fd);
+void siot_fd_untrack(int fd);
+int siot_stream_traced(const void *stream);
+int siot_dir_traced(const void *dir);
+
+/* Runs f(arg) with the thread marked busy, so that calls it makes are not recorded. */
+#define SIOT_UNTRACED(stmt)          \
+    do {                             \
+        int siot_b_ = siot_t.busy;   \
+        siot_t.busy = 1;             \
+        stmt;                        \
+        siot_t.busy = siot_b_;       \
+    } while (0)
+
+/* ---- session control (runtime.c), used by the MPI layer ---- */
+typedef struct siot_config {
+    const char *trace_path; /* SIOT_TRACE */
+    int compress;           /* SIOT_COMPRESS */
+    int verbose;            /* SIOT_VERBOSE */
+    uint32_t layers;        /* SIOT_LAYERS */
+} siot_config;
+extern siot_config siot_cfg;
+
+void siot_runtime_init(void);
+/* MPI_Init began: stop recording until siot_session_restart. */
+void siot_session_pause(void);
+/* MPI_Init returned: drop what was recorded before (the runtime's own start-up)
+ * and start a fresh session for this rank. */
+void siot_session_restart(int32_t rank, uint32_t nranks);
+/* Stops recording and returns this rank's trace (nodes + tables); caller frees. */
+int siot_session_take(siot_trace *t);
+/* Writes t atomically to the configured path. Returns 0 or -1 with a message on stderr. */
+int siot_write_trace(const siot_trace *t);
+/* Set by the MPI layer once MPI_Init ran: the serial at-exit writer steps aside. */
+void siot_session_set_mpi(int on);
+int32_t siot_session_rank(void);
+
+/* Handle tables: small stable ids for opaque handles (src/handles.c). */
+enum siot_hkind {
+    SIOT_H_STREAM,
+    SIOT_H_DIR,
+    SIOT_H_COMM,
+    SIOT_H_GROUP,
+    SIOT_H_DTYPE,
+    SIOT_H_OP,
+    SIOT_H_FILE,
+    SIOT_H_REQ,
+    SIOT_H_MSG,
+    SIOT_H_HID,
+    SIOT_NHKINDS
+};
+/* id of key; assigns a new id when the key is not known yet. */
+int32_t siot_h_id(int kind, uintptr_t key);
+/* id of key or -1 when not known (does not assign). */
+int32_t siot_h_find(int kind, uintptr_t key);
+/* A fresh id for a newly created handle (an old mapping of the same key is replaced). */
+int32_t siot_h_new(int kind, uintptr_t key);
+/* Releases the id of key; returns it (or -1). */
+int32_t siot_h_release(int kind, uintptr_t key);
+/* Predefined handle with a fixed id. */
+void siot_h_fixed(int kind, uintptr_t key, int32_t id);
+/* Ids below base are reserved for predefined handles. */
+void siot_h_set_base(int kind, int32_t base);
+void siot_h_reset_all(void);
+
+void siot_lock(void);
+void siot_unlock(void);
+
+#endif

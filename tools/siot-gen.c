@@ -1,0 +1,916 @@
+/* siot-gen: turns the specification of traced functions (the spec files,
+ * docs/spec-format.md) into
+ *   functab.h / functab.c   the table of traced functions (ids, names, roles)
+ *   wrap_<layer>.c          --wrap wrappers (posix, stdio, hdf5, pnetcdf)
+ *   pmpi_<layer>.c          PMPI wrappers (mpi, mpiio)
+ *   wrap-<layer>.syms       the --wrap=NAME lines of each --wrap layer
+ *
+ * usage: siot-gen OUTDIR SPEC...
+ *
+ * Every wrapper has the same shape (src/runtime.h): decide whether to record,
+ * reserve the event slot, call the real function, then fill the event from
+ * the parameters according to their roles. */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../src/roles.h"
+
+#define MAXP 24
+#define MAXF 1024
+
+typedef struct param {
+    char decl[256];   /* as written, e.g. "const int sendcounts[]" */
+    char type[192];   /* decl without the name */
+    char name[256];
+    int role;
+    char len[64];     /* N of array roles */
+    int rootonly;
+    int variadic;
+    int rec;          /* index among recorded parameters, -1 if not recorded */
+} param;
+
+typedef struct func {
+    char file[128];
+    int line;
+    int layer;
+    unsigned cls;
+    int retrole;
+    char rettype[96];
+    char name[96];
+    int np;
+    param p[MAXP];
+    int nrec;
+    int cond_none;
+    char real[96];
+} func;
+
+static func F[MAXF];
+static int NF;
+
+static void die(const char *file, int line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s:%d: ", file, line);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    exit(1);
+}
+
+static char *trim(char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    size_t n = strlen(s);
+    while (n && isspace((unsigned char)s[n - 1]))
+        s[--n] = 0;
+    return s;
+}
+
+static int role_code(const char *s)
+{
+#define X(n, v)             \
+    if (strcmp(s, #n) == 0) \
+        return v;
+    SIOT_ROLE_LIST(X)
+#undef X
+    return -1;
+}
+
+static int class_code(const char *s)
+{
+#define X(n, v)             \
+    if (strcmp(s, #n) == 0) \
+        return v;
+    SIOT_CLASS_LIST(X)
+#undef X
+    return -1;
+}
+
+static int is_wrap_layer(int layer) { return layer != SIOT_LAYER_mpi && layer != SIOT_LAYER_mpiio; }
+
+static int is_recorded(int role)
+{
+    switch (role) {
+    case SIOT_ROLE_buf:
+    case SIOT_ROLE_ignore:
+    case SIOT_ROLE_statusarr:
+    case SIOT_ROLE_newinfo:
+    case SIOT_ROLE_iostatus:
+        return 0;
+    }
+    return 1;
+}
+
+/* Splits "TYPE NAME" (NAME possibly followed by [] or [][3]) */
+static void split_decl(param *p, const char *file, int line)
+{
+    char d[256];
+    snprintf(d, sizeof d, "%s", p->decl);
+    char *br = strchr(d, '[');
+    char suffix[32] = "";
+    if (br) {
+        snprintf(suffix, sizeof suffix, "%s", br);
+        *br = 0;
+    }
+    char *e = d + strlen(d);
+    while (e > d && isspace((unsigned char)e[-1]))
+        *--e = 0;
+    char *s = e;
+    while (s > d && (isalnum((unsigned char)s[-1]) || s[-1] == '_'))
+        s--;
+    if (s == e)
+        die(file, line, "parameter without a name: '%s'", p->decl);
+    snprintf(p->name, sizeof p->name, "%s", s);
+    *s = 0;
+    char *t = trim(d);
+    if (strcmp(suffix, "[]") == 0)
+        snprintf(p->type, sizeof p->type, "%s *", t);
+    else if (strcmp(suffix, "[][3]") == 0)
+        snprintf(p->type, sizeof p->type, "%s (*)[3]", t);
+    else if (suffix[0])
+        die(file, line, "unsupported array form '%s'", suffix);
+    else
+        snprintf(p->type, sizeof p->type, "%s", t);
+}
+
+static void parse_line(char *line, const char *file, int lineno)
+{
+    char *bar = strchr(line, '|');
+    if (!bar)
+        die(file, lineno, "missing '|'");
+    *bar = 0;
+    char *head = trim(line), *proto = trim(bar + 1);
+    if (NF >= MAXF)
+        die(file, lineno, "too many functions");
+    func *f = &F[NF++];
+    memset(f, 0, sizeof *f);
+    snprintf(f->file, sizeof f->file, "%s", file);
+    f->line = lineno;
+
+    char *save = NULL;
+    char *tok = strtok_r(head, " \t", &save);
+    if (!tok || (f->layer = siot_layer_from_name(tok)) < 0)
+        die(file, lineno, "unknown layer '%s'", tok ? tok : "");
+    tok = strtok_r(NULL, " \t", &save);
+    if (!tok)
+        die(file, lineno, "missing class");
+    {
+        char cls[64];
+        snprintf(cls, sizeof cls, "%s", tok);
+        char *s2 = NULL;
+        char *w = strtok_r(cls, "+", &s2);
+        int base = class_code(w);
+        if (base < 0)
+            die(file, lineno, "unknown class '%s'", w);
+        f->cls = (unsigned)base;
+        while ((w = strtok_r(NULL, "+", &s2))) {
+            if (strcmp(w, "nb") == 0)
+                f->cls |= SIOT_CLS_NB;
+            else if (strcmp(w, "coll") == 0)
+                f->cls |= SIOT_CLS_COLL;
+            else if (strcmp(w, "begin") == 0)
+                f->cls |= SIOT_CLS_BEGIN;
+            else if (strcmp(w, "end") == 0)
+                f->cls |= SIOT_CLS_END;
+            else
+                die(file, lineno, "unknown class modifier '%s'", w);
+        }
+    }
+    tok = strtok_r(NULL, " \t", &save);
+    if (!tok || strncmp(tok, "ret:", 4) != 0)
+        die(file, lineno, "missing ret:ROLE");
+    {
+        char r[64];
+        snprintf(r, sizeof r, "r_%s", tok + 4);
+        if ((f->retrole = role_code(r)) < 0)
+            die(file, lineno, "unknown return role '%s'", tok);
+    }
+    while ((tok = strtok_r(NULL, " \t", &save))) {
+        if (strcmp(tok, "cond=none") == 0)
+            f->cond_none = 1;
+        else if (strncmp(tok, "real=", 5) == 0)
+            snprintf(f->real, sizeof f->real, "%s", tok + 5);
+        else if (strcmp(tok, "fort") == 0)
+            ;
+        else
+            die(file, lineno, "unknown option '%s'", tok);
+    }
+
+    char *lp = strchr(proto, '('), *rp = strrchr(proto, ')');
+    if (!lp || !rp || rp < lp)
+        die(file, lineno, "malformed prototype");
+    *lp = 0;
+    *rp = 0;
+    {
+        char *pre = trim(proto);
+        char *e = pre + strlen(pre);
+        char *s = e;
+        while (s > pre && (isalnum((unsigned char)s[-1]) || s[-1] == '_'))
+            s--;
+        snprintf(f->name, sizeof f->name, "%s", s);
+        *s = 0;
+        snprintf(f->rettype, sizeof f->rettype, "%s", trim(pre));
+    }
+    char *plist = trim(lp + 1);
+    if (strcmp(plist, "void") == 0 || !*plist)
+        return;
+    /* split on top-level commas */
+    int depth = 0;
+    char *start = plist;
+    for (char *c = plist;; c++) {
+        if (*c == '(' || *c == '[')
+            depth++;
+        if (*c == ')' || *c == ']')
+            depth--;
+        if ((*c == ',' && depth == 0) || *c == 0) {
+            int end = *c == 0;
+            *c = 0;
+            if (f->np >= MAXP)
+                die(file, lineno, "too many parameters");
+            param *p = &f->p[f->np++];
+            char *ps = trim(start);
+            if (strncmp(ps, "...", 3) == 0) {
+                p->variadic = 1;
+                ps = trim(ps + 3);
+            }
+            char *colon = strrchr(ps, ':');
+            if (!colon)
+                die(file, lineno, "parameter '%s' has no role", ps);
+            *colon = 0;
+            char *role = trim(colon + 1);
+            char *at = strchr(role, '@');
+            if (at) {
+                if (strcmp(at, "@root") != 0)
+                    die(file, lineno, "unknown role suffix '%s'", at);
+                p->rootonly = 1;
+                *at = 0;
+            }
+            char *paren = strchr(role, '(');
+            if (paren) {
+                char *close = strchr(paren, ')');
+                if (!close)
+                    die(file, lineno, "unclosed role argument");
+                *close = 0;
+                snprintf(p->len, sizeof p->len, "%s", paren + 1);
+                *paren = 0;
+            }
+            if ((p->role = role_code(role)) < 0 || p->role >= 100)
+                die(file, lineno, "unknown role '%s'", role);
+            if (siot_role_is_array(p->role) && p->role != SIOT_ROLE_status && !p->len[0])
+                die(file, lineno, "array role '%s' needs a length", role);
+            snprintf(p->decl, sizeof p->decl, "%s", trim(ps));
+            split_decl(p, file, lineno);
+            if (end)
+                break;
+            start = c + 1;
+        }
+    }
+    for (int i = 0; i < f->np; i++)
+        f->p[i].rec = is_recorded(f->p[i].role) ? f->nrec++ : -1;
+    if (f->nrec > 16)
+        die(file, lineno, "more than 16 recorded parameters");
+}
+
+static void read_spec(const char *path)
+{
+    FILE *fp = fopen(path, "r");
+    if (!fp) {
+        perror(path);
+        exit(1);
+    }
+    char line[4096];
+    int n = 0;
+    while (fgets(line, sizeof line, fp)) {
+        n++;
+        char *h = strchr(line, '#');
+        if (h)
+            *h = 0;
+        char *t = trim(line);
+        if (!*t)
+            continue;
+        parse_line(t, path, n);
+    }
+    fclose(fp);
+}
+
+/* ------------------------------------------------------------------ output */
+
+static FILE *out;
+static void o(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void o(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(out, fmt, ap);
+    va_end(ap);
+}
+
+static FILE *open_out(const char *dir, const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *fp = fopen(path, "w");
+    if (!fp) {
+        perror(path);
+        exit(1);
+    }
+    return fp;
+}
+
+static const param *find_role(const func *f, int role)
+{
+    for (int i = 0; i < f->np; i++)
+        if (f->p[i].role == role)
+            return &f->p[i];
+    return NULL;
+}
+
+static const param *find_name(const func *f, const char *name)
+{
+    for (int i = 0; i < f->np; i++)
+        if (strcmp(f->p[i].name, name) == 0)
+            return &f->p[i];
+    return NULL;
+}
+
+static const char *real_name(const func *f, char *buf, size_t n)
+{
+    if (f->real[0])
+        snprintf(buf, n, "%s", f->real);
+    else if (is_wrap_layer(f->layer))
+        snprintf(buf, n, "__real_%s", f->name);
+    else
+        snprintf(buf, n, "P%s", f->name);
+    return buf;
+}
+
+static int has_variadic(const func *f) { return f->np && f->p[f->np - 1].variadic; }
+
+static void emit_params(const func *f)
+{
+    if (f->np == 0) {
+        o("void");
+        return;
+    }
+    for (int i = 0; i < f->np; i++) {
+        if (f->p[i].variadic)
+            o(", ...");
+        else
+            o("%s%s", i ? ", " : "", f->p[i].decl);
+    }
+}
+
+/* The argument list of the real call; status parameters may be substituted. */
+static void emit_args(const func *f, int substituted)
+{
+    for (int i = 0; i < f->np; i++) {
+        const param *p = &f->p[i];
+        if (i)
+            o(", ");
+        if (substituted && (p->role == SIOT_ROLE_status || p->role == SIOT_ROLE_iostatus))
+            o("siot_sp_%s", p->name);
+        else
+            o("%s", p->name);
+    }
+}
+
+static const char *success_expr(const func *f)
+{
+    switch (f->retrole) {
+    case SIOT_ROLE_r_mpi:
+        return "(ret == MPI_SUCCESS)";
+    case SIOT_ROLE_r_ptr:
+    case SIOT_ROLE_r_newstream:
+    case SIOT_ROLE_r_newdir:
+    case SIOT_ROLE_r_line:
+        return "(ret != NULL)";
+    case SIOT_ROLE_r_items:
+    case SIOT_ROLE_r_void:
+        return "1";
+    case SIOT_ROLE_r_nc:
+        return "(ret == 0)";
+    default:
+        return "(ret >= 0)";
+    }
+}
+
+/* C expression for an array length N. */
+static void len_expr(const func *f, const param *p, char *buf, size_t n)
+{
+    const param *comm = find_role(f, SIOT_ROLE_comm);
+    const param *lp = find_name(f, p->len);
+    if (lp) {
+        if (lp->role == SIOT_ROLE_outint)
+            snprintf(buf, n, "((%s && %s && *%s > 0) ? (int64_t)*%s : 0)", lp->name, success_expr(f), lp->name,
+                     lp->name);
+        else
+            snprintf(buf, n, "((int64_t)(%s))", lp->name);
+    } else if (strcmp(p->len, "commsize") == 0 || strcmp(p->len, "indegree") == 0 ||
+               strcmp(p->len, "outdegree") == 0 || strcmp(p->len, "cartdim") == 0) {
+        if (!comm)
+            die(f->file, f->line, "%s: length '%s' needs a comm parameter", f->name, p->len);
+        snprintf(buf, n, "siot_mpi_%s(%s)", p->len, comm->name);
+    } else if (isdigit((unsigned char)p->len[0])) {
+        snprintf(buf, n, "%s", p->len);
+    } else {
+        die(f->file, f->line, "%s: unknown array length '%s'", f->name, p->len);
+    }
+}
+
+static void emit_pre(const func *f)
+{
+    for (int i = 0; i < f->np; i++) {
+        const param *p = &f->p[i];
+        const char *hk = NULL;
+        switch (p->role) {
+        case SIOT_ROLE_status:
+        case SIOT_ROLE_iostatus:
+            o("    MPI_Status siot_st_%s;\n", p->name);
+            o("    MPI_Status *siot_sp_%s = (%s == MPI_STATUS_IGNORE) ? &siot_st_%s : %s;\n", p->name, p->name,
+              p->name, p->name);
+            break;
+        case SIOT_ROLE_closefile:
+            hk = "file";
+            break;
+        case SIOT_ROLE_freecomm:
+            hk = "comm";
+            break;
+        case SIOT_ROLE_freegroup:
+            hk = "group";
+            break;
+        case SIOT_ROLE_freedtype:
+            hk = "dtype";
+            break;
+        case SIOT_ROLE_waitreq:
+        case SIOT_ROLE_reqptr:
+            hk = "req";
+            break;
+        case SIOT_ROLE_reqarr: {
+            char L[256];
+            len_expr(f, p, L, sizeof L);
+            o("    int64_t siot_n_%s = %s;\n", p->name, L);
+            o("    uint32_t siot_o_%s = siot_mpi_save_reqs(%s, siot_n_%s);\n", p->name, p->name, p->name);
+            break;
+        }
+        default:
+            break;
+        }
+        if (hk)
+            o("    uintptr_t siot_k_%s = %s ? siot_hkey_%s(*%s) : 0;\n", p->name, p->name, hk, p->name);
+        if (f->layer == SIOT_LAYER_stdio && SIOT_CLASS_BASE(f->cls) == SIOT_CLASS_close && p->role == SIOT_ROLE_stream)
+            o("    int siot_fno = %s ? fileno(%s) : -1;\n", p->name, p->name);
+    }
+}
+
+static void emit_record_param(const func *f, const param *p)
+{
+    const char *ok = success_expr(f);
+    int k = p->rec;
+    char L[256] = "";
+    if (siot_role_is_array(p->role) && p->role != SIOT_ROLE_status)
+        len_expr(f, p, L, sizeof L);
+    const param *comm = find_role(f, SIOT_ROLE_comm);
+    const param *root = find_role(f, SIOT_ROLE_root);
+    if (p->rootonly) {
+        if (!comm || !root)
+            die(f->file, f->line, "%s: @root needs comm and root parameters", f->name);
+        o("    if (siot_mpi_is_root(%s, %s)) {\n", comm->name, root->name);
+    }
+    switch (p->role) {
+    case SIOT_ROLE_path:
+    case SIOT_ROLE_str:
+        o("    siot_put_str(ev, %d, %s);\n", k, p->name);
+        break;
+    case SIOT_ROLE_int:
+    case SIOT_ROLE_count:
+    case SIOT_ROLE_size:
+    case SIOT_ROLE_offset:
+    case SIOT_ROLE_whence:
+    case SIOT_ROLE_oflags:
+    case SIOT_ROLE_mode:
+    case SIOT_ROLE_omode:
+    case SIOT_ROLE_fd:
+    case SIOT_ROLE_fdnew:
+        o("    siot_put_int(ev, %d, (int64_t)(%s));\n", k, p->name);
+        break;
+    case SIOT_ROLE_peer:
+    case SIOT_ROLE_root:
+    case SIOT_ROLE_tag:
+        /* MPICH and Open MPI give MPI_ANY_SOURCE & co different values: store portable ones. */
+        o("    siot_put_int(ev, %d, siot_mpi_%s(%s));\n", k, siot_role_name((unsigned)p->role), p->name);
+        break;
+    case SIOT_ROLE_fcntlarg: {
+        const param *cmd = find_name(f, "cmd");
+        if (!cmd)
+            die(f->file, f->line, "fcntlarg needs a 'cmd' parameter");
+        o("    siot_put_int(ev, %d, siot_fcntl_arg(%s, %s, (int64_t)ret));\n", k, cmd->name, p->name);
+        break;
+    }
+    case SIOT_ROLE_stream:
+        o("    siot_put_int(ev, %d, siot_h_find(SIOT_H_STREAM, (uintptr_t)%s));\n", k, p->name);
+        break;
+    case SIOT_ROLE_dir:
+        o("    siot_put_int(ev, %d, siot_h_find(SIOT_H_DIR, (uintptr_t)%s));\n", k, p->name);
+        break;
+    case SIOT_ROLE_outint:
+    case SIOT_ROLE_outoff:
+    case SIOT_ROLE_outflag:
+        o("    siot_put_int(ev, %d, (%s && %s) ? (int64_t)*%s : -1);\n", k, p->name, ok, p->name);
+        break;
+    case SIOT_ROLE_iov:
+        o("    siot_put_iov(ev, %d, %s, %s);\n", k, p->name, L);
+        break;
+    case SIOT_ROLE_strlen:
+        o("    siot_put_int(ev, %d, %s ? (int64_t)strlen(%s) : 0);\n", k, p->name, p->name);
+        o("    if (ret >= 0 && %s) ev->bytes = (int64_t)strlen(%s);\n", p->name, p->name);
+        break;
+    case SIOT_ROLE_comm:
+        o("    siot_put_int(ev, %d, siot_mpi_comm_id(%s));\n", k, p->name);
+        break;
+    case SIOT_ROLE_newcomm:
+        o("    siot_put_int(ev, %d, (%s && %s) ? siot_mpi_comm_new(*%s) : -1);\n", k, p->name, ok, p->name);
+        break;
+    case SIOT_ROLE_freecomm:
+        o("    siot_put_int(ev, %d, siot_h_release(SIOT_H_COMM, siot_k_%s));\n", k, p->name);
+        break;
+    case SIOT_ROLE_group:
+        o("    siot_put_int(ev, %d, siot_mpi_group_id(%s));\n", k, p->name);
+        break;
+    case SIOT_ROLE_newgroup:
+        o("    siot_put_int(ev, %d, (%s && %s) ? siot_mpi_group_new(*%s) : -1);\n", k, p->name, ok, p->name);
+        break;
+    case SIOT_ROLE_freegroup:
+        o("    siot_put_int(ev, %d, siot_h_release(SIOT_H_GROUP, siot_k_%s));\n", k, p->name);
+        break;
+    case SIOT_ROLE_dtype:
+        o("    siot_put_int(ev, %d, siot_mpi_dtype_id(%s));\n", k, p->name);
+        break;
+    case SIOT_ROLE_newdtype:
+    case SIOT_ROLE_outdtype:
+        o("    siot_put_int(ev, %d, (%s && %s) ? siot_mpi_dtype_new(*%s) : -1);\n", k, p->name, ok, p->name);
+        break;
+    case SIOT_ROLE_freedtype:
+        o("    siot_put_int(ev, %d, siot_h_release(SIOT_H_DTYPE, siot_k_%s));\n", k, p->name);
+        break;
+    case SIOT_ROLE_commitdtype:
+        o("    siot_put_int(ev, %d, %s ? siot_mpi_dtype_id(*%s) : -1);\n", k, p->name, p->name);
+        break;
+    case SIOT_ROLE_dtypearr:
+        o("    siot_mpi_put_dtypes(ev, %d, %s, %s);\n", k, p->name, L);
+        break;
+    case SIOT_ROLE_op:
+        o("    siot_put_int(ev, %d, siot_mpi_op_id(%s));\n", k, p->name);
+        break;
+    case SIOT_ROLE_file:
+        o("    siot_put_int(ev, %d, siot_mpi_file_id(%s));\n", k, p->name);
+        break;
+    case SIOT_ROLE_newfile:
+        o("    siot_put_int(ev, %d, (%s && %s) ? siot_h_new(SIOT_H_FILE, siot_hkey_file(*%s)) : -1);\n", k, p->name,
+          ok, p->name);
+        break;
+    case SIOT_ROLE_closefile:
+        o("    siot_put_int(ev, %d, %s ? siot_h_release(SIOT_H_FILE, siot_k_%s) : siot_h_find(SIOT_H_FILE, siot_k_%s));\n",
+          k, ok, p->name, p->name);
+        break;
+    case SIOT_ROLE_info:
+        o("    siot_mpi_put_info(ev, %d, %s);\n", k, p->name);
+        break;
+    case SIOT_ROLE_req:
+        o("    siot_put_int(ev, %d, siot_mpi_req_id(%s));\n", k, p->name);
+        break;
+    case SIOT_ROLE_newreq:
+        o("    siot_put_int(ev, %d, (%s && %s) ? siot_h_new(SIOT_H_REQ, siot_hkey_req(*%s)) : -1);\n", k, p->name, ok,
+          p->name);
+        break;
+    case SIOT_ROLE_waitreq:
+        o("    siot_put_int(ev, %d, siot_h_find(SIOT_H_REQ, siot_k_%s));\n", k, p->name);
+        o("    if (%s && %s && *%s == MPI_REQUEST_NULL) siot_h_release(SIOT_H_REQ, siot_k_%s);\n", ok, p->name, p->name,
+          p->name);
+        break;
+    case SIOT_ROLE_reqptr:
+        o("    siot_put_int(ev, %d, siot_h_find(SIOT_H_REQ, siot_k_%s));\n", k, p->name);
+        break;
+    case SIOT_ROLE_reqarr:
+        o("    siot_mpi_put_reqs(ev, %d, %s, siot_n_%s, siot_o_%s, %s);\n", k, p->name, p->name, p->name, ok);
+        break;
+    case SIOT_ROLE_status: {
+        const param *flag = find_role(f, SIOT_ROLE_outflag);
+        if (flag)
+            o("    siot_mpi_put_status(ev, %d, siot_sp_%s, %s && %s && *%s);\n", k, p->name, ok, flag->name, flag->name);
+        else
+            o("    siot_mpi_put_status(ev, %d, siot_sp_%s, %s);\n", k, p->name, ok);
+        break;
+    }
+    case SIOT_ROLE_intarr:
+    case SIOT_ROLE_outintarr:
+        o("    siot_put_ints(ev, %d, %s, %s);\n", k, p->name, L);
+        break;
+    case SIOT_ROLE_aintarr:
+        o("    siot_mpi_put_aints(ev, %d, %s, %s);\n", k, p->name, L);
+        break;
+    case SIOT_ROLE_intarr3:
+        o("    siot_put_ints(ev, %d, %s ? &%s[0][0] : NULL, 3 * (%s));\n", k, p->name, p->name, L);
+        break;
+    default:
+        die(f->file, f->line, "%s: role %s is not supported by the generator", f->name, siot_role_name(p->role));
+    }
+    if (p->rootonly)
+        o("    }\n");
+}
+
+static void emit_bytes(const func *f)
+{
+    unsigned base = SIOT_CLASS_BASE(f->cls);
+    const param *count = find_role(f, SIOT_ROLE_count), *dt = find_role(f, SIOT_ROLE_dtype);
+    const param *st = find_role(f, SIOT_ROLE_status), *iost = find_role(f, SIOT_ROLE_iostatus);
+    if (f->layer == SIOT_LAYER_mpi || f->layer == SIOT_LAYER_mpiio) {
+        int data = base == SIOT_CLASS_send || base == SIOT_CLASS_recv || base == SIOT_CLASS_sendrecv ||
+                   base == SIOT_CLASS_read || base == SIOT_CLASS_write;
+        if (!data)
+            return;
+        if (iost)
+            o("    if (ret == MPI_SUCCESS) ev->bytes = siot_mpi_status_bytes(siot_sp_%s);\n", iost->name);
+        else if (base == SIOT_CLASS_recv && st && !(f->cls & SIOT_CLS_NB))
+            o("    if (ret == MPI_SUCCESS) ev->bytes = siot_mpi_status_bytes(siot_sp_%s);\n", st->name);
+        else if (count && dt)
+            o("    if (ret == MPI_SUCCESS) ev->bytes = siot_mpi_bytes(%s, %s);\n", count->name, dt->name);
+        return;
+    }
+    switch (f->retrole) {
+    case SIOT_ROLE_r_bytes:
+        o("    ev->bytes = ret > 0 ? (int64_t)ret : 0;\n");
+        break;
+    case SIOT_ROLE_r_items: {
+        const param *size = find_role(f, SIOT_ROLE_size);
+        if (!size)
+            die(f->file, f->line, "ret:items needs a size parameter");
+        o("    ev->bytes = (int64_t)(ret * %s);\n", size->name);
+        break;
+    }
+    case SIOT_ROLE_r_line:
+        o("    ev->bytes = ret ? (int64_t)strlen(ret) : 0;\n");
+        break;
+    }
+}
+
+static void emit_ret(const func *f)
+{
+    int posix = f->layer == SIOT_LAYER_posix || f->layer == SIOT_LAYER_stdio;
+    switch (f->retrole) {
+    case SIOT_ROLE_r_newfd:
+        o("    ev->ret = (int64_t)ret;\n    if (ret >= 0) siot_fd_track(ret);\n");
+        break;
+    case SIOT_ROLE_r_newstream:
+        o("    ev->ret = ret ? siot_h_new(SIOT_H_STREAM, (uintptr_t)ret) : -1;\n");
+        break;
+    case SIOT_ROLE_r_newdir:
+        o("    ev->ret = ret ? siot_h_new(SIOT_H_DIR, (uintptr_t)ret) : -1;\n");
+        break;
+    case SIOT_ROLE_r_ptr:
+        o("    ev->ret = siot_ptr_ok((const void *)ret);\n");
+        break;
+    case SIOT_ROLE_r_line:
+        o("    ev->ret = ret != NULL;\n");
+        break;
+    case SIOT_ROLE_r_void:
+        break;
+    default:
+        o("    ev->ret = (int64_t)ret;\n");
+    }
+    if (posix) {
+        switch (f->retrole) {
+        case SIOT_ROLE_r_ptr:
+            o("    ev->err = siot_ptr_ok((const void *)ret) ? 0 : siot_e;\n");
+            break;
+        case SIOT_ROLE_r_newstream:
+        case SIOT_ROLE_r_newdir:
+        case SIOT_ROLE_r_line:
+            o("    ev->err = ret ? 0 : siot_e;\n");
+            break;
+        case SIOT_ROLE_r_items: {
+            const param *count = find_role(f, SIOT_ROLE_count), *st = find_role(f, SIOT_ROLE_stream);
+            if (!count || !st)
+                die(f->file, f->line, "ret:items needs count and stream parameters");
+            o("    ev->err = (ret < %s && ferror(%s)) ? siot_e : 0;\n", count->name, st->name);
+            break;
+        }
+        default:
+            o("    ev->err = ret < 0 ? siot_e : 0;\n");
+        }
+    }
+}
+
+static void emit_side_effects(const func *f)
+{
+    unsigned base = SIOT_CLASS_BASE(f->cls);
+    if (base != SIOT_CLASS_close && base != SIOT_CLASS_dir)
+        return;
+    for (int i = 0; i < f->np; i++) {
+        const param *p = &f->p[i];
+        if (base == SIOT_CLASS_close && p->role == SIOT_ROLE_fd)
+            o("    if (ret == 0 || siot_e != EBADF) siot_fd_untrack(%s);\n", p->name);
+        if (base == SIOT_CLASS_close && p->role == SIOT_ROLE_stream)
+            o("    siot_h_release(SIOT_H_STREAM, (uintptr_t)%s);\n    siot_fd_untrack(siot_fno);\n", p->name);
+        if (p->role == SIOT_ROLE_dir && (base == SIOT_CLASS_close || strcmp(f->name, "closedir") == 0))
+            o("    siot_h_release(SIOT_H_DIR, (uintptr_t)%s);\n", p->name);
+    }
+}
+
+/* The filter deciding, before the call, whether it is recorded at all. */
+static void filter_expr(const func *f, char *buf, size_t n)
+{
+    snprintf(buf, n, "1");
+    if (f->cond_none)
+        return;
+    for (int i = 0; i < f->np; i++) {
+        const param *p = &f->p[i];
+        if (p->role == SIOT_ROLE_fd) {
+            snprintf(buf, n, "siot_fd_traced(%s)", p->name);
+            return;
+        }
+        if (p->role == SIOT_ROLE_stream) {
+            snprintf(buf, n, "siot_stream_traced(%s)", p->name);
+            return;
+        }
+        if (p->role == SIOT_ROLE_dir) {
+            snprintf(buf, n, "siot_dir_traced(%s)", p->name);
+            return;
+        }
+    }
+}
+
+static void emit_variadic_prologue(const func *f)
+{
+    if (!has_variadic(f))
+        return;
+    const param *v = &f->p[f->np - 1];
+    const param *last = &f->p[f->np - 2];
+    if (v->role == SIOT_ROLE_omode) {
+        const param *fl = find_role(f, SIOT_ROLE_oflags);
+        if (!fl)
+            die(f->file, f->line, "omode needs an oflags parameter");
+        o("    %s %s = 0;\n", v->type, v->name);
+        o("    if (%s & (O_CREAT | O_TMPFILE)) {\n        va_list ap;\n        va_start(ap, %s);\n", fl->name,
+          last->name);
+        o("        %s = (%s)va_arg(ap, int);\n        va_end(ap);\n    }\n", v->name, v->type);
+    } else if (v->role == SIOT_ROLE_fcntlarg) {
+        o("    %s %s;\n    va_list ap;\n    va_start(ap, %s);\n    %s = va_arg(ap, %s);\n    va_end(ap);\n", v->type,
+          v->name, last->name, v->name, v->type);
+    } else {
+        die(f->file, f->line, "variadic parameter needs role omode or fcntlarg");
+    }
+}
+
+static void emit_wrapper(const func *f)
+{
+    char real[128];
+    real_name(f, real, sizeof real);
+    int wrap = is_wrap_layer(f->layer);
+    int isvoid = f->retrole == SIOT_ROLE_r_void;
+    unsigned base = SIOT_CLASS_BASE(f->cls);
+    const char *layer = siot_layer_name((unsigned)f->layer);
+
+    o("\n/* %s:%d */\n", f->file, f->line);
+    if (wrap || f->real[0]) {
+        o("%s %s(", f->rettype, real);
+        emit_params(f);
+        o(");\n");
+    }
+    o("%s %s%s(", f->rettype, wrap ? "__wrap_" : "", f->name);
+    emit_params(f);
+    o(")\n{\n");
+    emit_variadic_prologue(f);
+
+    if (base == SIOT_CLASS_finalize) {
+        o("    int slot = siot_recording(SIOT_LAYER_%s) ? siot_begin(SIOT_FN_%s) : -1;\n", layer, f->name);
+        o("    if (slot >= 0) {\n        siot_raw *ev = siot_end(slot);\n        ev->ret = 0;\n        siot_finish(slot);\n    }\n");
+        o("    siot_mpi_finalize_hook();\n    return %s(", real);
+        emit_args(f, 0);
+        o(");\n}\n");
+        return;
+    }
+
+    char filt[256];
+    filter_expr(f, filt, sizeof filt);
+    if (base == SIOT_CLASS_init) {
+        o("    int slot = siot_recording(SIOT_LAYER_%s) ? siot_begin(SIOT_FN_%s) : -1;\n", layer, f->name);
+        o("    siot_mpi_init_pre();\n");
+    } else {
+        o("    int slot = -1;\n");
+        o("    if (siot_recording(SIOT_LAYER_%s) && %s)\n        slot = siot_begin(SIOT_FN_%s);\n", layer, filt, f->name);
+        o("    if (SIOT_LIKELY(slot < 0))\n        %s%s(", isvoid ? "" : "return ", real);
+        emit_args(f, 0);
+        o(");\n");
+    }
+    emit_pre(f);
+    if (isvoid)
+        o("    %s(", real);
+    else
+        o("    %s ret = %s(", f->rettype, real);
+    emit_args(f, 1);
+    o(");\n    int siot_e = errno;\n");
+    if (base == SIOT_CLASS_init)
+        o("    siot_mpi_init_post();\n    if (slot < 0) {\n        errno = siot_e;\n        return ret;\n    }\n");
+    o("    siot_raw *ev = siot_end(slot);\n");
+    for (int i = 0; i < f->np; i++)
+        if (f->p[i].rec >= 0)
+            emit_record_param(f, &f->p[i]);
+    emit_ret(f);
+    emit_bytes(f);
+    emit_side_effects(f);
+    o("    siot_finish(slot);\n    errno = siot_e;\n");
+    if (!isvoid)
+        o("    return ret;\n");
+    o("}\n");
+}
+
+static void emit_layer_file(const char *dir, int layer)
+{
+    char name[256];
+    int wrap = is_wrap_layer(layer);
+    snprintf(name, sizeof name, "%s_%s.c", wrap ? "wrap" : "pmpi", siot_layer_name((unsigned)layer));
+    out = open_out(dir, name);
+    o("/* Generated by tools/siot-gen from the spec files. Do not edit. */\n");
+    o("#define _LARGEFILE64_SOURCE\n");
+    o("#include <errno.h>\n#include <fcntl.h>\n#include <stdarg.h>\n#include <stdint.h>\n#include <string.h>\n");
+    if (layer == SIOT_LAYER_posix || layer == SIOT_LAYER_stdio)
+        o("#include \"wrap/posix_record.h\"\n");
+    else if (layer == SIOT_LAYER_mpi || layer == SIOT_LAYER_mpiio)
+        o("#include \"pmpi/mpi_record.h\"\n");
+    else
+        o("#include \"wrap/%s_record.h\"\n", siot_layer_name((unsigned)layer));
+    o("#include \"functab.h\"\n");
+    for (int i = 0; i < NF; i++)
+        if (F[i].layer == layer)
+            emit_wrapper(&F[i]);
+    fclose(out);
+
+    if (wrap) {
+        snprintf(name, sizeof name, "wrap-%s.syms", siot_layer_name((unsigned)layer));
+        out = open_out(dir, name);
+        for (int i = 0; i < NF; i++)
+            if (F[i].layer == layer)
+                o("--wrap=%s\n", F[i].name);
+        fclose(out);
+    }
+}
+
+static void emit_functab(const char *dir)
+{
+    out = open_out(dir, "functab.h");
+    o("/* Generated by tools/siot-gen. Do not edit. */\n#ifndef SIOT_FUNCTAB_H\n#define SIOT_FUNCTAB_H\n");
+    o("enum siot_fn {\n");
+    for (int i = 0; i < NF; i++)
+        o("    SIOT_FN_%s = %d,\n", F[i].name, i);
+    o("    SIOT_NFN = %d\n};\n#endif\n", NF);
+    fclose(out);
+
+    out = open_out(dir, "functab.c");
+    o("/* Generated by tools/siot-gen. Do not edit. */\n#include \"src/event.h\"\n\n");
+    for (int i = 0; i < NF; i++) {
+        const func *f = &F[i];
+        o("static const char *const an_%d[] = {", i);
+        for (int k = 0; k < f->np; k++)
+            if (f->p[k].rec >= 0)
+                o("\"%s\", ", f->p[k].name);
+        o("NULL};\nstatic const uint8_t ar_%d[] = {", i);
+        for (int k = 0; k < f->np; k++)
+            if (f->p[k].rec >= 0)
+                o("%d, ", f->p[k].role);
+        o("0};\n");
+    }
+    o("\nconst siot_funcdesc siot_functab[] = {\n");
+    for (int i = 0; i < NF; i++) {
+        const func *f = &F[i];
+        o("    {\"%s\", %d, 0x%x, %d, %d, an_%d, ar_%d},\n", f->name, f->layer, f->cls, f->retrole, f->nrec, i, i);
+    }
+    o("};\nconst uint32_t siot_nfuncs = %d;\n", NF);
+    fclose(out);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: siot-gen OUTDIR SPEC...\n");
+        return 2;
+    }
+    for (int i = 2; i < argc; i++)
+        read_spec(argv[i]);
+    for (int i = 0; i < NF; i++)
+        for (int j = 0; j < i; j++)
+            if (strcmp(F[i].name, F[j].name) == 0)
+                die(F[i].file, F[i].line, "%s is already specified at %s:%d", F[i].name, F[j].file, F[j].line);
+    emit_functab(argv[1]);
+    int present[SIOT_NLAYERS] = {0};
+    for (int i = 0; i < NF; i++)
+        present[F[i].layer] = 1;
+    for (int l = 0; l < SIOT_NLAYERS; l++)
+        if (present[l])
+            emit_layer_file(argv[1], l);
+    return 0;
+}

@@ -1,0 +1,65 @@
+/* posix_record: what the generated POSIX and stdio wrappers need beyond the
+ * runtime: iovec sizes, fcntl arguments, pointer results. */
+#ifndef SIOT_POSIX_RECORD_H
+#define SIOT_POSIX_RECORD_H
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/types.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "src/record.h"
+
+static inline int64_t siot_ptr_ok(const void *p) { return p != NULL && p != MAP_FAILED; }
+
+/* iovec arrays are recorded as the list of their lengths. */
+static inline void siot_put_iov(siot_raw *ev, uint32_t k, const struct iovec *iov, int64_t n)
+{
+    if (!iov || n < 0 || n > SIOT_MAX_ARRAY)
+        return;
+    int64_t *a = siot_put_arr(ev, k, (uint32_t)n);
+    if (a)
+        for (int64_t i = 0; i < n; i++)
+            a[i] = (int64_t)iov[i].iov_len;
+}
+
+/* fcntl's third argument: an integer for integer commands, nothing for
+ * pointer ones. A new descriptor from F_DUPFD is traced from now on. */
+static inline int64_t siot_fcntl_arg(int cmd, void *arg, int64_t ret)
+{
+    switch (cmd) {
+    case F_DUPFD:
+    case F_DUPFD_CLOEXEC:
+        if (ret >= 0)
+            siot_fd_track((int)ret);
+        return (int64_t)(intptr_t)arg;
+    case F_SETFD:
+    case F_SETFL:
+    case F_SETOWN:
+#ifdef F_SETSIG
+    case F_SETSIG:
+#endif
+#ifdef F_SETLEASE
+    case F_SETLEASE:
+#endif
+#ifdef F_NOTIFY
+    case F_NOTIFY:
+#endif
+#ifdef F_SETPIPE_SZ
+    case F_SETPIPE_SZ:
+#endif
+#ifdef F_ADD_SEALS
+    case F_ADD_SEALS:
+#endif
+        return (int64_t)(int)(intptr_t)arg;
+    default:
+        return 0;
+    }
+}
+
+#endif
