@@ -56,8 +56,8 @@ else
 MPI_LINK := $(abspath $(LIB)) -lm
 endif
 
-.PHONY: all lib tools check check-one unit bench deps clean distclean
-all: lib tools
+.PHONY: all lib tools examples demo check check-one unit bench deps clean distclean
+all: lib tools examples
 
 lib: $(LIB) $(FLAGS)
 tools: $(SIOT)
@@ -108,6 +108,22 @@ $(FLAGS): $(GEN_STAMP) Makefile
 $(SIOT): $(TOOL_OBJ) $(CORE_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $^ -lm
+
+# ---------------------------------------------------------------- examples
+EXAMPLES := ckpt
+examples: $(EXAMPLES:%=$(B)/examples/%)
+
+$(B)/examples/%: examples/%/*.c $(LIB) $(FLAGS)
+	@mkdir -p $(@D)
+	$(MPICC) -O2 -g -c -o $@.o examples/$*/$*.c
+	$(MPICC) $@.o -Wl,@$(FLAGS) -o $@
+
+# Installs what is missing, builds, traces the main example on 8 ranks and
+# shows its trace.
+demo:
+	sh tools/install-deps.sh
+	$(MAKE) --no-print-directory all
+	MPI=$(MPI) sh tools/demo.sh
 
 # ---------------------------------------------------------------- tests
 check:

@@ -1,0 +1,52 @@
+# Shared helpers for the integration tests (bash). Each test script sources
+# this file; MPI (mpich|openmpi) selects the flavour.
+set -euo pipefail
+MPI=${MPI:-mpich}
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+B=$ROOT/build/$MPI
+SIOT=$B/bin/siot
+ASAN_SIOT=$B/tests/asan/siot
+FLAGS=$B/wrap.flags
+MPICC=mpicc.$MPI
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_rmaps_base_oversubscribe=1
+# Keep the tests independent of the caller's tracer settings.
+unset SIOT_TRACE SIOT_LAYERS SIOT_COMPRESS SIOT_VERBOSE
+
+TEST_NAME=$(basename "$0" .sh)
+WORK=$B/tests/work/$TEST_NAME
+rm -rf "$WORK"
+mkdir -p "$WORK"
+cd "$WORK"
+
+fail() {
+    echo "FAIL [$MPI] $TEST_NAME: $*" >&2
+    exit 1
+}
+
+pass() { echo "ok   [$MPI] $TEST_NAME: $*"; }
+
+# mpirun for the flavour: mpirun_np P cmd...
+mpirun_np() {
+    local np=$1
+    shift
+    if [ "$MPI" = openmpi ]; then
+        mpirun.openmpi --oversubscribe -np "$np" "$@"
+    else
+        mpirun.mpich -np "$np" "$@"
+    fi
+}
+
+# build_traced NAME [extra cflags...]: tests/progs/NAME.c -> ./NAME (traced) and ./NAME.plain (untraced)
+build_traced() {
+    local name=$1
+    shift
+    $MPICC -std=c11 -O1 -g -Wno-unused-result "$@" -c "$ROOT/tests/progs/$name.c" -o "$name.o"
+    $MPICC "$name.o" -Wl,@"$FLAGS" -o "$name"
+    $MPICC "$name.o" -o "$name.plain"
+}
+
+# jsonl TRACE: the expanded events, failing the test when siot fails
+jsonl() { "$SIOT" dump --jsonl "$1" || fail "siot dump --jsonl $1 exited $?"; }
+
+py() { python3 "$ROOT/tests/py/$1" "${@:2}"; }

@@ -1,0 +1,37 @@
+# Test driver, run through `make check` (both flavours) or `make check-one MPI=...`.
+#   unit:  pure-algorithm tests (tests/unit/test_*.c) under ASan+UBSan
+#   integ: real mpirun runs of the test programs (tests/integ/*.sh)
+MPI ?= mpich
+B := build/$(MPI)
+T := $(B)/tests
+MPICC := mpicc.$(MPI)
+WARN := -Wall -Wextra -Wno-unused-parameter
+SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+UCFLAGS := -std=c11 -O1 -g $(WARN) -D_GNU_SOURCE -I. -I$(B)/gen $(SAN)
+
+CORE_SRC := src/vbuf.c src/arena.c src/roles.c src/format.c src/predef.c \
+            compress/ranklist.c compress/expr.c compress/hist.c
+TOOL_SRC := src/dump.c src/diff.c replay/walk.c
+
+UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(T)/unit/%)
+INTEG := $(sort $(wildcard tests/integ/*.sh))
+
+.PHONY: run unit integ asan-tools
+run: unit integ
+
+$(T)/unit/%: tests/unit/%.c $(CORE_SRC) $(TOOL_SRC) tests/unit/unit.h
+	@mkdir -p $(@D)
+	gcc $(UCFLAGS) -o $@ $< $(CORE_SRC) $(TOOL_SRC) -lm
+
+unit: $(UNIT_BIN)
+	@for t in $(UNIT_BIN); do echo "== unit $$(basename $$t)"; $$t || exit 1; done
+
+# siot built with AddressSanitizer and UBSan, for the corrupt-input tests.
+asan-tools: $(T)/asan/siot
+$(T)/asan/siot: src/siot.c $(CORE_SRC) $(TOOL_SRC)
+	@mkdir -p $(@D)
+	gcc $(UCFLAGS) -o $@ src/siot.c $(CORE_SRC) $(TOOL_SRC) -lm
+
+integ: asan-tools
+	@for t in $(INTEG); do echo "== [$(MPI)] $$t"; MPI=$(MPI) bash $$t || exit 1; done

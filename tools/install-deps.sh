@@ -1,0 +1,22 @@
+#!/bin/sh
+# Installs the Debian packages siotrace builds and tests with, when missing
+# (apt-get update runs once, and only if something is missing).
+set -eu
+PKGS="gcc make binutils python3 mpich libmpich-dev openmpi-bin libopenmpi-dev \
+libhdf5-mpich-dev libhdf5-openmpi-dev hdf5-tools libpnetcdf-dev pnetcdf-bin \
+libunwind-dev gfortran"
+missing=""
+for p in $PKGS; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -z "$missing" ]; then
+    echo "install-deps: all packages present"
+    exit 0
+fi
+echo "install-deps: installing$missing"
+SUDO=""
+[ "$(id -u)" = 0 ] || SUDO=sudo
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq --no-install-recommends $missing
