@@ -144,6 +144,8 @@ uint64_t siot_hist_draw(const siot_hist *h, double u1, double u2)
     if (hi > h->max)
         hi = h->max + 1;
     if (hi <= lo)
-        return lo;
-    return lo + (uint64_t)(u2 * (double)(hi - lo));
+        return lo < h->min ? h->min : lo > h->max ? h->max : lo;
+    uint64_t v = lo + (uint64_t)(u2 * (double)(hi - lo));
+    /* Bins from an untrusted file need not agree with min and max. */
+    return v < h->min ? h->min : v > h->max ? h->max : v;
 }

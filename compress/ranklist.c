@@ -165,6 +165,16 @@ int siot_rl_equal(const siot_ranklist *a, const siot_ranklist *b)
     return 1;
 }
 
+static int same_shape(const siot_rentry *a, const siot_rentry *b)
+{
+    if (a->ndims != b->ndims)
+        return 0;
+    for (uint32_t k = 0; k < a->ndims; k++)
+        if (a->dims[k].count != b->dims[k].count || a->dims[k].stride != b->dims[k].stride)
+            return 0;
+    return 1;
+}
+
 /* Greedy encoding: runs of constant stride become one-dimensional entries,
  * then equal-shaped entries in arithmetic progression of their starts are
  * folded into one more dimension, as long as the result stays canonical. */
@@ -195,34 +205,32 @@ int siot_rl_from_sorted(siot_arena *a, siot_ranklist *rl, const int32_t *ranks, 
         tmp[m++] = e;
         i++;
     }
-    /* Fold consecutive entries with identical dims whose starts progress. */
-    uint32_t out = 0;
-    for (uint32_t i = 0; i < m;) {
-        siot_rentry e = tmp[i];
-        uint32_t j = i;
-        if (i + 1 < m && e.ndims < SIOT_RL_MAXDIMS) {
-            int64_t st = (int64_t)tmp[i + 1].start - tmp[i].start;
-            int same = tmp[i + 1].ndims == e.ndims;
-            for (uint32_t k = 0; same && k < e.ndims; k++)
-                same = tmp[i + 1].dims[k].count == e.dims[k].count && tmp[i + 1].dims[k].stride == e.dims[k].stride;
-            int64_t span = siot_rl_entry_max(&e) - e.start;
-            if (same && st > span && st <= INT32_MAX) {
-                j = i + 1;
-                while (j + 1 < m && tmp[j + 1].ndims == e.ndims && (int64_t)tmp[j + 1].start - tmp[j].start == st) {
-                    int eq = 1;
-                    for (uint32_t k = 0; eq && k < e.ndims; k++)
-                        eq = tmp[j + 1].dims[k].count == e.dims[k].count && tmp[j + 1].dims[k].stride == e.dims[k].stride;
-                    if (!eq)
-                        break;
-                    j++;
+    /* Fold consecutive entries with identical dims whose starts progress,
+     * again and again, so that 3-D and 4-D regular sets end up as one entry. */
+    uint32_t out = m;
+    for (int pass = 0; pass < SIOT_RL_MAXDIMS; pass++) {
+        out = 0;
+        for (uint32_t i = 0; i < m;) {
+            siot_rentry e = tmp[i];
+            uint32_t j = i;
+            if (i + 1 < m && e.ndims < SIOT_RL_MAXDIMS) {
+                int64_t st = (int64_t)tmp[i + 1].start - tmp[i].start;
+                int64_t span = siot_rl_entry_max(&e) - e.start;
+                if (same_shape(&tmp[i + 1], &e) && st > span && st <= INT32_MAX) {
+                    j = i + 1;
+                    while (j + 1 < m && same_shape(&tmp[j + 1], &e) && (int64_t)tmp[j + 1].start - tmp[j].start == st)
+                        j++;
+                    e.dims[e.ndims].count = j - i + 1;
+                    e.dims[e.ndims].stride = (int32_t)st;
+                    e.ndims++;
                 }
-                e.dims[e.ndims].count = j - i + 1;
-                e.dims[e.ndims].stride = (int32_t)st;
-                e.ndims++;
             }
+            tmp[out++] = e;
+            i = j + 1;
         }
-        tmp[out++] = e;
-        i = j + 1;
+        if (out == m)
+            break;
+        m = out;
     }
     rl->e = siot_arena_alloc(a, (out ? out : 1) * sizeof *rl->e);
     if (!rl->e) {

@@ -6,6 +6,8 @@
 #include "../compress/expr.h"
 #include "../compress/ranklist.h"
 
+#define SIOT_MAX_IDLE_ITERATIONS (1u << 22)
+
 int siot_iter_init(siot_iter *it, const siot_trace *t, int64_t rank)
 {
     memset(it, 0, sizeof *it);
@@ -33,6 +35,12 @@ const siot_node *siot_iter_next(siot_iter *it, siot_ctx *ctx)
             if (it->depth == 0)
                 return NULL;
             if (++f->it < f->count) {
+                /* A hostile trace can claim 2^63 iterations of nothing: give up
+                 * rather than spin (a real trace never has such a loop). */
+                if (++it->idle > SIOT_MAX_IDLE_ITERATIONS) {
+                    it->err = "a loop runs a very large number of iterations without any event";
+                    return NULL;
+                }
                 f->pos = 0;
                 it->rev[0] = f->it;
                 continue;
@@ -48,6 +56,7 @@ const siot_node *siot_iter_next(siot_iter *it, siot_ctx *ctx)
         siot_ctx c = {.rank = it->rank, .depth = it->depth, .iter = it->rev, .occurrence = it->occ[n->id]++};
         if (n->kind == SIOT_N_EVENT) {
             *ctx = c;
+            it->idle = 0;
             return n;
         }
         int64_t count;
@@ -61,6 +70,11 @@ const siot_node *siot_iter_next(siot_iter *it, siot_ctx *ctx)
         count = v.i;
         if (count <= 0)
             continue;
+        int any = 0;
+        for (uint32_t i = 0; i < n->u.loop.nbody && !any; i++)
+            any = siot_rl_contains(&n->u.loop.body[i]->ranks, it->rank);
+        if (!any)
+            continue; /* nothing inside runs on this rank */
         if (it->depth >= SIOT_MAX_NEST) {
             it->err = "loops nested too deeply";
             return NULL;

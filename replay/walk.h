@@ -21,6 +21,7 @@ typedef struct siot_iter {
     siot_frame st[SIOT_MAX_NEST + 1];
     uint64_t rev[SIOT_MAX_NEST]; /* iteration vector, innermost first */
     uint64_t *occ;               /* per node: how many times this rank ran it */
+    uint64_t idle;               /* loop iterations finished since the last event */
     const char *err;
 } siot_iter;
 

@@ -13,6 +13,13 @@
 #include "../compress/ranklist.h"
 #include "roles.h"
 
+/* memcpy from a possibly NULL pointer when there is nothing to copy is undefined. */
+static void copy_n(void *dst, const void *src, size_t n)
+{
+    if (n)
+        memcpy(dst, src, n);
+}
+
 static const uint8_t MAGIC[8] = {0x89, 'S', 'I', 'O', 'T', '\r', '\n', 0x1a};
 
 enum { SEC_HEADER = 1, SEC_FUNCS = 2, SEC_SITES = 3, SEC_NODES = 4, SEC_END = 5 };
@@ -463,8 +470,9 @@ static int dec_hist(dec *d, siot_hist *h)
     uint64_t nnz = siot_rd_uvar_max(&d->rd, SIOT_HBINS, "too many histogram bins");
     uint64_t b = 0;
     for (uint64_t i = 0; i < nnz && !d->rd.err; i++) {
-        b += siot_rd_uvar(&d->rd);
-        if (b >= SIOT_HBINS || (i > 0 && h->bins[b]))
+        uint64_t delta = siot_rd_uvar_max(&d->rd, SIOT_HBINS, "histogram bin out of range");
+        b += delta;
+        if (b >= SIOT_HBINS || (i > 0 && delta == 0))
             return dfail(d, "histogram bin out of range");
         h->bins[b] = (uint32_t)siot_rd_uvar_max(&d->rd, UINT32_MAX, "histogram bin count out of range");
     }
@@ -485,11 +493,12 @@ static siot_node *dec_node(dec *d)
         return NULL;
     if (n->kind == SIOT_N_EVENT) {
         siot_event *e = &n->u.ev;
-        e->func = (uint32_t)siot_rd_uvar(&d->rd);
-        if (!d->rd.err && e->func >= d->t->nfuncs) {
+        uint64_t func = siot_rd_uvar(&d->rd);
+        if (!d->rd.err && func >= d->t->nfuncs) {
             dfail(d, "event refers to an unknown function");
             return NULL;
         }
+        e->func = (uint32_t)func;
         e->site = (uint32_t)siot_rd_uvar_max(&d->rd, d->t->nsites, "event refers to an unknown call site");
         e->thread = dec_expr(d, 1);
         e->parent = dec_expr(d, 1);
@@ -537,7 +546,7 @@ static int dec_header(dec *d)
     t->nranks = (uint32_t)siot_rd_uvar_max(&d->rd, SIOT_MAX_RANKS, "rank count out of range");
     if (!d->rd.err && t->nranks == 0)
         return dfail(d, "rank count is zero");
-    t->flags = (uint32_t)siot_rd_uvar(&d->rd);
+    t->flags = (uint32_t)siot_rd_uvar_max(&d->rd, UINT32_MAX, "header flags out of range");
     t->start_ns = siot_rd_uvar(&d->rd);
     t->exe = dstr(d, 4096);
     t->flavour = dstr(d, 64);
@@ -568,7 +577,7 @@ static int dec_funcs(dec *d)
         siot_funcdesc *f = &t->funcs[i];
         f->name = dstr(d, 256);
         f->layer = siot_rd_u8(&d->rd);
-        f->cls = (uint32_t)siot_rd_uvar(&d->rd);
+        f->cls = (uint32_t)siot_rd_uvar_max(&d->rd, UINT32_MAX, "function class out of range");
         f->retrole = siot_rd_u8(&d->rd);
         f->nargs = (uint32_t)siot_rd_uvar_max(&d->rd, SIOT_MAX_ARGS, "function with too many arguments");
         if (!d->rd.err && f->layer >= SIOT_NLAYERS)
@@ -815,7 +824,7 @@ int siot_trace_append(siot_trace *dst, siot_trace *src)
         free(map);
         return -1;
     }
-    memcpy(funcs, dst->funcs, dst->nfuncs * sizeof *funcs);
+    copy_n(funcs, dst->funcs, dst->nfuncs * sizeof *funcs);
     uint32_t nf = dst->nfuncs;
     for (uint32_t i = 0; i < src->nfuncs; i++) {
         uint32_t j = 0;
@@ -825,9 +834,9 @@ int siot_trace_append(siot_trace *dst, siot_trace *src)
             funcs[nf++] = src->funcs[i];
         map[i] = j;
     }
-    memcpy(sites, dst->sites, dst->nsites * sizeof *sites);
-    memcpy(sites + dst->nsites, src->sites, src->nsites * sizeof *sites);
-    memcpy(top, dst->top, dst->ntop * sizeof *top);
+    copy_n(sites, dst->sites, dst->nsites * sizeof *sites);
+    copy_n(sites + dst->nsites, src->sites, src->nsites * sizeof *sites);
+    copy_n(top, dst->top, dst->ntop * sizeof *top);
     for (uint32_t i = 0; i < src->ntop; i++) {
         remap_funcs(src->top[i], map);
         remap_sites(src->top[i], dst->nsites);
@@ -876,7 +885,7 @@ int siot_trace_set_kv(siot_trace *t, const char *key, const char *val)
     siot_kv *kv = siot_arena_alloc(&t->arena, (t->nkv + 1) * sizeof *kv);
     if (!kv)
         return -1;
-    memcpy(kv, t->kv, t->nkv * sizeof *kv);
+    copy_n(kv, t->kv, t->nkv * sizeof *kv);
     kv[t->nkv].key = siot_arena_strdup(&t->arena, key, strlen(key));
     kv[t->nkv].val = siot_arena_strdup(&t->arena, val, strlen(val));
     t->kv = kv;

@@ -356,7 +356,8 @@ int siot_session_take(siot_trace *t)
     t->top = siot_arena_alloc(&t->arena, (S.queue.n ? S.queue.n : 1) * sizeof *t->top);
     int rc = 0;
     if (t->top && t->exe && t->host) {
-        memcpy(t->top, S.queue.nodes, S.queue.n * sizeof *t->top);
+        if (S.queue.n)
+            memcpy(t->top, S.queue.nodes, S.queue.n * sizeof *t->top);
         t->ntop = S.queue.n;
     } else {
         rc = -1;

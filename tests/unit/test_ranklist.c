@@ -116,6 +116,29 @@ static siot_ranklist check_set(siot_arena *a, const rset *s)
     return rl;
 }
 
+/* siot_rl_union(x, y) must hold exactly the ranks of mx or my. */
+static void check_union(siot_arena *a, const rset *x, const rset *y, const uint8_t *mx, const uint8_t *my)
+{
+    siot_ranklist lx, ly, u;
+    int disjoint = 1;
+    for (int32_t r = 0; r < UNIVERSE; r++)
+        disjoint &= !(mx[r] && my[r]);
+    CHECK(disjoint); /* a precondition of the test case itself */
+    CHECK(siot_rl_from_sorted(a, &lx, x->r, x->n));
+    CHECK(siot_rl_from_sorted(a, &ly, y->r, y->n));
+    CHECK(siot_rl_union(a, &u, &lx, &ly));
+    int ok = 1;
+    for (int32_t r = 0; r < UNIVERSE; r++)
+        if (!!siot_rl_contains(&u, r) != (mx[r] || my[r]))
+            ok = 0;
+    CHECK(ok);
+    CHECK(siot_rl_size(&u) == (uint64_t)x->n + y->n);
+    int canon = 1;
+    for (uint32_t i = 0; i < u.n; i++)
+        canon &= siot_rl_entry_ok(&u.e[i], UNIVERSE);
+    CHECK(canon);
+}
+
 static siot_rentry ent(int32_t start, uint32_t ndims, const uint32_t *counts, const int32_t *strides)
 {
     siot_rentry e;
@@ -152,7 +175,7 @@ int main(void)
     NEWSET("2-D 4 of every 8", i < 4096 && i % 8 < 4);
     NEWSET("2-D 3 of stride 2 every 100", i < 3000 && i % 100 < 6 && i % 2 == 1);
     NEWSET("2-D with a tail rank", (i < 64 && i % 16 < 4) || i == 100);
-    NEWSET("3-D 4x4x4", i < 4096 && i % 4 < 2 && (i / 32) % 4 < 3 && (i / 1024) < 3 && (i % 32) < 4);
+    NEWSET("3-D 2x3x3", i < 4096 && i % 4 < 2 && (i / 32) % 4 < 3 && (i / 1024) < 3 && (i % 32) < 4);
     NEWSET("pair", i == 10 || i == 500);
     NEWSET("single 42", i == 42);
     NEWSET("single 0", i == 0);
@@ -208,6 +231,17 @@ int main(void)
         CHECK_EQ_I64(big.n, small.n);
         CHECK_EQ_I64(siot_rl_size(&big), 4096);
         CHECK(siot_rl_contains(&big, 64 * 127 + 31) && !siot_rl_contains(&big, 32));
+        /* 3-D: a 2x2x2 corner of an 8x8x8 grid vs a 16x16x16 cube of a 32x32x32 grid */
+        const int32_t s8[8] = {0, 1, 8, 9, 64, 65, 72, 73};
+        CHECK(siot_rl_from_sorted(&a, &small, s8, 8));
+        for (int i = 0; i < 4096; i++)
+            r[i] = (i % 16) + 32 * ((i / 16) % 16) + 1024 * (i / 256);
+        CHECK(siot_rl_from_sorted(&a, &big, r, 4096));
+        CHECK_EQ_I64(small.n, 1);
+        CHECK_EQ_I64(big.n, small.n);
+        CHECK_EQ_I64(big.e[0].ndims, 3);
+        CHECK_EQ_I64(siot_rl_size(&big), 4096);
+        CHECK(siot_rl_contains(&big, 15 + 32 * 15 + 1024 * 15) && !siot_rl_contains(&big, 16));
         free(r);
     }
 
@@ -270,38 +304,29 @@ int main(void)
 
     /* siot_rl_union of two disjoint sets is their union (brute force). */
     {
-        const struct {
-            int x, y; /* indices into sets[] */
-        } pairs[] = {{0, 16}, {3, 9}, {5, 14}, {10, 11}, {13, 0}, {13, 13}};
-        for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; p++) {
-            const rset *x = &sets[pairs[p].x], *y = &sets[pairs[p].y];
-            siot_ranklist lx, ly, u;
-            CHECK(siot_rl_from_sorted(&a, &lx, x->r, x->n));
-            CHECK(siot_rl_from_sorted(&a, &ly, y->r, y->n));
-            memset(m, 0, UNIVERSE);
-            int disjoint = 1;
-            for (uint32_t i = 0; i < x->n; i++)
-                m[x->r[i]] = 1;
-            for (uint32_t i = 0; i < y->n; i++)
-                disjoint &= x->n == 0 || y->n == 0 || !m[y->r[i]] || (pairs[p].x == pairs[p].y && x->n == 0);
-            if (!disjoint) {
-                fprintf(stderr, "  union pair %zu is not disjoint\n", p);
-                continue;
-            }
-            for (uint32_t i = 0; i < y->n; i++)
-                m[y->r[i]] = 1;
-            CHECK(siot_rl_union(&a, &u, &lx, &ly));
-            int ok = 1;
-            for (int32_t r = 0; r < UNIVERSE; r++)
-                if (!!siot_rl_contains(&u, r) != m[r])
-                    ok = 0;
-            CHECK(ok);
-            CHECK(siot_rl_size(&u) == (uint64_t)x->n + y->n);
-            int canon = 1;
-            for (uint32_t i = 0; i < u.n; i++)
-                canon &= siot_rl_entry_ok(&u.e[i], UNIVERSE);
-            CHECK(canon);
-        }
+        /* pairs of disjoint sets, by membership predicate */
+#define UNION_CASE(cx, cy)                                                   \
+    do {                                                                     \
+        uint8_t *mx = calloc(UNIVERSE, 1), *my = calloc(UNIVERSE, 1);        \
+        for (int32_t i = 0; i < UNIVERSE; i++) {                             \
+            mx[i] = (cx) ? 1 : 0;                                            \
+            my[i] = (cy) ? 1 : 0;                                            \
+        }                                                                    \
+        rset x = from_mask("x", mx), y = from_mask("y", my);                 \
+        check_union(&a, &x, &y, mx, my);                                     \
+        free(x.r);                                                           \
+        free(y.r);                                                           \
+        free(mx);                                                            \
+        free(my);                                                            \
+    } while (0)
+        UNION_CASE(i < 100, i >= 8000);
+        UNION_CASE(i < 4000 && i % 2 == 1, i == 10 || i == 500);
+        UNION_CASE(i < 4096 && i % 8 < 4, i < 4096 && i % 8 >= 4);
+        UNION_CASE(i % 37 == 5, i % 37 == 6 || i == 7000);
+        UNION_CASE(0, i < 50);
+        UNION_CASE(0, 0);
+        UNION_CASE(i == 3, i == 4);
+#undef UNION_CASE
         /* two interleaved halves of 0-15 re-encode as the single range 0-15 */
         const int32_t xa[8] = {0, 1, 2, 3, 8, 9, 10, 11}, ya[8] = {4, 5, 6, 7, 12, 13, 14, 15};
         siot_ranklist lx, ly, u;

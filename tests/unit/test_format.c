@@ -1,0 +1,1500 @@
+/* test_format: file format v1 round trips of a hand-built trace, and the
+ * decoder's behaviour on truncated, bit-flipped and hostile (CRC-valid) input. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "compress/expr.h"
+#include "compress/hist.h"
+#include "compress/ranklist.h"
+#include "replay/walk.h"
+#include "src/format.h"
+#include "src/roles.h"
+#include "tests/unit/unit.h"
+
+/* ================================================================ builders */
+
+static siot_expr *xaff(siot_arena *a, int64_t base, int64_t rcoef, uint32_t n, const int64_t *coef)
+{
+    siot_expr *x = siot_arena_alloc(a, sizeof *x);
+    x->tag = SIOT_X_AFFINE;
+    x->base = base;
+    x->rcoef = rcoef;
+    x->n = n;
+    x->u.coef = siot_arena_alloc(a, (n ? n : 1) * sizeof(int64_t));
+    for (uint32_t k = 0; k < n; k++)
+        x->u.coef[k] = coef[k];
+    return x;
+}
+
+static siot_expr *xlist(siot_arena *a, uint8_t tag, uint32_t n, siot_expr *const *items)
+{
+    siot_expr *x = siot_arena_alloc(a, sizeof *x);
+    x->tag = tag;
+    x->n = n;
+    x->u.items = siot_arena_alloc(a, (n ? n : 1) * sizeof *x->u.items);
+    for (uint32_t i = 0; i < n; i++)
+        x->u.items[i] = items[i];
+    return x;
+}
+
+static siot_expr *xseqint(siot_arena *a, uint32_t n, const int64_t *vals)
+{
+    siot_expr *x = siot_arena_alloc(a, sizeof *x);
+    x->tag = SIOT_X_SEQINT;
+    x->n = n;
+    x->u.vals = siot_arena_alloc(a, (n ? n : 1) * sizeof(int64_t));
+    for (uint32_t i = 0; i < n; i++)
+        x->u.vals[i] = vals[i];
+    return x;
+}
+
+static siot_expr *xranked(siot_arena *a, uint32_t n, const siot_ranklist *rls, siot_expr *const *xs)
+{
+    siot_expr *x = siot_arena_alloc(a, sizeof *x);
+    x->tag = SIOT_X_RANKED;
+    x->n = n;
+    x->u.ranked = siot_arena_alloc(a, n * sizeof *x->u.ranked);
+    for (uint32_t i = 0; i < n; i++) {
+        x->u.ranked[i].rl = rls[i];
+        x->u.ranked[i].x = xs[i];
+    }
+    return x;
+}
+
+/* lit1 + field (width, zero_pad) + lit2 */
+static siot_expr *xstr3(siot_arena *a, const char *lit1, siot_expr *field, uint16_t width, int pad, const char *lit2)
+{
+    siot_expr *x = siot_arena_alloc(a, sizeof *x);
+    x->tag = SIOT_X_STR;
+    x->n = 3;
+    x->u.segs = siot_arena_alloc(a, 3 * sizeof *x->u.segs);
+    x->u.segs[0].lit = lit1;
+    x->u.segs[0].len = (uint32_t)strlen(lit1);
+    x->u.segs[1].is_field = 1;
+    x->u.segs[1].zero_pad = (uint8_t)pad;
+    x->u.segs[1].width = width;
+    x->u.segs[1].field = field;
+    x->u.segs[2].lit = lit2;
+    x->u.segs[2].len = (uint32_t)strlen(lit2);
+    return x;
+}
+
+/* One entry: start with up to two dims (count 0 = no such dim). */
+static siot_ranklist rl1(siot_arena *a, int32_t start, uint32_t c0, int32_t s0, uint32_t c1, int32_t s1)
+{
+    siot_ranklist rl = {1, siot_arena_alloc(a, sizeof(siot_rentry))};
+    rl.e[0].start = start;
+    if (c0) {
+        rl.e[0].dims[rl.e[0].ndims].count = c0;
+        rl.e[0].dims[rl.e[0].ndims++].stride = s0;
+    }
+    if (c1) {
+        rl.e[0].dims[rl.e[0].ndims].count = c1;
+        rl.e[0].dims[rl.e[0].ndims++].stride = s1;
+    }
+    return rl;
+}
+
+static siot_node *ev(siot_arena *a, siot_ranklist ranks, uint32_t func, uint32_t site, uint32_t nargs,
+                     siot_expr *const *args, siot_expr *ret, siot_expr *bytes, siot_expr *thread)
+{
+    siot_node *n = siot_arena_alloc(a, sizeof *n);
+    n->kind = SIOT_N_EVENT;
+    n->ranks = ranks;
+    siot_event *e = &n->u.ev;
+    e->func = func;
+    e->site = site;
+    e->thread = thread ? thread : siot_x_const(a, 0);
+    e->parent = siot_x_const(a, 0);
+    e->ret = ret;
+    e->err = siot_x_const(a, 0);
+    e->bytes = bytes ? bytes : siot_x_const(a, 0);
+    e->nargs = nargs;
+    e->args = siot_arena_alloc(a, (nargs ? nargs : 1) * sizeof *e->args);
+    for (uint32_t i = 0; i < nargs; i++)
+        e->args[i] = args[i];
+    return n;
+}
+
+static siot_node *loop(siot_arena *a, siot_ranklist ranks, siot_expr *count, uint32_t nbody, siot_node *const *body)
+{
+    siot_node *n = siot_arena_alloc(a, sizeof *n);
+    n->kind = SIOT_N_LOOP;
+    n->ranks = ranks;
+    n->u.loop.count = count;
+    n->u.loop.nbody = nbody;
+    n->u.loop.body = siot_arena_alloc(a, nbody * sizeof *n->u.loop.body);
+    for (uint32_t i = 0; i < nbody; i++)
+        n->u.loop.body[i] = body[i];
+    return n;
+}
+
+/* ============================================================ the rich trace */
+
+/* Function table: 7 entries, of which 1 and 4 are never used by a node. */
+static const char *const open_an[] = {"path", "flags", "mode"};
+static const uint8_t open_ar[] = {SIOT_ROLE_path, SIOT_ROLE_oflags, SIOT_ROLE_mode};
+static const char *const fsync_an[] = {"fd"};
+static const uint8_t fsync_ar[] = {SIOT_ROLE_fd};
+static const char *const pwrite_an[] = {"fd", "buf", "count", "offset"};
+static const uint8_t pwrite_ar[] = {SIOT_ROLE_fd, SIOT_ROLE_buf, SIOT_ROLE_count, SIOT_ROLE_offset};
+static const char *const wat_an[] = {"fh", "offset", "buf", "count", "datatype", "status"};
+static const uint8_t wat_ar[] = {SIOT_ROLE_file, SIOT_ROLE_offset, SIOT_ROLE_buf,
+                                 SIOT_ROLE_count, SIOT_ROLE_dtype, SIOT_ROLE_status};
+static const char *const h5_an[] = {"file_id"};
+static const uint8_t h5_ar[] = {SIOT_ROLE_closehid};
+static const char *const bar_an[] = {"comm"};
+static const uint8_t bar_ar[] = {SIOT_ROLE_comm};
+static const char *const close_an[] = {"fd"};
+static const uint8_t close_ar[] = {SIOT_ROLE_fd};
+
+static const siot_funcdesc FUNCS[7] = {
+    {"open", SIOT_LAYER_posix, SIOT_CLASS_open, SIOT_ROLE_r_newfd, 3, open_an, open_ar},
+    {"fsync", SIOT_LAYER_posix, SIOT_CLASS_sync, SIOT_ROLE_r_int, 1, fsync_an, fsync_ar},
+    {"pwrite", SIOT_LAYER_posix, SIOT_CLASS_write, SIOT_ROLE_r_bytes, 4, pwrite_an, pwrite_ar},
+    {"MPI_File_write_at_all", SIOT_LAYER_mpiio, SIOT_CLASS_write | SIOT_CLS_COLL, SIOT_ROLE_r_mpi, 6, wat_an, wat_ar},
+    {"H5Fclose", SIOT_LAYER_hdf5, SIOT_CLASS_close, SIOT_ROLE_r_herr, 1, h5_an, h5_ar},
+    {"MPI_Barrier", SIOT_LAYER_mpi, SIOT_CLASS_coll | SIOT_CLS_COLL, SIOT_ROLE_r_mpi, 1, bar_an, bar_ar},
+    {"close", SIOT_LAYER_posix, SIOT_CLASS_close, SIOT_ROLE_r_int, 1, close_an, close_ar},
+};
+/* Used functions in table order: the decoded table. */
+static const uint32_t USED[5] = {0, 2, 3, 5, 6};
+
+#define NRANKS 16
+/* counts per occurrence; the extremes make the delta encoding wrap */
+static const int64_t PW_COUNT[9] = {10, 20, 5, (int64_t)1 << 33, -7, INT64_MIN, INT64_MAX, -1, 12345};
+static int in_p(int r) { return r < 12 && r % 8 < 4; } /* {0-3, 8-11} */
+static int in_cl(int r) { return r == 0 || r == 3 || r == 5 || r == 6 || r == 7 || r == 12; }
+
+static uint64_t *SITE0, *SITE1;
+
+/*
+ *   open            ranks 0-15   path "plot_%04d.h5"(rank), flags 66, mode 420, ret 3 (even) / 4 (odd)
+ *   loop x3 (j)     ranks 0-15
+ *     MPI_Barrier   ranks 0-15
+ *     loop x(2+j) (i)  ranks {0-3,8-11}
+ *       pwrite      fd 3, buf -, count PW_COUNT[occ], offset 1000 + rank*2^20 + 4096 i + 65536 j,
+ *                   ret = bytes = 4096 (even occ) / 100+rank (odd occ), thread 0 (ranks 0-3) / 1 (8-11)
+ *     MPI_File_write_at_all  fh 7, offset 4096 rank + 65536 j, buf -, count 4096, datatype 3, status [rank,0,4096]
+ *   close           ranks {0,3,5,6,7,12}   fd 3
+ */
+static void build_rich(siot_trace *t)
+{
+    siot_trace_init(t);
+    siot_arena *a = &t->arena;
+    t->nranks = NRANKS;
+    t->flags = SIOT_TF_COMPRESSED;
+    t->start_ns = UINT64_C(1700000000123456789);
+    t->exe = "/usr/bin/app";
+    t->flavour = "mpich";
+    t->host = "node01";
+    t->version = "0.1.0";
+    /* first note by hand (see the set_kv check in main), then one replaced and one appended */
+    t->kv = siot_arena_alloc(a, sizeof *t->kv);
+    t->kv[0].key = "cmdline";
+    t->kv[0].val = "old";
+    t->nkv = 1;
+    CHECK(siot_trace_set_kv(t, "cmdline", "./app -n 16") == 0);
+    CHECK(siot_trace_set_kv(t, "note", "") == 0);
+    CHECK(t->nkv == 2);
+    t->nfuncs = 7;
+    t->funcs = siot_arena_alloc(a, sizeof FUNCS);
+    memcpy(t->funcs, FUNCS, sizeof FUNCS);
+    t->nsites = 2;
+    t->sites = siot_arena_alloc(a, 2 * sizeof *t->sites);
+    SITE0 = siot_arena_alloc(a, 3 * sizeof(uint64_t));
+    SITE1 = siot_arena_alloc(a, sizeof(uint64_t));
+    SITE0[0] = 0x401000, SITE0[1] = 0x402abc, SITE0[2] = UINT64_C(0x7fff00001234);
+    SITE1[0] = 0x1234;
+    t->sites[0].depth = 3, t->sites[0].addrs = SITE0;
+    t->sites[1].depth = 1, t->sites[1].addrs = SITE1;
+
+    siot_ranklist all = rl1(a, 0, NRANKS, 1, 0, 0);
+    siot_ranklist p = rl1(a, 0, 4, 1, 2, 8);
+    siot_ranklist eo[2] = {rl1(a, 0, 8, 2, 0, 0), rl1(a, 1, 8, 2, 0, 0)};
+    siot_ranklist cl = {3, siot_arena_alloc(a, 3 * sizeof(siot_rentry))};
+    cl.e[0].start = 0, cl.e[0].ndims = 1, cl.e[0].dims[0].count = 2, cl.e[0].dims[0].stride = 3;
+    cl.e[1].start = 5, cl.e[1].ndims = 1, cl.e[1].dims[0].count = 3, cl.e[1].dims[0].stride = 1;
+    cl.e[2].start = 12, cl.e[2].ndims = 0;
+
+    /* open */
+    siot_expr *rets[2] = {siot_x_const(a, 3), siot_x_const(a, 4)};
+    siot_expr *oargs[3] = {xstr3(a, "plot_", xaff(a, 0, 1, 0, NULL), 4, 1, ".h5"), siot_x_const(a, 66),
+                           siot_x_const(a, 420)};
+    siot_node *n_open = ev(a, all, 0, 1, 3, oargs, xranked(a, 2, eo, rets), NULL, NULL);
+    siot_hist_init1(&n_open->u.ev.dur, 1234, 5, 0); /* comp: no samples, dur: one */
+
+    /* barrier */
+    siot_expr *bargs[1] = {siot_x_const(a, 0)};
+    siot_node *n_bar = ev(a, all, 5, 0, 1, bargs, siot_x_const(a, 0), NULL, NULL);
+    for (int i = 0; i < 48; i++) {
+        CHECK(siot_hist_add(a, &n_bar->u.ev.comp, (uint64_t)(i * 37 + 5), i % NRANKS, (uint64_t)(i / NRANKS)));
+        CHECK(siot_hist_add(a, &n_bar->u.ev.dur, (uint64_t)1 << (i % 30), i % NRANKS, (uint64_t)(i / NRANKS)));
+    }
+
+    /* pwrite in the inner loop */
+    siot_expr *retseq[9];
+    for (int k = 0; k < 9; k++)
+        retseq[k] = k % 2 == 0 ? siot_x_const(a, 4096) : xaff(a, 100, 1, 0, NULL);
+    siot_expr *ret_pw = xlist(a, SIOT_X_SEQ, 9, retseq);
+    const int64_t off_coef[2] = {4096, 65536};
+    siot_expr *pargs[4] = {siot_x_const(a, 3), siot_x_none(a), xseqint(a, 9, PW_COUNT),
+                           xaff(a, 1000, 1 << 20, 2, off_coef)};
+    siot_ranklist th[2] = {rl1(a, 0, 4, 1, 0, 0), rl1(a, 8, 4, 1, 0, 0)};
+    siot_expr *thx[2] = {siot_x_const(a, 0), siot_x_const(a, 1)};
+    siot_node *n_pw = ev(a, p, 2, 2, 4, pargs, ret_pw, ret_pw, xranked(a, 2, th, thx));
+    siot_hist_init1(&n_pw->u.ev.comp, 77, 3, 4);
+    for (int i = 0; i < 9; i++)
+        CHECK(siot_hist_add(a, &n_pw->u.ev.dur, UINT64_C(1) << (10 + 3 * i), 11, (uint64_t)i));
+    const int64_t one[1] = {1};
+    siot_node *n_inner = loop(a, p, xaff(a, 2, 0, 1, one), 1, &n_pw);
+
+    /* write_at_all */
+    siot_expr *st[3] = {xaff(a, 0, 1, 0, NULL), siot_x_const(a, 0), siot_x_const(a, 4096)};
+    const int64_t wcoef[1] = {65536};
+    siot_expr *wargs[6] = {siot_x_const(a, 7), xaff(a, 0, 4096, 1, wcoef), siot_x_none(a),
+                           siot_x_const(a, 4096), siot_x_const(a, 3), xlist(a, SIOT_X_ARRAY, 3, st)};
+    siot_node *n_wat = ev(a, all, 3, 0, 6, wargs, siot_x_const(a, 0), NULL, NULL);
+
+    siot_node *outer_body[3] = {n_bar, n_inner, n_wat};
+    siot_node *n_outer = loop(a, all, siot_x_const(a, 3), 3, outer_body);
+
+    /* close */
+    siot_expr *cargs[1] = {siot_x_const(a, 3)};
+    siot_node *n_close = ev(a, cl, 6, 0, 1, cargs, siot_x_const(a, 0), NULL, NULL);
+    for (int i = 0; i < 6; i++)
+        CHECK(siot_hist_add(a, &n_close->u.ev.dur, (uint64_t)(1000 + 500 * i), i, 0));
+
+    t->ntop = 3;
+    t->top = siot_arena_alloc(a, 3 * sizeof *t->top);
+    t->top[0] = n_open;
+    t->top[1] = n_outer;
+    t->top[2] = n_close;
+    siot_trace_index(t);
+}
+
+/* ======================================================== event rendering */
+
+static void app(char *out, size_t len, size_t *pos, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void app(char *out, size_t len, size_t *pos, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (*pos < len) {
+        int n = vsnprintf(out + *pos, len - *pos, fmt, ap);
+        if (n > 0)
+            *pos += (size_t)n;
+    }
+    va_end(ap);
+}
+
+/* "name(arg,...) ret=.. bytes=.. err=.. parent=.. thread=.. site=.." from the decoded values. */
+static void render(const siot_trace *t, const siot_node *n, const siot_ctx *c, siot_vbuf *scratch, char *out,
+                   size_t len)
+{
+    const siot_event *e = &n->u.ev;
+    size_t pos = 0;
+    app(out, len, &pos, "%s(", e->func < t->nfuncs ? t->funcs[e->func].name : "?");
+    for (uint32_t i = 0; i < e->nargs; i++) {
+        siot_value v;
+        if (i)
+            app(out, len, &pos, ",");
+        if (siot_eval(e->args[i], c, scratch, &v) != 0) {
+            app(out, len, &pos, "?");
+            continue;
+        }
+        if (v.kind == SIOT_V_INT)
+            app(out, len, &pos, "%lld", (long long)v.i);
+        else if (v.kind == SIOT_V_STR)
+            app(out, len, &pos, "\"%.*s\"", (int)v.slen, v.s);
+        else if (v.kind == SIOT_V_ARR) {
+            app(out, len, &pos, "[");
+            for (uint32_t k = 0; k < v.n; k++)
+                app(out, len, &pos, "%s%lld", k ? "," : "", (long long)v.arr[k]);
+            app(out, len, &pos, "]");
+        } else
+            app(out, len, &pos, "-");
+    }
+    const int64_t bad = -999999;
+    app(out, len, &pos, ") ret=%lld bytes=%lld err=%lld parent=%lld thread=%lld site=%u",
+        (long long)siot_eval_int(e->ret, c, bad), (long long)siot_eval_int(e->bytes, c, bad),
+        (long long)siot_eval_int(e->err, c, bad), (long long)siot_eval_int(e->parent, c, bad),
+        (long long)siot_eval_int(e->thread, c, bad), e->site);
+}
+
+/* The events of rank r, computed by hand from the description above build_rich. */
+static int expected_events(int r, char lines[][200])
+{
+    int n = 0;
+    snprintf(lines[n++], 200, "open(\"plot_%04d.h5\",66,420) ret=%d bytes=0 err=0 parent=0 thread=0 site=1", r,
+             r % 2 ? 4 : 3);
+    int occ = 0;
+    for (int j = 0; j < 3; j++) {
+        snprintf(lines[n++], 200, "MPI_Barrier(0) ret=0 bytes=0 err=0 parent=0 thread=0 site=0");
+        if (in_p(r))
+            for (int i = 0; i < 2 + j; i++, occ++) {
+                long long off = 1000 + (long long)r * 1048576 + 4096LL * i + 65536LL * j;
+                long long rv = occ % 2 == 0 ? 4096 : 100 + r;
+                snprintf(lines[n++], 200, "pwrite(3,-,%lld,%lld) ret=%lld bytes=%lld err=0 parent=0 thread=%d site=2",
+                         (long long)PW_COUNT[occ], off, rv, rv, r >= 8 ? 1 : 0);
+            }
+        snprintf(lines[n++], 200,
+                 "MPI_File_write_at_all(7,%lld,-,4096,3,[%d,0,4096]) ret=0 bytes=0 err=0 parent=0 thread=0 site=0",
+                 4096LL * r + 65536LL * j, r);
+    }
+    if (in_cl(r))
+        snprintf(lines[n++], 200, "close(3) ret=0 bytes=0 err=0 parent=0 thread=0 site=0");
+    return n;
+}
+
+/* Walks every rank and evaluates everything; returns the number of events (capped per rank). */
+static uint64_t walk_all(const siot_trace *t, uint64_t cap)
+{
+    siot_vbuf scratch;
+    siot_vbuf_init(&scratch);
+    uint64_t total = 0;
+    char line[4096];
+    for (uint32_t r = 0; r < t->nranks; r++) {
+        siot_iter it;
+        if (siot_iter_init(&it, t, r) != 0)
+            break;
+        siot_ctx c;
+        const siot_node *n;
+        uint64_t k = 0;
+        while (k < cap && (n = siot_iter_next(&it, &c))) {
+            render(t, n, &c, &scratch, line, sizeof line);
+            k++;
+        }
+        total += k;
+        siot_iter_free(&it);
+    }
+    siot_vbuf_free(&scratch);
+    return total;
+}
+
+static int hist_same(const siot_hist *x, const siot_hist *y)
+{
+    if (x->count != y->count)
+        return 0;
+    if (x->count == 0)
+        return 1;
+    if (x->min != y->min || x->max != y->max || x->max_rank != y->max_rank || x->max_occ != y->max_occ)
+        return 0;
+    if (memcmp(&x->mean, &y->mean, sizeof x->mean) != 0 || memcmp(&x->m2, &y->m2, sizeof x->m2) != 0)
+        return 0;
+    for (unsigned b = 0; b < SIOT_HBINS; b++)
+        if (siot_hist_bin_count(x, b) != siot_hist_bin_count(y, b))
+            return 0;
+    return 1;
+}
+
+/* ============================================ hand-crafted files (own encoder) */
+
+static const uint8_t MAGIC[8] = {0x89, 'S', 'I', 'O', 'T', '\r', '\n', 0x1a};
+enum { S_HEADER = 1, S_FUNCS = 2, S_SITES = 3, S_NODES = 4, S_END = 5 };
+
+/* tag, varint length, payload, CRC-32 over tag byte + payload */
+static void put_section(siot_vbuf *f, uint8_t tag, const siot_vbuf *p)
+{
+    siot_vbuf_u8(f, tag);
+    siot_vbuf_uvar(f, p->len);
+    siot_vbuf_put(f, p->data, p->len);
+    uint32_t crc = siot_crc32(0, &tag, 1);
+    crc = siot_crc32(crc, p->data, p->len);
+    siot_vbuf_u32le(f, crc);
+}
+
+static void put_str(siot_vbuf *b, const char *s) { siot_vbuf_str(b, s, strlen(s)); }
+
+typedef struct craft {
+    siot_vbuf hdr, funcs, sites, nodes;
+} craft;
+
+/* Header for nranks, one function "f(x:int)", no call sites, empty node list. */
+static void craft_init(craft *c, uint64_t nranks)
+{
+    siot_vbuf_init(&c->hdr);
+    siot_vbuf_init(&c->funcs);
+    siot_vbuf_init(&c->sites);
+    siot_vbuf_init(&c->nodes);
+    siot_vbuf_uvar(&c->hdr, nranks);
+    siot_vbuf_uvar(&c->hdr, 0); /* flags */
+    siot_vbuf_uvar(&c->hdr, 0); /* start_ns */
+    put_str(&c->hdr, "exe");
+    put_str(&c->hdr, "mpich");
+    put_str(&c->hdr, "host");
+    put_str(&c->hdr, "1");
+    siot_vbuf_uvar(&c->hdr, 0); /* notes */
+    siot_vbuf_uvar(&c->funcs, 1);
+    put_str(&c->funcs, "f");
+    siot_vbuf_u8(&c->funcs, SIOT_LAYER_posix);
+    siot_vbuf_uvar(&c->funcs, SIOT_CLASS_meta);
+    siot_vbuf_u8(&c->funcs, SIOT_ROLE_r_int);
+    siot_vbuf_uvar(&c->funcs, 1);
+    put_str(&c->funcs, "x");
+    siot_vbuf_u8(&c->funcs, SIOT_ROLE_int);
+    siot_vbuf_uvar(&c->sites, 0);
+}
+
+static void craft_free(craft *c)
+{
+    siot_vbuf_free(&c->hdr);
+    siot_vbuf_free(&c->funcs);
+    siot_vbuf_free(&c->sites);
+    siot_vbuf_free(&c->nodes);
+}
+
+/* magic, u16 major 1, u16 minor 0, HEADER FUNCS SITES NODES, END(4) */
+static void craft_file(const craft *c, siot_vbuf *f)
+{
+    siot_vbuf end;
+    siot_vbuf_init(&end);
+    siot_vbuf_uvar(&end, 4);
+    siot_vbuf_put(f, MAGIC, 8);
+    const uint8_t ver[4] = {1, 0, 0, 0};
+    siot_vbuf_put(f, ver, 4);
+    put_section(f, S_HEADER, &c->hdr);
+    put_section(f, S_FUNCS, &c->funcs);
+    put_section(f, S_SITES, &c->sites);
+    put_section(f, S_NODES, &c->nodes);
+    put_section(f, S_END, &end);
+    siot_vbuf_free(&end);
+}
+
+/* rank list of one entry holding ranks [0, n) */
+static void w_rl_all(siot_vbuf *b, uint64_t n)
+{
+    siot_vbuf_uvar(b, 1);
+    siot_vbuf_uvar(b, 0);
+    if (n == 1) {
+        siot_vbuf_u8(b, 0);
+        return;
+    }
+    siot_vbuf_u8(b, 1);
+    siot_vbuf_uvar(b, n);
+    siot_vbuf_uvar(b, 1);
+}
+
+static void w_const(siot_vbuf *b, int64_t v)
+{
+    siot_vbuf_u8(b, SIOT_X_CONST);
+    siot_vbuf_svar(b, v);
+}
+
+/* AFFINE base + sum coef[k]*iter[k] with n coefficients all equal to c */
+static void w_affine(siot_vbuf *b, int64_t base, uint64_t n, int64_t c)
+{
+    siot_vbuf_u8(b, SIOT_X_AFFINE);
+    siot_vbuf_svar(b, base);
+    siot_vbuf_svar(b, 0);
+    siot_vbuf_uvar(b, n);
+    for (uint64_t k = 0; k < n; k++)
+        siot_vbuf_svar(b, c);
+}
+
+/* An event of function 0 on ranks [0, nranks): five zero constants, the argument bytes, two empty histograms. */
+static void w_event(siot_vbuf *b, uint64_t nranks, const siot_vbuf *arg)
+{
+    siot_vbuf_u8(b, SIOT_N_EVENT);
+    w_rl_all(b, nranks);
+    siot_vbuf_uvar(b, 0); /* func */
+    siot_vbuf_uvar(b, 0); /* site */
+    for (int i = 0; i < 5; i++)
+        w_const(b, 0);
+    siot_vbuf_put(b, arg->data, arg->len);
+    siot_vbuf_uvar(b, 0);
+    siot_vbuf_uvar(b, 0);
+}
+
+static void w_event_const(siot_vbuf *b, uint64_t nranks, int64_t v)
+{
+    siot_vbuf arg;
+    siot_vbuf_init(&arg);
+    w_const(&arg, v);
+    w_event(b, nranks, &arg);
+    siot_vbuf_free(&arg);
+}
+
+static void w_loop_head(siot_vbuf *b, uint64_t nranks, int64_t count, uint64_t nbody)
+{
+    siot_vbuf_u8(b, SIOT_N_LOOP);
+    w_rl_all(b, nranks);
+    w_const(b, count);
+    siot_vbuf_uvar(b, nbody);
+}
+
+/* Decodes f from an exact-size heap copy (so ASan sees any overread). */
+static int decode_exact(const uint8_t *p, size_t n, siot_trace *t, char *err, size_t errlen)
+{
+    uint8_t *copy = malloc(n ? n : 1);
+    if (n)
+        memcpy(copy, p, n);
+    err[0] = 0;
+    int rc = siot_trace_decode(copy, n, t, err, errlen);
+    free(copy);
+    return rc;
+}
+
+static int expect_reject(const char *what, const siot_vbuf *f)
+{
+    siot_trace t;
+    char err[256];
+    int rc = decode_exact(f->data, f->len, &t, err, sizeof err);
+    int ok = rc == -1 && err[0] != 0 && t.top == NULL && t.ntop == 0 && t.arena.head == NULL;
+    if (!ok)
+        fprintf(stderr, "  %s: expected rejection, got rc=%d err='%s'\n", what, rc, err);
+    if (rc == 0)
+        siot_trace_free(&t);
+    return ok;
+}
+
+static int expect_accept(const char *what, const siot_vbuf *f, siot_trace *t)
+{
+    char err[256];
+    int rc = decode_exact(f->data, f->len, t, err, sizeof err);
+    if (rc != 0)
+        fprintf(stderr, "  %s: expected success, got '%s'\n", what, err);
+    return rc == 0;
+}
+
+/* Builds a file whose NODES section is one event with the given argument bytes. */
+static void file_with_arg(siot_vbuf *f, uint64_t nranks, const siot_vbuf *arg)
+{
+    craft c;
+    craft_init(&c, nranks);
+    siot_vbuf_uvar(&c.nodes, 1);
+    w_event(&c.nodes, nranks, arg);
+    craft_file(&c, f);
+    craft_free(&c);
+}
+
+/* ==================================================================== main */
+
+int main(void)
+{
+    siot_trace t, d;
+    siot_vbuf enc, enc2;
+    char err[256];
+    build_rich(&t);
+    siot_vbuf_init(&enc);
+    siot_vbuf_init(&enc2);
+
+    /* Round trip: encode, decode, re-encode byte for byte. */
+    CHECK(siot_trace_encode(&t, &enc) == 0);
+    CHECK(enc.len > 12 && memcmp(enc.data, MAGIC, 8) == 0);
+    CHECK(enc.data[8] == 1 && enc.data[9] == 0 && enc.data[10] == 0 && enc.data[11] == 0);
+    int rc = decode_exact(enc.data, enc.len, &d, err, sizeof err);
+    CHECK(rc == 0);
+    if (rc != 0) {
+        fprintf(stderr, "  decode of the rich trace failed: %s\n", err);
+        return unit_done("format");
+    }
+    CHECK(siot_trace_encode(&d, &enc2) == 0);
+    CHECK(enc2.len == enc.len && memcmp(enc2.data, enc.data, enc.len) == 0);
+
+    /* Header fields, notes and call sites survive. */
+    CHECK(d.nranks == NRANKS);
+    CHECK(d.flags == SIOT_TF_COMPRESSED);
+    CHECK(d.start_ns == UINT64_C(1700000000123456789));
+    CHECK(strcmp(d.exe, "/usr/bin/app") == 0 && strcmp(d.flavour, "mpich") == 0);
+    CHECK(strcmp(d.host, "node01") == 0 && strcmp(d.version, "0.1.0") == 0);
+    CHECK(d.nkv == 2);
+    CHECK(siot_trace_get_kv(&d, "cmdline") && strcmp(siot_trace_get_kv(&d, "cmdline"), "./app -n 16") == 0);
+    CHECK(siot_trace_get_kv(&d, "note") && strcmp(siot_trace_get_kv(&d, "note"), "") == 0);
+    CHECK(d.nsites == 2 && d.sites[0].depth == 3 && d.sites[1].depth == 1);
+    CHECK(d.sites[0].addrs[0] == 0x401000 && d.sites[0].addrs[1] == 0x402abc &&
+          d.sites[0].addrs[2] == UINT64_C(0x7fff00001234) && d.sites[1].addrs[0] == 0x1234);
+
+    /* Only the 5 functions the nodes use are written, in table order, with all their fields. */
+    CHECK(d.nfuncs == 5);
+    for (uint32_t k = 0; k < 5 && k < d.nfuncs; k++) {
+        const siot_funcdesc *g = &d.funcs[k], *f = &FUNCS[USED[k]];
+        int same = strcmp(g->name, f->name) == 0 && g->layer == f->layer && g->cls == f->cls &&
+                   g->retrole == f->retrole && g->nargs == f->nargs;
+        for (uint32_t i = 0; same && i < f->nargs; i++)
+            same = strcmp(g->argnames[i], f->argnames[i]) == 0 && g->argroles[i] == f->argroles[i];
+        CHECK(same);
+    }
+
+    /* Node structure: kinds, nesting, rank lists, function references, expression kinds, histograms. */
+    CHECK(d.ntop == 3 && d.nnodes == 7 && d.max_depth == 2);
+    if (d.ntop == 3) {
+        const siot_node *o = d.top[0], *L = d.top[1], *c = d.top[2];
+        CHECK(o->kind == SIOT_N_EVENT && L->kind == SIOT_N_LOOP && c->kind == SIOT_N_EVENT);
+        CHECK(siot_rl_equal(&o->ranks, &t.top[0]->ranks) && siot_rl_equal(&L->ranks, &t.top[1]->ranks) &&
+              siot_rl_equal(&c->ranks, &t.top[2]->ranks));
+        CHECK(c->ranks.n == 3 && siot_rl_size(&c->ranks) == 6);
+        CHECK(strcmp(d.funcs[o->u.ev.func].name, "open") == 0 && strcmp(d.funcs[c->u.ev.func].name, "close") == 0);
+        CHECK(o->u.ev.args[0]->tag == SIOT_X_STR && o->u.ev.ret->tag == SIOT_X_RANKED);
+        CHECK(hist_same(&o->u.ev.comp, &t.top[0]->u.ev.comp) && o->u.ev.comp.count == 0);
+        CHECK(hist_same(&o->u.ev.dur, &t.top[0]->u.ev.dur) && o->u.ev.dur.count == 1);
+        CHECK(hist_same(&c->u.ev.dur, &t.top[2]->u.ev.dur) && c->u.ev.dur.count == 6);
+        if (L->kind == SIOT_N_LOOP && L->u.loop.nbody == 3) {
+            const siot_node *bar = L->u.loop.body[0], *in = L->u.loop.body[1], *wat = L->u.loop.body[2];
+            const siot_node *obar = t.top[1]->u.loop.body[0], *oin = t.top[1]->u.loop.body[1];
+            CHECK(L->u.loop.count->tag == SIOT_X_CONST && L->u.loop.count->base == 3);
+            CHECK(bar->kind == SIOT_N_EVENT && in->kind == SIOT_N_LOOP && wat->kind == SIOT_N_EVENT);
+            CHECK(strcmp(d.funcs[bar->u.ev.func].name, "MPI_Barrier") == 0);
+            CHECK(strcmp(d.funcs[wat->u.ev.func].name, "MPI_File_write_at_all") == 0);
+            CHECK(hist_same(&bar->u.ev.comp, &obar->u.ev.comp) && bar->u.ev.comp.count == 48);
+            CHECK(hist_same(&bar->u.ev.dur, &obar->u.ev.dur));
+            CHECK(wat->u.ev.args[5]->tag == SIOT_X_ARRAY && wat->u.ev.args[2]->tag == SIOT_X_NONE);
+            if (in->kind == SIOT_N_LOOP && in->u.loop.nbody == 1) {
+                const siot_node *pw = in->u.loop.body[0], *opw = oin->u.loop.body[0];
+                CHECK(siot_rl_equal(&in->ranks, &oin->ranks) && in->ranks.e[0].ndims == 2);
+                CHECK(in->u.loop.count->tag == SIOT_X_AFFINE && in->u.loop.count->n == 1);
+                CHECK(pw->kind == SIOT_N_EVENT && strcmp(d.funcs[pw->u.ev.func].name, "pwrite") == 0);
+                CHECK(pw->u.ev.site == 2 && pw->u.ev.thread->tag == SIOT_X_RANKED);
+                CHECK(pw->u.ev.args[2]->tag == SIOT_X_SEQINT && pw->u.ev.args[2]->n == 9);
+                CHECK(pw->u.ev.args[3]->tag == SIOT_X_AFFINE && pw->u.ev.args[3]->n == 2 &&
+                      pw->u.ev.args[3]->u.coef[0] == 4096 && pw->u.ev.args[3]->u.coef[1] == 65536 &&
+                      pw->u.ev.args[3]->rcoef == 1 << 20 && pw->u.ev.args[3]->base == 1000);
+                CHECK(pw->u.ev.ret->tag == SIOT_X_SEQ && pw->u.ev.ret->n == 9);
+                CHECK(hist_same(&pw->u.ev.comp, &opw->u.ev.comp) && pw->u.ev.comp.count == 1);
+                CHECK(hist_same(&pw->u.ev.dur, &opw->u.ev.dur) && pw->u.ev.dur.count == 9);
+                CHECK(pw->u.ev.dur.max_rank == 11 && pw->u.ev.dur.max_occ == 8 &&
+                      pw->u.ev.dur.max == UINT64_C(1) << 34);
+            }
+        }
+    }
+
+    /* Expanded events of every rank equal the hand-computed ones (decoded and original trace). */
+    {
+        siot_vbuf scratch;
+        siot_vbuf_init(&scratch);
+        static char want[64][200];
+        char got[512];
+        const siot_trace *which[2] = {&d, &t};
+        for (int w = 0; w < 2; w++) {
+            int all_ok = 1;
+            for (int r = 0; r < NRANKS; r++) {
+                int nw = expected_events(r, want);
+                siot_iter it;
+                CHECK(siot_iter_init(&it, which[w], r) == 0);
+                siot_ctx c;
+                const siot_node *n;
+                int k = 0;
+                while ((n = siot_iter_next(&it, &c))) {
+                    render(which[w], n, &c, &scratch, got, sizeof got);
+                    if (k >= nw || strcmp(got, want[k]) != 0) {
+                        if (all_ok)
+                            fprintf(stderr, "  rank %d event %d:\n    got  %s\n    want %s\n", r, k, got,
+                                    k < nw ? want[k] : "(end)");
+                        all_ok = 0;
+                    }
+                    k++;
+                }
+                all_ok &= it.err == NULL && k == nw;
+                siot_iter_free(&it);
+            }
+            CHECK(all_ok);
+        }
+        /* spot checks written out in full */
+        int n3 = expected_events(3, want);
+        CHECK_EQ_I64(n3, 1 + 3 * 2 + 9 + 1);
+        CHECK(strcmp(want[0], "open(\"plot_0003.h5\",66,420) ret=4 bytes=0 err=0 parent=0 thread=0 site=1") == 0);
+        CHECK(strcmp(want[3], "pwrite(3,-,20,3150824) ret=103 bytes=103 err=0 parent=0 thread=0 site=2") == 0);
+        CHECK_EQ_I64(expected_events(4, want), 1 + 3 * 2);
+        siot_vbuf_free(&scratch);
+    }
+
+    /* The function table is pruned even when the only use is deep inside loops. */
+    {
+        siot_trace s, sd;
+        siot_trace_init(&s);
+        siot_arena *a = &s.arena;
+        s.nranks = 2;
+        s.nfuncs = 3;
+        s.funcs = siot_arena_alloc(a, 3 * sizeof *s.funcs);
+        s.funcs[0] = FUNCS[0];
+        s.funcs[1] = FUNCS[1];
+        s.funcs[2] = FUNCS[6];
+        siot_ranklist all = rl1(a, 0, 2, 1, 0, 0);
+        siot_expr *args[1] = {siot_x_const(a, 9)};
+        siot_node *e = ev(a, all, 2, 0, 1, args, siot_x_const(a, 0), NULL, NULL);
+        siot_node *l1 = loop(a, all, siot_x_const(a, 2), 1, &e);
+        siot_node *l2 = loop(a, all, siot_x_const(a, 2), 1, &l1);
+        s.ntop = 1;
+        s.top = siot_arena_alloc(a, sizeof *s.top);
+        s.top[0] = l2;
+        siot_trace_index(&s);
+        siot_vbuf b;
+        siot_vbuf_init(&b);
+        CHECK(siot_trace_encode(&s, &b) == 0);
+        CHECK(decode_exact(b.data, b.len, &sd, err, sizeof err) == 0);
+        CHECK(sd.nfuncs == 1 && strcmp(sd.funcs[0].name, "close") == 0);
+        CHECK(sd.max_depth == 2 && sd.nnodes == 3);
+        CHECK(walk_all(&sd, 100) == 2 * 4);
+        siot_trace_free(&sd);
+        siot_vbuf_free(&b);
+        siot_trace_free(&s);
+    }
+
+    /* (a) Every truncation is refused with a message. */
+    {
+        int ok = 1;
+        for (size_t L = 0; L < enc.len; L++) {
+            siot_trace x;
+            rc = decode_exact(enc.data, L, &x, err, sizeof err);
+            if (rc != -1 || err[0] == 0) {
+                if (ok)
+                    fprintf(stderr, "  truncation to %zu bytes: rc=%d\n", L, rc);
+                ok = 0;
+                if (rc == 0)
+                    siot_trace_free(&x);
+            }
+        }
+        CHECK(ok);
+    }
+
+    /* (b) Single-byte flips: refused, or (only where no CRC covers the byte) safe to walk. */
+    {
+        int ok = 1;
+        int decoded_at[2] = {-1, -1}, ndecoded = 0;
+        uint8_t *buf = malloc(enc.len);
+        const uint8_t masks[2] = {0xff, 0x01};
+        for (size_t i = 0; i < enc.len; i++)
+            for (int m = 0; m < 2; m++) {
+                memcpy(buf, enc.data, enc.len);
+                buf[i] ^= masks[m];
+                siot_trace x;
+                rc = decode_exact(buf, enc.len, &x, err, sizeof err);
+                if (rc == -1) {
+                    ok &= err[0] != 0;
+                    continue;
+                }
+                walk_all(&x, 100000);
+                siot_trace_free(&x);
+                if (ndecoded < 2)
+                    decoded_at[ndecoded] = (int)i;
+                ndecoded++;
+                /* only the minor version (bytes 10 and 11) is outside every checksum */
+                if (i != 10 && i != 11) {
+                    fprintf(stderr, "  flip of byte %zu (mask %02x) decoded\n", i, masks[m]);
+                    ok = 0;
+                }
+            }
+        CHECK(ok);
+        CHECK(ndecoded == 4 && decoded_at[0] == 10 && decoded_at[1] == 10);
+        free(buf);
+    }
+
+    /* (c) Hand-crafted CRC-valid files. */
+    siot_vbuf f;
+    siot_vbuf_init(&f);
+
+    /* control: a minimal valid file from the test's own encoder decodes and walks */
+    {
+        craft c;
+        craft_init(&c, 4);
+        siot_vbuf_uvar(&c.nodes, 1);
+        w_event_const(&c.nodes, 4, 5);
+        craft_file(&c, &f);
+        siot_trace x;
+        CHECK(expect_accept("minimal", &f, &x));
+        if (x.nranks == 4) {
+            CHECK(x.nfuncs == 1 && x.ntop == 1 && x.nnodes == 1 && strcmp(x.funcs[0].name, "f") == 0);
+            CHECK(walk_all(&x, 10) == 4);
+            siot_ctx cx;
+            siot_iter it;
+            siot_iter_init(&it, &x, 2);
+            const siot_node *n = siot_iter_next(&it, &cx);
+            CHECK(n && siot_eval_int(n->u.ev.args[0], &cx, -1) == 5);
+            siot_iter_free(&it);
+            siot_trace_free(&x);
+        }
+        /* an unknown section (a newer minor version) before END is skipped; END then counts 5 */
+        siot_vbuf g, extra, end;
+        siot_vbuf_init(&g);
+        siot_vbuf_init(&extra);
+        siot_vbuf_init(&end);
+        siot_vbuf_put(&extra, "future", 6);
+        siot_vbuf_put(&g, f.data, f.len - 7); /* drop END: tag, len 1, payload 1 byte, crc 4 */
+        put_section(&g, 9, &extra);
+        siot_vbuf_uvar(&end, 5);
+        put_section(&g, S_END, &end);
+        CHECK(expect_accept("unknown section", &g, &x));
+        if (x.nranks == 4)
+            siot_trace_free(&x);
+        /* the same with END still saying 4 is refused */
+        g.len = 0;
+        siot_vbuf_put(&g, f.data, f.len - 7);
+        put_section(&g, 9, &extra);
+        end.len = 0;
+        siot_vbuf_uvar(&end, 4);
+        put_section(&g, S_END, &end);
+        CHECK(expect_reject("END count ignoring an unknown section", &g));
+        siot_vbuf_free(&g);
+        siot_vbuf_free(&extra);
+        siot_vbuf_free(&end);
+        craft_free(&c);
+    }
+
+    /* a loop of 2^62 iterations is legal: it decodes and indexes without being expanded */
+    {
+        craft c;
+        craft_init(&c, 4);
+        siot_vbuf arg;
+        siot_vbuf_init(&arg);
+        w_affine(&arg, 10, 1, 1); /* 10 + iteration */
+        siot_vbuf_uvar(&c.nodes, 1);
+        w_loop_head(&c.nodes, 4, (int64_t)1 << 62, 1);
+        w_event(&c.nodes, 4, &arg);
+        f.len = 0;
+        craft_file(&c, &f);
+        siot_trace x;
+        CHECK(expect_accept("loop 2^62", &f, &x));
+        if (x.nranks == 4) {
+            CHECK(x.ntop == 1 && x.nnodes == 2 && x.max_depth == 1);
+            CHECK(x.top[0]->u.loop.count->base == (int64_t)1 << 62);
+            siot_trace_index(&x);
+            CHECK(x.nnodes == 2 && x.max_depth == 1);
+            /* the first few iterations come out in order */
+            siot_iter it;
+            siot_ctx cx;
+            siot_iter_init(&it, &x, 3);
+            int ok = 1;
+            for (uint64_t k = 0; k < 5; k++) {
+                const siot_node *n = siot_iter_next(&it, &cx);
+                ok &= n != NULL && cx.depth == 1 && cx.iter[0] == k && cx.occurrence == k &&
+                      siot_eval_int(n->u.ev.args[0], &cx, -1) == (int64_t)(10 + k);
+            }
+            CHECK(ok);
+            siot_iter_free(&it);
+            siot_trace_free(&x);
+        }
+        /* nested: 2^62 times INT64_MAX iterations, the product is never formed */
+        c.nodes.len = 0;
+        siot_vbuf_uvar(&c.nodes, 1);
+        w_loop_head(&c.nodes, 4, (int64_t)1 << 62, 1);
+        w_loop_head(&c.nodes, 4, INT64_MAX, 1);
+        arg.len = 0;
+        w_affine(&arg, 0, 2, 1); /* inner + outer */
+        w_event(&c.nodes, 4, &arg);
+        f.len = 0;
+        craft_file(&c, &f);
+        CHECK(expect_accept("nested huge loops", &f, &x));
+        if (x.nranks == 4) {
+            CHECK(x.nnodes == 3 && x.max_depth == 2);
+            siot_iter it;
+            siot_ctx cx;
+            siot_iter_init(&it, &x, 0);
+            const siot_node *n = NULL;
+            for (int k = 0; k < 3; k++)
+                n = siot_iter_next(&it, &cx);
+            CHECK(n && cx.depth == 2 && cx.iter[0] == 2 && cx.iter[1] == 0);
+            siot_iter_free(&it);
+            siot_trace_free(&x);
+        }
+        /* a negative loop count runs zero times; the event after it still comes */
+        c.nodes.len = 0;
+        siot_vbuf_uvar(&c.nodes, 2);
+        w_loop_head(&c.nodes, 4, -5, 1);
+        w_event_const(&c.nodes, 4, 1);
+        w_event_const(&c.nodes, 4, 2);
+        f.len = 0;
+        craft_file(&c, &f);
+        CHECK(expect_accept("negative loop count", &f, &x));
+        if (x.nranks == 4) {
+            siot_iter it;
+            siot_ctx cx;
+            siot_iter_init(&it, &x, 1);
+            const siot_node *n = siot_iter_next(&it, &cx);
+            CHECK(n && siot_eval_int(n->u.ev.args[0], &cx, -1) == 2);
+            CHECK(siot_iter_next(&it, &cx) == NULL && it.err == NULL);
+            siot_iter_free(&it);
+            siot_trace_free(&x);
+        }
+        siot_vbuf_free(&arg);
+        craft_free(&c);
+    }
+
+    /* loop nesting: SIOT_MAX_NEST levels decode and walk, one more is refused */
+    {
+        for (int extra = 0; extra < 2; extra++) {
+            craft c;
+            craft_init(&c, 2);
+            int levels = SIOT_MAX_NEST + extra;
+            siot_vbuf_uvar(&c.nodes, 1);
+            for (int k = 0; k < levels; k++)
+                w_loop_head(&c.nodes, 2, k == 0 ? 2 : 1, 1); /* only the outermost runs twice */
+            siot_vbuf arg;
+            siot_vbuf_init(&arg);
+            w_affine(&arg, 1, (uint64_t)levels, 1); /* 1 + sum of all iterations */
+            w_event(&c.nodes, 2, &arg);
+            f.len = 0;
+            craft_file(&c, &f);
+            if (extra) {
+                CHECK(expect_reject("loops nested too deeply", &f));
+            } else {
+                siot_trace x;
+                CHECK(expect_accept("loops nested SIOT_MAX_NEST deep", &f, &x));
+                if (x.nranks == 2) {
+                    CHECK(x.max_depth == SIOT_MAX_NEST && x.nnodes == SIOT_MAX_NEST + 1);
+                    siot_iter it;
+                    siot_ctx cx;
+                    siot_iter_init(&it, &x, 1);
+                    const siot_node *n1 = siot_iter_next(&it, &cx);
+                    int64_t v1 = n1 ? siot_eval_int(n1->u.ev.args[0], &cx, -1) : -1;
+                    uint32_t dep = n1 ? cx.depth : 0;
+                    const siot_node *n2 = siot_iter_next(&it, &cx);
+                    int64_t v2 = n2 ? siot_eval_int(n2->u.ev.args[0], &cx, -1) : -1;
+                    CHECK(n1 && dep == SIOT_MAX_NEST && v1 == 1);
+                    /* second event: outermost iteration 1 (the last slot of the vector), all others 0 */
+                    CHECK(n2 && v2 == 2 && cx.depth == SIOT_MAX_NEST && cx.iter[SIOT_MAX_NEST - 1] == 1 &&
+                          cx.iter[0] == 0);
+                    CHECK(siot_iter_next(&it, &cx) == NULL && it.err == NULL);
+                    siot_iter_free(&it);
+                    siot_trace_free(&x);
+                }
+            }
+            siot_vbuf_free(&arg);
+            craft_free(&c);
+        }
+    }
+
+    /* rank lists naming ranks outside the job, or non-canonical, are refused */
+    {
+        craft c;
+        siot_vbuf arg;
+        siot_vbuf_init(&arg);
+        /* node on rank 4 of a 4-rank job */
+        craft_init(&c, 4);
+        siot_vbuf_uvar(&c.nodes, 1);
+        siot_vbuf_u8(&c.nodes, SIOT_N_EVENT);
+        siot_vbuf_uvar(&c.nodes, 1);
+        siot_vbuf_uvar(&c.nodes, 4);
+        siot_vbuf_u8(&c.nodes, 0);
+        siot_vbuf_uvar(&c.nodes, 0);
+        siot_vbuf_uvar(&c.nodes, 0);
+        for (int i = 0; i < 6; i++)
+            w_const(&c.nodes, 0);
+        siot_vbuf_uvar(&c.nodes, 0);
+        siot_vbuf_uvar(&c.nodes, 0);
+        f.len = 0;
+        craft_file(&c, &f);
+        CHECK(expect_reject("node on rank 4 of 4", &f));
+        craft_free(&c);
+        /* node on ranks 0-4 of a 4-rank job */
+        craft_init(&c, 4);
+        siot_vbuf_uvar(&c.nodes, 1);
+        w_event_const(&c.nodes, 5, 0);
+        f.len = 0;
+        craft_file(&c, &f);
+        CHECK(expect_reject("node on ranks 0-4 of 4", &f));
+        craft_free(&c);
+        /* stride 0 */
+        craft_init(&c, 4);
+        siot_vbuf_uvar(&c.nodes, 1);
+        siot_vbuf_u8(&c.nodes, SIOT_N_EVENT);
+        const uint8_t rl_stride0[] = {1, 0, 1, 2, 0};
+        siot_vbuf_put(&c.nodes, rl_stride0, sizeof rl_stride0);
+        siot_vbuf_uvar(&c.nodes, 0);
+        siot_vbuf_uvar(&c.nodes, 0);
+        for (int i = 0; i < 6; i++)
+            w_const(&c.nodes, 0);
+        siot_vbuf_uvar(&c.nodes, 0);
+        siot_vbuf_uvar(&c.nodes, 0);
+        f.len = 0;
+        craft_file(&c, &f);
+        CHECK(expect_reject("rank list stride 0", &f));
+        craft_free(&c);
+        /* rank table entry naming rank 7 of 4 */
+        siot_vbuf_u8(&arg, SIOT_X_RANKED);
+        siot_vbuf_uvar(&arg, 1);
+        siot_vbuf_uvar(&arg, 1);
+        siot_vbuf_uvar(&arg, 7);
+        siot_vbuf_u8(&arg, 0);
+        w_const(&arg, 1);
+        f.len = 0;
+        file_with_arg(&f, 4, &arg);
+        CHECK(expect_reject("rank table on rank 7 of 4", &f));
+        /* histogram maximum at rank 4 of 4 (stored as rank+1 = 5) */
+        craft_init(&c, 4);
+        siot_vbuf_uvar(&c.nodes, 1);
+        siot_vbuf_u8(&c.nodes, SIOT_N_EVENT);
+        w_rl_all(&c.nodes, 4);
+        siot_vbuf_uvar(&c.nodes, 0);
+        siot_vbuf_uvar(&c.nodes, 0);
+        for (int i = 0; i < 6; i++)
+            w_const(&c.nodes, 0);
+        const uint8_t h1[] = {1, 10, 0, 5, 0}; /* count 1, min 10, span 0, rank+1 5, occ 0 */
+        siot_vbuf_put(&c.nodes, h1, sizeof h1);
+        siot_vbuf_uvar(&c.nodes, 0);
+        f.len = 0;
+        craft_file(&c, &f);
+        CHECK(expect_reject("histogram rank 4 of 4", &f));
+        /* the same with rank+1 = 4 is fine */
+        c.nodes.data[c.nodes.len - 3] = 4;
+        f.len = 0;
+        craft_file(&c, &f);
+        siot_trace x;
+        CHECK(expect_accept("histogram rank 3 of 4", &f, &x));
+        if (x.nranks == 4) {
+            CHECK(x.top[0]->u.ev.comp.count == 1 && x.top[0]->u.ev.comp.max_rank == 3 &&
+                  x.top[0]->u.ev.comp.min == 10);
+            siot_trace_free(&x);
+        }
+        craft_free(&c);
+        siot_vbuf_free(&arg);
+    }
+
+    /* deeply nested expressions are refused; a shallow nesting evaluates */
+    {
+        siot_vbuf arg;
+        siot_vbuf_init(&arg);
+        for (int i = 0; i < 100; i++) {
+            siot_vbuf_u8(&arg, SIOT_X_SEQ);
+            siot_vbuf_uvar(&arg, 1);
+        }
+        w_const(&arg, 42);
+        f.len = 0;
+        file_with_arg(&f, 2, &arg);
+        CHECK(expect_reject("expression nested 100 deep", &f));
+        /* 100-deep string fields: STR -> field SEQ -> ... */
+        arg.len = 0;
+        for (int i = 0; i < 100; i++) {
+            siot_vbuf_u8(&arg, SIOT_X_STR);
+            siot_vbuf_uvar(&arg, 1);
+            siot_vbuf_u8(&arg, 1);
+            siot_vbuf_uvar(&arg, 0);
+        }
+        w_const(&arg, 42);
+        f.len = 0;
+        file_with_arg(&f, 2, &arg);
+        CHECK(expect_reject("string fields nested 100 deep", &f));
+        arg.len = 0;
+        for (int i = 0; i < 4; i++) {
+            siot_vbuf_u8(&arg, SIOT_X_SEQ);
+            siot_vbuf_uvar(&arg, 1);
+        }
+        w_const(&arg, 42);
+        f.len = 0;
+        file_with_arg(&f, 2, &arg);
+        siot_trace x;
+        CHECK(expect_accept("expression nested 5 deep", &f, &x));
+        if (x.nranks == 2) {
+            siot_iter it;
+            siot_ctx cx;
+            siot_iter_init(&it, &x, 0);
+            const siot_node *n = siot_iter_next(&it, &cx);
+            CHECK(n && siot_eval_int(n->u.ev.args[0], &cx, -1) == 42);
+            siot_iter_free(&it);
+            siot_trace_free(&x);
+        }
+        siot_vbuf_free(&arg);
+    }
+
+    /* count and length fields of 2^40 are refused wherever they occur */
+    {
+        const uint64_t HUGE_N = UINT64_C(1) << 40;
+        siot_vbuf arg;
+        siot_vbuf_init(&arg);
+        const uint8_t xtags[5] = {SIOT_X_SEQINT, SIOT_X_SEQ, SIOT_X_ARRAY, SIOT_X_RANKED, SIOT_X_STR};
+        const char *xnames[5] = {"SEQINT of 2^40", "SEQ of 2^40", "ARRAY of 2^40", "RANKED of 2^40", "STR of 2^40"};
+        for (int k = 0; k < 5; k++) {
+            arg.len = 0;
+            siot_vbuf_u8(&arg, xtags[k]);
+            siot_vbuf_uvar(&arg, HUGE_N);
+            w_const(&arg, 1);
+            w_const(&arg, 1);
+            f.len = 0;
+            file_with_arg(&f, 2, &arg);
+            CHECK(expect_reject(xnames[k], &f));
+        }
+        arg.len = 0;
+        siot_vbuf_u8(&arg, SIOT_X_AFFINE);
+        siot_vbuf_svar(&arg, 0);
+        siot_vbuf_svar(&arg, 0);
+        siot_vbuf_uvar(&arg, HUGE_N);
+        f.len = 0;
+        file_with_arg(&f, 2, &arg);
+        CHECK(expect_reject("AFFINE of 2^40 coefficients", &f));
+        arg.len = 0;
+        siot_vbuf_u8(&arg, SIOT_X_STR);
+        siot_vbuf_uvar(&arg, 1);
+        siot_vbuf_u8(&arg, 0);
+        siot_vbuf_uvar(&arg, HUGE_N);
+        siot_vbuf_put(&arg, "abc", 3);
+        f.len = 0;
+        file_with_arg(&f, 2, &arg);
+        CHECK(expect_reject("string literal of 2^40 bytes", &f));
+
+        craft c;
+        /* 2^40 top nodes */
+        craft_init(&c, 2);
+        siot_vbuf_uvar(&c.nodes, HUGE_N);
+        w_event_const(&c.nodes, 2, 0);
+        f.len = 0;
+        craft_file(&c, &f);
+        CHECK(expect_reject("2^40 nodes", &f));
+        craft_free(&c);
+        /* rank list of 2^40 entries */
+        craft_init(&c, 2);
+        siot_vbuf_uvar(&c.nodes, 1);
+        siot_vbuf_u8(&c.nodes, SIOT_N_EVENT);
+        siot_vbuf_uvar(&c.nodes, HUGE_N);
+        siot_vbuf_uvar(&c.nodes, 0);
+        siot_vbuf_u8(&c.nodes, 0);
+        f.len = 0;
+        craft_file(&c, &f);
+        CHECK(expect_reject("rank list of 2^40 entries", &f));
+        craft_free(&c);
+        /* loop body of 2^40 nodes */
+        craft_init(&c, 2);
+        siot_vbuf_uvar(&c.nodes, 1);
+        w_loop_head(&c.nodes, 2, 3, HUGE_N);
+        w_event_const(&c.nodes, 2, 0);
+        f.len = 0;
+        craft_file(&c, &f);
+        CHECK(expect_reject("loop body of 2^40 nodes", &f));
+        craft_free(&c);
+        /* 2^40 histogram bins */
+        craft_init(&c, 2);
+        siot_vbuf_uvar(&c.nodes, 1);
+        siot_vbuf_u8(&c.nodes, SIOT_N_EVENT);
+        w_rl_all(&c.nodes, 2);
+        siot_vbuf_uvar(&c.nodes, 0);
+        siot_vbuf_uvar(&c.nodes, 0);
+        for (int i = 0; i < 6; i++)
+            w_const(&c.nodes, 0);
+        siot_vbuf_uvar(&c.nodes, 2);
+        siot_vbuf_uvar(&c.nodes, 1);
+        siot_vbuf_uvar(&c.nodes, 1);
+        siot_vbuf_uvar(&c.nodes, 1);
+        siot_vbuf_uvar(&c.nodes, 0);
+        siot_vbuf_f64(&c.nodes, 1.5);
+        siot_vbuf_f64(&c.nodes, 0.5);
+        size_t hist_nnz_at = c.nodes.len;
+        siot_vbuf_uvar(&c.nodes, HUGE_N);
+        siot_vbuf_uvar(&c.nodes, 0);
+        siot_vbuf_uvar(&c.nodes, 2);
+        siot_vbuf_uvar(&c.nodes, 0);
+        f.len = 0;
+        craft_file(&c, &f);
+        CHECK(expect_reject("2^40 histogram bins", &f));
+        /* the same histogram with nnz 1 is valid (control), with bin 40 or a NaN mean it is not */
+        siot_vbuf h;
+        siot_vbuf_init(&h);
+        siot_vbuf_put(&h, c.nodes.data, hist_nnz_at);
+        siot_vbuf_uvar(&h, 1);
+        siot_vbuf_uvar(&h, 1);
+        siot_vbuf_uvar(&h, 2);
+        siot_vbuf_uvar(&h, 0);
+        siot_vbuf_free(&c.nodes);
+        c.nodes = h;
+        f.len = 0;
+        craft_file(&c, &f);
+        siot_trace x;
+        CHECK(expect_accept("valid 2-sample histogram", &f, &x));
+        if (x.nranks == 2) {
+            const siot_hist *hh = &x.top[0]->u.ev.comp;
+            CHECK(hh->count == 2 && hh->min == 1 && hh->max == 2 && hh->mean == 1.5 &&
+                  siot_hist_bin_count(hh, 1) == 2 && siot_hist_bin_count(hh, 0) == 0);
+            siot_trace_free(&x);
+        }
+        c.nodes.data[hist_nnz_at + 1] = 40;
+        f.len = 0;
+        craft_file(&c, &f);
+        CHECK(expect_reject("histogram bin 40", &f));
+        c.nodes.data[hist_nnz_at + 1] = 1;
+        double nan = NAN;
+        memcpy(c.nodes.data + hist_nnz_at - 16, &nan, 8);
+        f.len = 0;
+        craft_file(&c, &f);
+        CHECK(expect_reject("histogram NaN mean", &f));
+        craft_free(&c);
+
+        /* header notes, function table, call sites, arguments, site depth, string length */
+        craft_init(&c, 2);
+        c.hdr.len--; /* drop the note count */
+        siot_vbuf_uvar(&c.hdr, HUGE_N);
+        put_str(&c.hdr, "k");
+        put_str(&c.hdr, "v");
+        siot_vbuf_uvar(&c.nodes, 0);
+        f.len = 0;
+        craft_file(&c, &f);
+        CHECK(expect_reject("2^40 header notes", &f));
+        craft_free(&c);
+
+        craft_init(&c, 2);
+        c.funcs.len = 0;
+        siot_vbuf_uvar(&c.funcs, HUGE_N);
+        put_str(&c.funcs, "f");
+        siot_vbuf_put(&c.funcs, "\0\7\x64\0", 4);
+        siot_vbuf_uvar(&c.nodes, 0);
+        f.len = 0;
+        craft_file(&c, &f);
+        CHECK(expect_reject("2^40 functions", &f));
+        craft_free(&c);
+
+        craft_init(&c, 2);
+        c.funcs.len = 0;
+        siot_vbuf_uvar(&c.funcs, 1);
+        put_str(&c.funcs, "f");
+        siot_vbuf_put(&c.funcs, "\0\7\x64", 3);
+        siot_vbuf_uvar(&c.funcs, HUGE_N);
+        put_str(&c.funcs, "x");
+        siot_vbuf_u8(&c.funcs, 4);
+        siot_vbuf_uvar(&c.nodes, 0);
+        f.len = 0;
+        craft_file(&c, &f);
+        CHECK(expect_reject("function of 2^40 arguments", &f));
+        craft_free(&c);
+
+        craft_init(&c, 2);
+        c.sites.len = 0;
+        siot_vbuf_uvar(&c.sites, HUGE_N);
+        siot_vbuf_uvar(&c.sites, 0);
+        siot_vbuf_uvar(&c.nodes, 0);
+        f.len = 0;
+        craft_file(&c, &f);
+        CHECK(expect_reject("2^40 call sites", &f));
+        craft_free(&c);
+
+        craft_init(&c, 2);
+        c.sites.len = 0;
+        siot_vbuf_uvar(&c.sites, 1);
+        siot_vbuf_uvar(&c.sites, HUGE_N);
+        siot_vbuf_uvar(&c.sites, 0x1000);
+        siot_vbuf_uvar(&c.nodes, 0);
+        f.len = 0;
+        craft_file(&c, &f);
+        CHECK(expect_reject("call site 2^40 deep", &f));
+        craft_free(&c);
+
+        craft_init(&c, 2);
+        c.hdr.len = 0;
+        siot_vbuf_uvar(&c.hdr, 2);
+        siot_vbuf_uvar(&c.hdr, 0);
+        siot_vbuf_uvar(&c.hdr, 0);
+        siot_vbuf_uvar(&c.hdr, HUGE_N); /* executable name length */
+        siot_vbuf_put(&c.hdr, "exe", 3);
+        siot_vbuf_uvar(&c.nodes, 0);
+        f.len = 0;
+        craft_file(&c, &f);
+        CHECK(expect_reject("executable name of 2^40 bytes", &f));
+        craft_free(&c);
+
+        /* a section length of 2^40 */
+        craft_init(&c, 2);
+        siot_vbuf_uvar(&c.nodes, 0);
+        f.len = 0;
+        craft_file(&c, &f);
+        siot_vbuf g;
+        siot_vbuf_init(&g);
+        siot_vbuf_put(&g, f.data, 12);
+        siot_vbuf_u8(&g, S_HEADER);
+        siot_vbuf_uvar(&g, HUGE_N);
+        siot_vbuf_put(&g, c.hdr.data, c.hdr.len);
+        CHECK(expect_reject("section length 2^40", &g));
+        siot_vbuf_free(&g);
+        craft_free(&c);
+        siot_vbuf_free(&arg);
+    }
+
+    /* other structural violations */
+    {
+        craft c;
+        siot_vbuf arg;
+        siot_vbuf_init(&arg);
+        siot_trace x;
+        /* valid baseline of this group (two top events) */
+        craft_init(&c, 3);
+        siot_vbuf_uvar(&c.nodes, 2);
+        w_event_const(&c.nodes, 3, 1);
+        w_event_const(&c.nodes, 3, 2);
+        f.len = 0;
+        craft_file(&c, &f);
+        CHECK(expect_accept("two events", &f, &x));
+        if (x.nranks == 3) {
+            CHECK(walk_all(&x, 10) == 6);
+            siot_trace_free(&x);
+        }
+        size_t flen = f.len;
+        /* data after END */
+        siot_vbuf_u8(&f, 0);
+        CHECK(expect_reject("data after END", &f));
+        f.len = flen;
+        /* bad major version */
+        f.data[8] = 2;
+        CHECK(expect_reject("major version 2", &f));
+        f.data[8] = 1;
+        /* bad magic */
+        f.data[1] = 's';
+        CHECK(expect_reject("bad magic", &f));
+        f.data[1] = 'S';
+        craft_free(&c);
+
+        /* sections: missing END, END count wrong, duplicated, out of order */
+        craft_init(&c, 3);
+        siot_vbuf_uvar(&c.nodes, 0);
+        siot_vbuf g, end;
+        siot_vbuf_init(&g);
+        siot_vbuf_init(&end);
+        const uint8_t ver[4] = {1, 0, 0, 0};
+        siot_vbuf_put(&g, MAGIC, 8);
+        siot_vbuf_put(&g, ver, 4);
+        put_section(&g, S_HEADER, &c.hdr);
+        put_section(&g, S_FUNCS, &c.funcs);
+        put_section(&g, S_SITES, &c.sites);
+        put_section(&g, S_NODES, &c.nodes);
+        size_t upto_nodes = g.len;
+        CHECK(expect_reject("no END", &g));
+        siot_vbuf_uvar(&end, 3);
+        put_section(&g, S_END, &end);
+        CHECK(expect_reject("END count 3", &g));
+        g.len = upto_nodes;
+        put_section(&g, S_NODES, &c.nodes);
+        end.len = 0;
+        siot_vbuf_uvar(&end, 5);
+        put_section(&g, S_END, &end);
+        CHECK(expect_reject("NODES twice", &g));
+        g.len = 12;
+        put_section(&g, S_HEADER, &c.hdr);
+        put_section(&g, S_SITES, &c.sites);
+        put_section(&g, S_FUNCS, &c.funcs);
+        put_section(&g, S_NODES, &c.nodes);
+        end.len = 0;
+        siot_vbuf_uvar(&end, 4);
+        put_section(&g, S_END, &end);
+        CHECK(expect_reject("SITES before FUNCS", &g));
+        g.len = 12;
+        put_section(&g, S_FUNCS, &c.funcs);
+        CHECK(expect_reject("FUNCS first", &g));
+        /* a section with trailing bytes */
+        g.len = 12;
+        siot_vbuf hx;
+        siot_vbuf_init(&hx);
+        siot_vbuf_put(&hx, c.hdr.data, c.hdr.len);
+        siot_vbuf_u8(&hx, 0);
+        put_section(&g, S_HEADER, &hx);
+        put_section(&g, S_FUNCS, &c.funcs);
+        put_section(&g, S_SITES, &c.sites);
+        put_section(&g, S_NODES, &c.nodes);
+        put_section(&g, S_END, &end);
+        CHECK(expect_reject("trailing bytes in HEADER", &g));
+        siot_vbuf_free(&hx);
+        siot_vbuf_free(&g);
+        siot_vbuf_free(&end);
+        craft_free(&c);
+
+        /* zero ranks */
+        craft_init(&c, 0);
+        siot_vbuf_uvar(&c.nodes, 0);
+        f.len = 0;
+        craft_file(&c, &f);
+        CHECK(expect_reject("zero ranks", &f));
+        craft_free(&c);
+
+        /* event of an unknown function, unknown call site, unknown node kind, empty loop body */
+        const struct {
+            const char *what;
+            uint8_t kind;
+            uint64_t func, site;
+        } bad_nodes[] = {{"unknown function", SIOT_N_EVENT, 1, 0},
+                         {"function index 2^32 (truncates to 0)", SIOT_N_EVENT, UINT64_C(1) << 32, 0},
+                         {"unknown call site", SIOT_N_EVENT, 0, 1},
+                         {"unknown node kind", 3, 0, 0}};
+        for (size_t k = 0; k < sizeof bad_nodes / sizeof bad_nodes[0]; k++) {
+            craft_init(&c, 2);
+            siot_vbuf_uvar(&c.nodes, 1);
+            siot_vbuf_u8(&c.nodes, bad_nodes[k].kind);
+            w_rl_all(&c.nodes, 2);
+            siot_vbuf_uvar(&c.nodes, bad_nodes[k].func);
+            siot_vbuf_uvar(&c.nodes, bad_nodes[k].site);
+            for (int i = 0; i < 6; i++)
+                w_const(&c.nodes, 0);
+            siot_vbuf_uvar(&c.nodes, 0);
+            siot_vbuf_uvar(&c.nodes, 0);
+            f.len = 0;
+            craft_file(&c, &f);
+            CHECK(expect_reject(bad_nodes[k].what, &f));
+            craft_free(&c);
+        }
+        craft_init(&c, 2);
+        siot_vbuf_uvar(&c.nodes, 1);
+        w_loop_head(&c.nodes, 2, 3, 0);
+        f.len = 0;
+        craft_file(&c, &f);
+        CHECK(expect_reject("empty loop body", &f));
+        craft_free(&c);
+
+        /* expressions: unknown kind, a string or nothing where a number is required,
+         * a progression over more loops than enclose it */
+        arg.len = 0;
+        siot_vbuf_u8(&arg, 8);
+        f.len = 0;
+        file_with_arg(&f, 2, &arg);
+        CHECK(expect_reject("expression kind 8", &f));
+        arg.len = 0;
+        w_affine(&arg, 0, 1, 1);
+        f.len = 0;
+        file_with_arg(&f, 2, &arg);
+        CHECK(expect_reject("AFFINE over a loop outside any loop", &f));
+        craft_init(&c, 2);
+        siot_vbuf_uvar(&c.nodes, 1);
+        siot_vbuf_u8(&c.nodes, SIOT_N_EVENT);
+        w_rl_all(&c.nodes, 2);
+        siot_vbuf_uvar(&c.nodes, 0);
+        siot_vbuf_uvar(&c.nodes, 0);
+        w_const(&c.nodes, 0);
+        w_const(&c.nodes, 0);
+        siot_vbuf_u8(&c.nodes, SIOT_X_STR); /* ret */
+        siot_vbuf_uvar(&c.nodes, 1);
+        siot_vbuf_u8(&c.nodes, 0);
+        put_str(&c.nodes, "s");
+        w_const(&c.nodes, 0);
+        w_const(&c.nodes, 0);
+        w_const(&c.nodes, 0);
+        siot_vbuf_uvar(&c.nodes, 0);
+        siot_vbuf_uvar(&c.nodes, 0);
+        f.len = 0;
+        craft_file(&c, &f);
+        CHECK(expect_reject("string return value", &f));
+        craft_free(&c);
+        /* the loop count is evaluated outside its own loop: an AFFINE count over 1 loop at top level */
+        craft_init(&c, 2);
+        siot_vbuf_uvar(&c.nodes, 1);
+        siot_vbuf_u8(&c.nodes, SIOT_N_LOOP);
+        w_rl_all(&c.nodes, 2);
+        w_affine(&c.nodes, 1, 1, 1);
+        siot_vbuf_uvar(&c.nodes, 1);
+        w_event_const(&c.nodes, 2, 0);
+        f.len = 0;
+        craft_file(&c, &f);
+        CHECK(expect_reject("loop count over its own loop", &f));
+        craft_free(&c);
+        siot_vbuf_free(&arg);
+    }
+
+    /* siot_trace_set_kv on a fresh trace (nkv 0, kv NULL), as the recorder does when it ran out of
+     * memory, is well defined (run in a child: UBSan aborts the process on undefined behaviour) */
+    {
+        fflush(NULL);
+        pid_t pid = fork();
+        if (pid == 0) {
+            siot_trace s;
+            siot_trace_init(&s);
+            int ok = siot_trace_set_kv(&s, "truncated", "yes") == 0 && s.nkv == 1 &&
+                     strcmp(siot_trace_get_kv(&s, "truncated"), "yes") == 0;
+            siot_trace_free(&s);
+            _exit(ok ? 0 : 3);
+        }
+        int status = 0;
+        CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
+        CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    }
+
+    siot_vbuf_free(&f);
+    siot_vbuf_free(&enc);
+    siot_vbuf_free(&enc2);
+    siot_trace_free(&d);
+    siot_trace_free(&t);
+    return unit_done("format");
+}
