@@ -29,7 +29,7 @@ PMPI_LAYERS := mpi mpiio
 
 CORE_SRC := src/vbuf.c src/arena.c src/roles.c src/format.c src/predef.c \
             compress/ranklist.c compress/expr.c compress/hist.c
-RUNTIME_SRC := src/runtime.c src/handles.c compress/queue.c
+RUNTIME_SRC := src/runtime.c src/handles.c src/stack.c compress/queue.c compress/pool.c compress/xmerge.c
 PMPI_SRC := pmpi/mpi_record.c pmpi/mpi_session.c
 TOOL_SRC := src/siot.c src/dump.c src/diff.c replay/walk.c
 
@@ -51,9 +51,9 @@ SIOT := $(B)/bin/siot
 # pwrite & co reach the wrappers too): PLATFORM.md.
 ifeq ($(MPI),mpich)
 MPI_LINK := --start-group $(abspath $(LIB)) -Bstatic -lmpich --end-group -Bdynamic \
-            -lm -ldl -lpthread -lrt -lucp -lucs -luct -lhwloc
+            -lunwind -lm -ldl -lpthread -lrt -lucp -lucs -luct -lhwloc
 else
-MPI_LINK := $(abspath $(LIB)) -lm
+MPI_LINK := $(abspath $(LIB)) -lunwind -lm
 endif
 
 .PHONY: all lib tools examples demo check check-one unit bench deps clean distclean

@@ -56,6 +56,34 @@ siot_expr *siot_x_intarray(siot_arena *a, const int64_t *v, uint32_t n)
 
 static int eval_int(const siot_expr *x, const siot_ctx *c, int64_t *v);
 
+/* SEQL: the run covering this iteration of the expression's loop level, and
+ * the context in which its piece is evaluated (that level's iteration counted
+ * from the run's start). */
+static const siot_run *seql_run(const siot_expr *x, const siot_ctx *c, siot_ctx *local, uint64_t *iter_copy)
+{
+    if (x->level >= c->depth || x->n == 0)
+        return NULL;
+    uint64_t j = c->iter[x->level];
+    if (j >= x->len)
+        return NULL;
+    uint32_t lo = 0, hi = x->n - 1;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo + 1) / 2;
+        if (x->u.runs[mid].start <= j)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    const siot_run *r = &x->u.runs[lo];
+    if (r->start > j)
+        return NULL;
+    *local = *c;
+    memcpy(iter_copy, c->iter, c->depth * sizeof *iter_copy);
+    iter_copy[x->level] = j - r->start;
+    local->iter = iter_copy;
+    return r;
+}
+
 /* Wrapping arithmetic: a hostile trace may hold any coefficients. */
 static int64_t wrap_add(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }
 static int64_t wrap_mul(int64_t a, int64_t b) { return (int64_t)((uint64_t)a * (uint64_t)b); }
@@ -90,6 +118,18 @@ static int eval_int(const siot_expr *x, const siot_ctx *c, int64_t *v)
             if (siot_rl_contains(&x->u.ranked[i].rl, c->rank))
                 return eval_int(x->u.ranked[i].x, c, v);
         return -1;
+    case SIOT_X_SEQL: {
+        siot_ctx local;
+        uint64_t iter[SIOT_MAX_NEST];
+        const siot_run *r = seql_run(x, c, &local, iter);
+        if (!r)
+            return -1;
+        if (!r->x) {
+            *v = wrap_add(r->base, wrap_mul(r->stride, (int64_t)local.iter[x->level]));
+            return 0;
+        }
+        return eval_int(r->x, &local, v);
+    }
     }
     return -1;
 }
@@ -134,6 +174,19 @@ int siot_eval(const siot_expr *x, const siot_ctx *ctx, siot_vbuf *scratch, siot_
             if (siot_rl_contains(&x->u.ranked[i].rl, ctx->rank))
                 return siot_eval(x->u.ranked[i].x, ctx, scratch, out);
         return -1;
+    case SIOT_X_SEQL: {
+        siot_ctx local;
+        uint64_t iter[SIOT_MAX_NEST];
+        const siot_run *r = seql_run(x, ctx, &local, iter);
+        if (!r)
+            return -1;
+        if (!r->x) {
+            out->kind = SIOT_V_INT;
+            out->i = wrap_add(r->base, wrap_mul(r->stride, (int64_t)local.iter[x->level]));
+            return 0;
+        }
+        return siot_eval(r->x, &local, scratch, out);
+    }
     case SIOT_X_STR:
         scratch->len = 0;
         for (uint32_t i = 0; i < x->n; i++) {
@@ -293,6 +346,30 @@ void siot_x_format(const siot_expr *x, siot_vbuf *o)
         }
         fmt(o, "\"");
         break;
+    case SIOT_X_SEQL: {
+        fmt(o, "by-i%u[", x->level);
+        uint32_t show = x->n > 6 ? 6 : x->n;
+        for (uint32_t i = 0; i < show; i++) {
+            const siot_run *r = &x->u.runs[i];
+            uint64_t end = i + 1 < x->n ? x->u.runs[i + 1].start : x->len;
+            if (i)
+                fmt(o, " ");
+            if (end - r->start > 1)
+                fmt(o, "%" PRIu64 "-%" PRIu64 ":", r->start, end - 1);
+            else
+                fmt(o, "%" PRIu64 ":", r->start);
+            if (r->x)
+                siot_x_format(r->x, o);
+            else if (r->stride && end - r->start > 1)
+                fmt(o, "%" PRId64 "%+" PRId64 "*j", r->base, r->stride);
+            else
+                fmt(o, "%" PRId64, r->base);
+        }
+        if (show < x->n)
+            fmt(o, " ...");
+        fmt(o, "](%u runs)", x->n);
+        break;
+    }
     case SIOT_X_ARRAY:
         fmt(o, "[");
         for (uint32_t i = 0; i < x->n; i++) {

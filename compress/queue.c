@@ -3,103 +3,459 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "expr.h"
 #include "hist.h"
-#include "ranklist.h"
 
-void siot_queue_init(siot_queue *q, siot_arena *a, int32_t rank)
+/* ------------------------------------------------------------ hashing */
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+    h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+    h *= 0xff51afd7ed558ccdULL;
+    return h ^ (h >> 32);
+}
+
+static uint64_t event_hash(uint32_t func, uint32_t site, int64_t thread)
+{
+    return mix(mix(mix(0x5349, func), site), (uint64_t)thread);
+}
+
+static uint64_t loop_hash(siot_node *const *body, uint32_t n)
+{
+    uint64_t h = mix(0x4c4f4f50, n);
+    for (uint32_t i = 0; i < n; i++)
+        h = mix(h, body[i]->hash);
+    return h;
+}
+
+/* ------------------------------------------------------------ nodes */
+
+void siot_queue_init(siot_queue *q, siot_arena *a, int32_t rank, int compress, uint32_t window)
 {
     memset(q, 0, sizeof *q);
     q->arena = a;
+    siot_pool_init(&q->pool, a);
     q->rank = rank;
+    q->compress = compress;
+    q->window = window ? window : 1;
+    q->self.start = rank;
 }
 
 void siot_queue_free(siot_queue *q)
 {
     free(q->nodes);
+    free(q->hash);
+    free(q->nbody);
+    free(q->pend);
+    free(q->pend_dist);
+    free(q->pbytes);
     q->nodes = NULL;
-    q->n = q->cap = 0;
+    q->hash = NULL;
+    q->nbody = NULL;
+    q->pend = NULL;
+    q->pend_dist = NULL;
+    q->pbytes = NULL;
+    q->n = q->cap = q->npend = q->cappend = q->npbytes = q->cappbytes = 0;
 }
 
-static siot_expr *raw_expr(siot_arena *a, const siot_rawval *v, const uint8_t *pool)
+static void free_hist(siot_queue *q, siot_hist *h)
 {
-    switch (v->kind) {
-    case SIOT_RV_INT:
-        return siot_x_const(a, v->i);
-    case SIOT_RV_STR:
-        return siot_x_str(a, (const char *)pool + v->i, v->n);
-    case SIOT_RV_ARR: {
-        int64_t tmp;
-        siot_expr *x = siot_x_intarray(a, NULL, 0);
-        if (!x)
-            return NULL;
-        x->u.items = siot_arena_alloc(a, (v->n ? v->n : 1) * sizeof *x->u.items);
-        if (!x->u.items)
-            return NULL;
-        x->n = v->n;
-        for (uint32_t i = 0; i < v->n; i++) {
-            memcpy(&tmp, pool + v->i + 8 * (size_t)i, 8);
-            if (!(x->u.items[i] = siot_x_const(a, tmp)))
-                return NULL;
-        }
-        return x;
-    }
-    default:
-        return siot_x_none(a);
-    }
+    if (h->bins)
+        siot_pool_free(&q->pool, h->bins, SIOT_HBINS * sizeof *h->bins);
 }
 
-static siot_node *event_node(siot_queue *q, const siot_raw *r, uint32_t slot, const uint8_t *pool)
+static void free_node(siot_queue *q, siot_node *n)
 {
-    siot_arena *a = q->arena;
-    siot_node *n = siot_arena_alloc(a, sizeof *n);
-    if (!n || !siot_rl_single(a, &n->ranks, q->rank))
+    if (n->kind == SIOT_N_EVENT) {
+        siot_event *e = &n->u.ev;
+        siot_x_free(&q->pool, e->thread);
+        siot_x_free(&q->pool, e->parent);
+        siot_x_free(&q->pool, e->ret);
+        siot_x_free(&q->pool, e->err);
+        siot_x_free(&q->pool, e->bytes);
+        for (uint32_t i = 0; i < e->nargs; i++)
+            siot_x_free(&q->pool, e->args[i]);
+        siot_pool_free(&q->pool, e->args, (e->nargs ? e->nargs : 1) * sizeof *e->args);
+        free_hist(q, &e->comp);
+        free_hist(q, &e->dur);
+    } else {
+        siot_x_free(&q->pool, n->u.loop.count);
+        for (uint32_t i = 0; i < n->u.loop.nbody; i++)
+            free_node(q, n->u.loop.body[i]);
+        siot_pool_free(&q->pool, n->u.loop.body, n->u.loop.nbody * sizeof *n->u.loop.body);
+    }
+    siot_pool_free(&q->pool, n, sizeof *n);
+}
+
+static siot_node *make_event(siot_queue *q, const siot_raw *r, int64_t dist, const uint8_t *pool)
+{
+    siot_pool *p = &q->pool;
+    siot_node *n = siot_pool_alloc(p, sizeof *n);
+    if (!n)
         return NULL;
     n->kind = SIOT_N_EVENT;
+    n->ranks.n = 1;
+    n->ranks.e = &q->self;
     siot_event *e = &n->u.ev;
     e->func = r->func;
     e->site = r->site;
-    e->thread = siot_x_const(a, r->thread);
-    e->parent = siot_x_const(a, r->parent >= 0 ? (int64_t)slot - r->parent : 0);
-    e->ret = siot_x_const(a, r->ret);
-    e->err = siot_x_const(a, r->err);
-    e->bytes = siot_x_const(a, r->bytes);
+    e->thread = siot_x_int(p, r->thread);
+    e->parent = siot_x_int(p, dist);
+    e->ret = siot_x_int(p, r->ret);
+    e->err = siot_x_int(p, r->err);
+    e->bytes = siot_x_int(p, r->bytes);
     e->nargs = r->nargs;
-    e->args = siot_arena_alloc(a, (r->nargs ? r->nargs : 1) * sizeof *e->args);
-    if (!e->thread || !e->parent || !e->ret || !e->err || !e->bytes || !e->args)
+    e->args = siot_pool_alloc(p, (r->nargs ? r->nargs : 1) * sizeof *e->args);
+    int ok = e->thread && e->parent && e->ret && e->err && e->bytes && e->args;
+    for (uint32_t i = 0; ok && i < r->nargs; i++)
+        ok = (e->args[i] = siot_x_from_raw(p, &r->args[i], pool)) != NULL;
+    if (!ok) {
+        /* Leave the node consistent enough to free. */
+        for (uint32_t i = 0; e->args && i < r->nargs; i++)
+            if (!e->args[i])
+                e->nargs = i;
+        free_node(q, n);
         return NULL;
-    for (uint32_t i = 0; i < r->nargs; i++)
-        if (!(e->args[i] = raw_expr(a, &r->args[i], pool)))
-            return NULL;
+    }
     siot_hist_init1(&e->comp, r->comp, q->rank, 0);
     siot_hist_init1(&e->dur, r->t_end - r->t_start, q->rank, 0);
+    n->hash = event_hash(r->func, r->site, r->thread);
     return n;
+}
+
+static int append(siot_queue *q, siot_node *node)
+{
+    if (q->n == q->cap) {
+        uint32_t cap = q->cap ? q->cap * 2 : 256;
+        siot_node **nodes = realloc(q->nodes, cap * sizeof *nodes);
+        uint64_t *hash = nodes ? realloc(q->hash, cap * sizeof *hash) : NULL;
+        uint32_t *nb = hash ? realloc(q->nbody, cap * sizeof *nb) : NULL;
+        if (nodes)
+            q->nodes = nodes;
+        if (hash)
+            q->hash = hash;
+        if (!nb)
+            return -1;
+        q->nbody = nb;
+        q->cap = cap;
+    }
+    q->nodes[q->n] = node;
+    q->hash[q->n] = node->hash;
+    q->nbody[q->n] = node->kind == SIOT_N_LOOP ? node->u.loop.nbody : 0;
+    q->n++;
+    return 0;
+}
+
+/* ------------------------------------------------------------ matching */
+
+static int64_t const_of(const siot_expr *x) { return x->tag == SIOT_X_CONST ? x->base : INT64_MIN; }
+
+/* Structural equality; strict also requires equal loop counts (for a loop at
+ * the tail, which may still be growing). */
+static int node_equal(const siot_node *a, const siot_node *b, int strict)
+{
+    if (a->kind != b->kind || a->hash != b->hash)
+        return 0;
+    if (a->kind == SIOT_N_EVENT)
+        return a->u.ev.func == b->u.ev.func && a->u.ev.site == b->u.ev.site &&
+               const_of(a->u.ev.thread) == const_of(b->u.ev.thread);
+    if (a->u.loop.nbody != b->u.loop.nbody)
+        return 0;
+    for (uint32_t i = 0; i < a->u.loop.nbody; i++)
+        if (!node_equal(a->u.loop.body[i], b->u.loop.body[i], 0))
+            return 0;
+    return !strict || siot_x_equal(a->u.loop.count, b->u.loop.count);
+}
+
+static int seq_equal(siot_node *const *a, siot_node *const *b, uint32_t L)
+{
+    for (uint32_t i = L; i-- > 0;)
+        if (!node_equal(a[i], b[i], i == L - 1))
+            return 0;
+    return 1;
+}
+
+/* ------------------------------------------------------------ merging */
+
+static int hist_ready(siot_queue *q, siot_hist *h)
+{
+    if (h->bins || h->count == 0)
+        return 0;
+    uint32_t *bins = siot_pool_alloc(&q->pool, SIOT_HBINS * sizeof *bins);
+    if (!bins)
+        return -1;
+    bins[siot_hist_bin(h->min)] = h->count == 1 ? 1 : 0;
+    h->bins = bins;
+    return 0;
+}
+
+static int merge_hist(siot_queue *q, siot_hist *h, const siot_hist *g)
+{
+    if (hist_ready(q, h))
+        return -1;
+    uint64_t shift = h->count;
+    siot_hist shifted = *g;
+    shifted.max_occ += shift;
+    return siot_hist_merge(q->arena, h, &shifted) ? 0 : -1;
+}
+
+static int add_sample(siot_queue *q, siot_hist *h, uint64_t ns)
+{
+    if (hist_ready(q, h))
+        return -1;
+    return siot_hist_add(q->arena, h, ns, q->rank, h->count) ? 0 : -1;
+}
+
+/* B takes X as iteration c of loop level lvl (X is freed by the caller). */
+static int merge_node(siot_queue *q, siot_node *B, siot_node *X, unsigned lvl, uint64_t c)
+{
+    siot_pool *p = &q->pool;
+    if (B->kind == SIOT_N_LOOP) {
+        if (siot_x_extend(p, &B->u.loop.count, X->u.loop.count, lvl, c))
+            return -1;
+        for (uint32_t i = 0; i < B->u.loop.nbody; i++)
+            if (merge_node(q, B->u.loop.body[i], X->u.loop.body[i], lvl + 1, c))
+                return -1;
+        return 0;
+    }
+    siot_event *b = &B->u.ev, *x = &X->u.ev;
+    if (siot_x_extend(p, &b->thread, x->thread, lvl, c) || siot_x_extend(p, &b->parent, x->parent, lvl, c) ||
+        siot_x_extend(p, &b->ret, x->ret, lvl, c) || siot_x_extend(p, &b->err, x->err, lvl, c) ||
+        siot_x_extend(p, &b->bytes, x->bytes, lvl, c))
+        return -1;
+    for (uint32_t i = 0; i < b->nargs; i++)
+        if (siot_x_extend(p, &b->args[i], x->args[i], lvl, c))
+            return -1;
+    if (merge_hist(q, &b->comp, &x->comp) || merge_hist(q, &b->dur, &x->dur))
+        return -1;
+    return 0;
+}
+
+/* The fast path's merge: a raw event as iteration c of the loop its node is
+ * directly in (level 0), through temporaries, without building a node. */
+static int merge_raw(siot_queue *q, siot_node *B, const siot_raw *r, int64_t dist, const uint8_t *bytes, uint64_t c)
+{
+    siot_pool *p = &q->pool;
+    siot_event *b = &B->u.ev;
+    siot_xtmp *t = &q->tmp;
+    if (siot_x_extend(p, &b->parent, siot_x_tmp_int(t, dist), 0, c) ||
+        siot_x_extend(p, &b->ret, siot_x_tmp_int(t, r->ret), 0, c) ||
+        siot_x_extend(p, &b->err, siot_x_tmp_int(t, r->err), 0, c) ||
+        siot_x_extend(p, &b->bytes, siot_x_tmp_int(t, r->bytes), 0, c))
+        return -1;
+    for (uint32_t i = 0; i < b->nargs; i++) {
+        const siot_expr *X = siot_x_tmp_raw(t, &r->args[i], bytes);
+        siot_expr *owned = NULL;
+        if (!X && !(X = owned = siot_x_from_raw(p, &r->args[i], bytes)))
+            return -1;
+        int rc = siot_x_extend(p, &b->args[i], X, 0, c);
+        siot_x_free(p, owned);
+        if (rc)
+            return -1;
+    }
+    if (add_sample(q, &b->comp, r->comp) || add_sample(q, &b->dur, r->t_end - r->t_start))
+        return -1;
+    return 0;
+}
+
+/* ------------------------------------------------------------ folding */
+
+static void note_seen(siot_queue *q)
+{
+    uint32_t pos = q->n - 1;
+    uint64_t h = q->hash[pos];
+    unsigned slot = (unsigned)(h ^ (h >> 29)) & 4095u;
+    uint32_t old = q->seen[slot].pos;
+    if (q->seen[slot].h == h && old < pos && q->hash[old] == h) {
+        uint64_t d = pos - old;
+        if (d > q->window) {
+            q->misses++;
+            if (d > q->miss_maxdist)
+                q->miss_maxdist = d;
+        }
+    }
+    q->seen[slot].h = h;
+    q->seen[slot].pos = pos;
+}
+
+static int fold_tail(siot_queue *q)
+{
+    for (;;) {
+        uint32_t n = q->n;
+        if (n < 2)
+            return 0;
+        uint64_t h = q->hash[n - 1];
+        uint32_t maxL = n - 1 < q->window ? n - 1 : q->window;
+        int found = 0;
+        for (uint32_t L = 1; L <= maxL && !found; L++) {
+            /* one more iteration of the loop just before the last L nodes */
+            uint32_t p = n - L - 1;
+            if (q->nbody[p] == L) {
+                siot_node *T = q->nodes[p];
+                if (T->u.loop.body[L - 1]->hash == h && seq_equal(T->u.loop.body, &q->nodes[n - L], L)) {
+                    uint64_t c = (uint64_t)T->u.loop.count->base;
+                    for (uint32_t i = 0; i < L; i++) {
+                        if (merge_node(q, T->u.loop.body[i], q->nodes[n - L + i], 0, c))
+                            return -1;
+                        free_node(q, q->nodes[n - L + i]);
+                    }
+                    siot_expr *cnt = siot_x_int(&q->pool, (int64_t)c + 1);
+                    if (!cnt)
+                        return -1;
+                    siot_x_free(&q->pool, T->u.loop.count);
+                    T->u.loop.count = cnt;
+                    q->n = n - L;
+                    found = 1;
+                    break;
+                }
+            }
+            /* the last L nodes repeat the L before them: a new loop of 2 */
+            if (2 * L <= n && q->hash[n - 1 - L] == h && seq_equal(&q->nodes[n - 2 * L], &q->nodes[n - L], L)) {
+                siot_node *loop = siot_pool_alloc(&q->pool, sizeof *loop);
+                siot_node **body = loop ? siot_pool_alloc(&q->pool, L * sizeof *body) : NULL;
+                siot_expr *cnt = body ? siot_x_int(&q->pool, 2) : NULL;
+                if (!cnt)
+                    return -1;
+                memcpy(body, &q->nodes[n - 2 * L], L * sizeof *body);
+                for (uint32_t i = 0; i < L; i++) {
+                    if (merge_node(q, body[i], q->nodes[n - L + i], 0, 1))
+                        return -1;
+                    free_node(q, q->nodes[n - L + i]);
+                }
+                loop->kind = SIOT_N_LOOP;
+                loop->ranks.n = 1;
+                loop->ranks.e = &q->self;
+                loop->u.loop.count = cnt;
+                loop->u.loop.nbody = L;
+                loop->u.loop.body = body;
+                loop->hash = loop_hash(body, L);
+                q->n = n - 2 * L;
+                append(q, loop); /* cannot fail: the list just shrank */
+                found = 1;
+            }
+        }
+        if (!found) {
+            note_seen(q);
+            return 0;
+        }
+    }
+}
+
+static int push_node(siot_queue *q, siot_node *node)
+{
+    if (!node || append(q, node)) {
+        if (node)
+            free_node(q, node);
+        return -1;
+    }
+    return q->compress ? fold_tail(q) : 0;
+}
+
+/* The pending partial iteration turns into ordinary nodes. */
+static int flush_pending(siot_queue *q)
+{
+    uint32_t np = q->npend;
+    q->npend = 0;
+    for (uint32_t i = 0; i < np; i++)
+        if (push_node(q, make_event(q, &q->pend[i], q->pend_dist[i], q->pbytes)))
+            return -1;
+    q->npbytes = 0;
+    return 0;
+}
+
+static int stash(siot_queue *q, const siot_raw *r, int64_t dist, const uint8_t *pool)
+{
+    if (q->npend == q->cappend) {
+        uint32_t cap = q->cappend ? q->cappend * 2 : 8;
+        siot_raw *pend = realloc(q->pend, cap * sizeof *pend);
+        int64_t *pd = pend ? realloc(q->pend_dist, cap * sizeof *pd) : NULL;
+        if (pend)
+            q->pend = pend;
+        if (!pd)
+            return -1;
+        q->pend_dist = pd;
+        q->cappend = cap;
+    }
+    siot_raw *c = &q->pend[q->npend];
+    *c = *r;
+    for (uint32_t i = 0; i < r->nargs; i++) {
+        const siot_rawval *v = &r->args[i];
+        size_t len = v->kind == SIOT_RV_STR ? v->n : v->kind == SIOT_RV_ARR ? (size_t)v->n * 8 : 0;
+        if (v->kind != SIOT_RV_STR && v->kind != SIOT_RV_ARR)
+            continue;
+        uint32_t off = (q->npbytes + 7) & ~7u;
+        if (off + len > q->cappbytes) {
+            size_t cap = q->cappbytes ? q->cappbytes : 1024;
+            while (cap < off + len)
+                cap *= 2;
+            uint8_t *b = realloc(q->pbytes, cap);
+            if (!b)
+                return -1;
+            q->pbytes = b;
+            q->cappbytes = (uint32_t)cap;
+        }
+        if (len)
+            memcpy(q->pbytes + off, pool + v->i, len);
+        c->args[i].i = off;
+        q->npbytes = off + (uint32_t)len;
+    }
+    q->pend_dist[q->npend++] = dist;
+    return 0;
+}
+
+/* Returns 1 when the event was taken as part of the tail loop's next iteration. */
+static int fast_path(siot_queue *q, const siot_raw *r, int64_t dist, const uint8_t *pool)
+{
+    if (q->n == 0 || q->nbody[q->n - 1] == 0)
+        return 0;
+    siot_node *T = q->nodes[q->n - 1];
+    siot_node *B = T->u.loop.body[q->npend];
+    if (B->kind != SIOT_N_EVENT || B->u.ev.func != r->func || B->u.ev.site != r->site ||
+        const_of(B->u.ev.thread) != (int64_t)r->thread) {
+        if (q->npend && flush_pending(q))
+            q->oom = 1;
+        return 0;
+    }
+    if (stash(q, r, dist, pool))
+        return 0;
+    if (q->npend < T->u.loop.nbody)
+        return 1;
+    uint64_t c = (uint64_t)T->u.loop.count->base;
+    for (uint32_t i = 0; i < q->npend; i++)
+        if (merge_raw(q, T->u.loop.body[i], &q->pend[i], q->pend_dist[i], q->pbytes, c))
+            q->oom = 1;
+    siot_expr *cnt = siot_x_int(&q->pool, (int64_t)c + 1);
+    if (cnt) {
+        siot_x_free(&q->pool, T->u.loop.count);
+        T->u.loop.count = cnt;
+    } else {
+        q->oom = 1;
+    }
+    q->npend = 0;
+    q->npbytes = 0;
+    return 1;
 }
 
 int siot_queue_push(siot_queue *q, const siot_raw *grp, uint32_t n, const uint8_t *pool)
 {
     if (q->oom)
         return -1;
-    if (q->n + n > q->cap) {
-        uint32_t cap = q->cap ? q->cap : 1024;
-        while (cap < q->n + n)
-            cap *= 2;
-        siot_node **nodes = realloc(q->nodes, cap * sizeof *nodes);
-        if (!nodes) {
-            q->oom = 1;
-            return -1;
-        }
-        q->nodes = nodes;
-        q->cap = cap;
-    }
     for (uint32_t i = 0; i < n; i++) {
-        siot_node *node = event_node(q, &grp[i], i, pool);
-        if (!node) {
+        const siot_raw *r = &grp[i];
+        int64_t dist = r->parent >= 0 ? (int64_t)i - r->parent : 0;
+        q->events++;
+        if (q->compress && fast_path(q, r, dist, pool))
+            continue;
+        if (push_node(q, make_event(q, r, dist, pool))) {
             q->oom = 1;
             return -1;
         }
-        q->nodes[q->n++] = node;
-        q->events++;
     }
-    return 0;
+    return q->oom ? -1 : 0;
+}
+
+int siot_queue_finish(siot_queue *q)
+{
+    if (q->npend && flush_pending(q))
+        q->oom = 1;
+    return q->oom ? -1 : 0;
 }

@@ -1,27 +1,58 @@
-/* queue: a rank's trace as it is being recorded.
+/* queue: a rank's trace as it is being recorded, compressed on the fly.
  *
- * Groups of raw events (a call and the calls it issued, in pre-order) are
- * pushed as they complete and become nodes. In this version every event is
- * its own node with constant expressions and a one-rank rank list; the node
- * shapes are those that loop folding and rank merging fill later. */
+ * Groups of raw events (a call and the calls it issued, in pre-order) arrive
+ * as they complete. Each event is appended to the rank's node list and the
+ * tail is folded (ALGORITHMS.md): when the last L nodes repeat the L before
+ * them they become a loop of 2; when they repeat the body of the loop just
+ * before them, that loop gets one more iteration. Nodes match on structure
+ * (function, call site, thread; loop bodies), never on values: values are
+ * merged into progressions or, failing that, run tables (compress/xmerge.h),
+ * so the trace stays lossless. The search looks at most `window` nodes back.
+ *
+ * While the tail is a loop, incoming events are matched straight against the
+ * body element they should repeat, without building nodes: the common case of
+ * a long loop costs no allocation at all. */
 #ifndef SIOT_QUEUE_H
 #define SIOT_QUEUE_H
 
 #include "../src/event.h"
 #include "../src/model.h"
+#include "pool.h"
+#include "xmerge.h"
 
 typedef struct siot_queue {
     siot_arena *arena;
+    siot_pool pool;
     int32_t rank;
+    int compress;
+    uint32_t window;
+    siot_rentry self; /* the rank list every node of this rank shares */
     siot_node **nodes;
+    uint64_t *hash;   /* hash of nodes[i] */
+    uint32_t *nbody;  /* body length of nodes[i] when it is a loop, else 0 */
     uint32_t n, cap;
     uint64_t events; /* raw events pushed */
     int oom;         /* set when an allocation failed: the trace is then marked truncated */
+    /* a partial iteration of the tail loop, matched but not merged yet */
+    siot_raw *pend;
+    int64_t *pend_dist;
+    uint32_t npend, cappend;
+    uint8_t *pbytes;
+    uint32_t npbytes, cappbytes;
+    siot_xtmp tmp;
+    /* repeats further back than the window (folds the window made us miss) */
+    uint64_t misses, miss_maxdist;
+    struct {
+        uint64_t h;
+        uint32_t pos;
+    } seen[4096];
 } siot_queue;
 
-void siot_queue_init(siot_queue *q, siot_arena *a, int32_t rank);
+void siot_queue_init(siot_queue *q, siot_arena *a, int32_t rank, int compress, uint32_t window);
 void siot_queue_free(siot_queue *q);
 /* pool: the staging byte pool the group's strings and arrays refer to. */
 int siot_queue_push(siot_queue *q, const siot_raw *grp, uint32_t n, const uint8_t *pool);
+/* Turns a pending partial iteration into nodes; call before reading nodes. */
+int siot_queue_finish(siot_queue *q);
 
 #endif

@@ -95,6 +95,29 @@ static void enc_expr(siot_vbuf *b, const siot_expr *x)
             enc_expr(b, x->u.ranked[i].x);
         }
         break;
+    case SIOT_X_SEQL: {
+        siot_vbuf_uvar(b, x->level);
+        siot_vbuf_uvar(b, x->len);
+        siot_vbuf_uvar(b, x->n);
+        int64_t prev = 0;
+        for (uint32_t i = 0; i < x->n; i++) {
+            const siot_run *r = &x->u.runs[i];
+            uint64_t end = i + 1 < x->n ? x->u.runs[i + 1].start : x->len;
+            siot_vbuf_uvar(b, end - r->start);
+            if (r->x) {
+                siot_vbuf_u8(b, 1);
+                enc_expr(b, r->x);
+            } else {
+                /* Integer runs: the base as a delta from the previous one. */
+                siot_vbuf_u8(b, r->stride ? 2 : 0);
+                siot_vbuf_svar(b, (int64_t)((uint64_t)r->base - (uint64_t)prev));
+                if (r->stride)
+                    siot_vbuf_svar(b, r->stride);
+                prev = r->base;
+            }
+        }
+        break;
+    }
     case SIOT_X_STR:
         siot_vbuf_uvar(b, x->n);
         for (uint32_t i = 0; i < x->n; i++) {
@@ -243,11 +266,16 @@ int siot_trace_encode(const siot_trace *t, siot_vbuf *out)
     end_section(out, SEC_FUNCS, &s);
 
     s.len = 0;
+    siot_vbuf_uvar(&s, t->nmodules);
+    for (uint32_t i = 0; i < t->nmodules; i++)
+        put_cstr(&s, t->modules[i]);
     siot_vbuf_uvar(&s, t->nsites);
     for (uint32_t i = 0; i < t->nsites; i++) {
         siot_vbuf_uvar(&s, t->sites[i].depth);
-        for (uint32_t k = 0; k < t->sites[i].depth; k++)
-            siot_vbuf_uvar(&s, t->sites[i].addrs[k]);
+        for (uint32_t k = 0; k < t->sites[i].depth; k++) {
+            siot_vbuf_uvar(&s, SIOT_ADDR_MODULE(t->sites[i].addrs[k]));
+            siot_vbuf_uvar(&s, SIOT_ADDR_OFFSET(t->sites[i].addrs[k]));
+        }
     }
     end_section(out, SEC_SITES, &s);
 
@@ -401,6 +429,45 @@ static siot_expr *dec_expr(dec *d, int want_int)
             x->u.ranked[i].x = dec_expr(d, want_int);
         }
         break;
+    case SIOT_X_SEQL: {
+        x->level = (uint8_t)siot_rd_uvar_max(&d->rd, d->loop_depth ? d->loop_depth - 1 : 0, "sequence over a loop that does not enclose it");
+        if (!d->rd.err && d->loop_depth == 0)
+            dfail(d, "sequence over a loop outside any loop");
+        x->len = siot_rd_uvar(&d->rd);
+        x->n = (uint32_t)siot_rd_count(&d->rd, 3, "sequence runs longer than the data");
+        if (d->rd.err)
+            break;
+        if (x->n == 0) {
+            dfail(d, "sequence without runs");
+            break;
+        }
+        x->u.runs = dalloc(d, x->n * sizeof *x->u.runs);
+        uint64_t start = 0;
+        int64_t prev = 0;
+        for (uint32_t i = 0; x->u.runs && i < x->n && !d->rd.err; i++) {
+            siot_run *r = &x->u.runs[i];
+            uint64_t rl = siot_rd_uvar(&d->rd);
+            if (rl == 0 || rl > x->len - start) {
+                dfail(d, "sequence run lengths do not add up");
+                break;
+            }
+            r->start = start;
+            start += rl;
+            uint8_t k = siot_rd_u8(&d->rd);
+            if (k == 1) {
+                r->x = dec_expr(d, want_int);
+            } else if (k == 0 || k == 2) {
+                r->base = (int64_t)((uint64_t)prev + (uint64_t)siot_rd_svar(&d->rd));
+                r->stride = k == 2 ? siot_rd_svar(&d->rd) : 0;
+                prev = r->base;
+            } else {
+                dfail(d, "unknown sequence run kind");
+            }
+        }
+        if (!d->rd.err && start != x->len)
+            dfail(d, "sequence run lengths do not add up");
+        break;
+    }
     case SIOT_X_STR:
         if (want_int) {
             dfail(d, "string where a number is required");
@@ -601,6 +668,15 @@ static int dec_funcs(dec *d)
 static int dec_sites(dec *d)
 {
     siot_trace *t = d->t;
+    uint64_t nm = siot_rd_count(&d->rd, 1, "module table longer than the data");
+    if (!d->rd.err && nm > 65535)
+        return dfail(d, "too many modules");
+    if (d->rd.err)
+        return -1;
+    t->nmodules = (uint32_t)nm;
+    t->modules = dalloc(d, (nm ? nm : 1) * sizeof *t->modules);
+    for (uint32_t i = 0; t->modules && i < nm && !d->rd.err; i++)
+        t->modules[i] = dstr(d, 4096);
     uint64_t n = siot_rd_count(&d->rd, 1, "call-site table longer than the data");
     if (d->rd.err)
         return -1;
@@ -610,8 +686,13 @@ static int dec_sites(dec *d)
         siot_site *s = &t->sites[i];
         s->depth = (uint32_t)siot_rd_uvar_max(&d->rd, SIOT_MAX_SITE_DEPTH, "call site too deep");
         s->addrs = dalloc(d, (s->depth ? s->depth : 1) * sizeof *s->addrs);
-        for (uint32_t k = 0; s->addrs && k < s->depth; k++)
-            s->addrs[k] = siot_rd_uvar(&d->rd);
+        for (uint32_t k = 0; s->addrs && k < s->depth && !d->rd.err; k++) {
+            uint64_t m = siot_rd_uvar_max(&d->rd, t->nmodules ? t->nmodules - 1 : 0, "call site in an unknown module");
+            if (!d->rd.err && t->nmodules == 0)
+                dfail(d, "call site without a module table");
+            uint64_t off = siot_rd_uvar_max(&d->rd, SIOT_ADDR_OFFSET(UINT64_MAX), "call-site offset out of range");
+            s->addrs[k] = SIOT_ADDR(m, off);
+        }
     }
     return d->rd.err ? -1 : 0;
 }
@@ -834,8 +915,35 @@ int siot_trace_append(siot_trace *dst, siot_trace *src)
             funcs[nf++] = src->funcs[i];
         map[i] = j;
     }
+    /* Modules united by path; the source's site addresses renumbered. */
+    const char **mods = siot_arena_alloc(&dst->arena, (dst->nmodules + src->nmodules + 1) * sizeof *mods);
+    uint32_t *mmap_ = malloc((src->nmodules + 1) * sizeof *mmap_);
+    if (!mods || !mmap_) {
+        free(map);
+        free(mmap_);
+        return -1;
+    }
+    copy_n(mods, dst->modules, dst->nmodules * sizeof *mods);
+    uint32_t nm = dst->nmodules;
+    for (uint32_t i = 0; i < src->nmodules; i++) {
+        uint32_t j = 0;
+        while (j < nm && strcmp(mods[j], src->modules[i]) != 0)
+            j++;
+        if (j == nm)
+            mods[nm++] = src->modules[i];
+        mmap_[i] = j;
+    }
     copy_n(sites, dst->sites, dst->nsites * sizeof *sites);
     copy_n(sites + dst->nsites, src->sites, src->nsites * sizeof *sites);
+    for (uint32_t i = 0; i < src->nsites; i++)
+        for (uint32_t k = 0; k < src->sites[i].depth; k++) {
+            uint64_t a = src->sites[i].addrs[k];
+            uint32_t m = SIOT_ADDR_MODULE(a);
+            src->sites[i].addrs[k] = SIOT_ADDR(m < src->nmodules ? mmap_[m] : m, SIOT_ADDR_OFFSET(a));
+        }
+    free(mmap_);
+    dst->modules = mods;
+    dst->nmodules = nm;
     copy_n(top, dst->top, dst->ntop * sizeof *top);
     for (uint32_t i = 0; i < src->ntop; i++) {
         remap_funcs(src->top[i], map);

@@ -58,9 +58,21 @@ enum siot_xtag {
     SIOT_X_RANKED = 5, /* ranked[i].x for the entry whose rank list holds the rank */
     SIOT_X_STR = 6,    /* concatenation of segments: literal text or a numeric field */
     SIOT_X_ARRAY = 7,  /* an array value, one expression per element */
+    SIOT_X_SEQL = 8,   /* piecewise over the iterations j of enclosing loop `level`: runs[] */
 };
 
 typedef struct siot_expr siot_expr;
+
+/* A run of an SEQL covers iterations [start, next run's start) of its loop
+ * level. Integer runs are base + stride*(j - start); expression runs are x
+ * evaluated with that loop's iteration replaced by j - start. */
+typedef struct siot_run {
+    uint64_t start;
+    int64_t base;
+    int64_t stride;
+    siot_expr *x; /* NULL: an integer run */
+} siot_run;
+
 
 typedef struct siot_strseg {
     uint8_t is_field; /* 0: literal text, 1: integer field */
@@ -78,15 +90,20 @@ typedef struct siot_rankedent {
 
 struct siot_expr {
     uint8_t tag;
-    uint32_t n; /* number of coefs / values / items / entries / segments */
+    uint8_t level;    /* SEQL: the loop level (0 = innermost enclosing loop) */
+    uint8_t interned; /* shared constant: never modified or freed */
+    uint32_t n;       /* number of coefs / values / items / entries / segments / runs */
+    uint32_t cap;     /* allocated capacity of the array (recorder only) */
     int64_t base;
     int64_t rcoef;
+    uint64_t len; /* SEQL: number of iterations covered */
     union {
         int64_t *coef;
         int64_t *vals;
         siot_expr **items;
         siot_rankedent *ranked;
         siot_strseg *segs;
+        siot_run *runs;
     } u;
 };
 
@@ -146,7 +163,8 @@ typedef struct siot_loop {
 } siot_loop;
 struct siot_node {
     uint8_t kind;
-    uint32_t id; /* dense index over the trace, for per-node walker state */
+    uint32_t id;   /* dense index over the trace, for per-node walker state */
+    uint64_t hash; /* structure (function, call site, thread; loop bodies), recorder only */
     siot_ranklist ranks;
     union {
         siot_event ev;
@@ -166,9 +184,16 @@ typedef struct siot_funcdesc {
     const uint8_t *argroles;
 } siot_funcdesc;
 
+/* A call site: the return addresses of the frames that led to the call,
+ * innermost first, each as (module << 48 | offset in that module), so that
+ * the same code gives the same site in every rank despite address-space
+ * randomisation. */
+#define SIOT_ADDR_MODULE(a) ((uint32_t)((a) >> 48))
+#define SIOT_ADDR_OFFSET(a) ((a) & ((1ULL << 48) - 1))
+#define SIOT_ADDR(m, off) (((uint64_t)(m) << 48) | ((off) & ((1ULL << 48) - 1)))
 typedef struct siot_site {
     uint32_t depth;
-    uint64_t *addrs; /* return addresses, innermost first, relative to the executable when possible */
+    uint64_t *addrs;
 } siot_site;
 
 enum {
@@ -196,6 +221,8 @@ typedef struct siot_trace {
     siot_kv *kv;
     uint32_t nfuncs;
     siot_funcdesc *funcs;
+    uint32_t nmodules;
+    const char **modules; /* paths of the executable and libraries sites point into */
     uint32_t nsites;
     siot_site *sites;
     uint32_t ntop;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "runtime.h"
+#include "stack.h"
 
 /* Arrays longer than this are not recorded (a bad count must not make the
  * wrapper read far past the caller's array). */

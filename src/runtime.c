@@ -19,6 +19,7 @@
 #include "../compress/queue.h"
 #include "format.h"
 #include "roles.h"
+#include "stack.h"
 
 #ifndef SIOT_FLAVOUR
 #define SIOT_FLAVOUR "unknown"
@@ -74,6 +75,20 @@ static uint32_t parse_layers(const char *s)
     return m;
 }
 
+static unsigned long env_uint(const char *name, unsigned long def, unsigned long lo, unsigned long hi)
+{
+    const char *v = getenv(name);
+    if (!v || !*v)
+        return def;
+    char *end;
+    unsigned long x = strtoul(v, &end, 10);
+    if (*end || x < lo || x > hi) {
+        fprintf(stderr, "siotrace: %s=%s is not a number in [%lu, %lu]; using %lu\n", name, v, lo, hi, def);
+        return def;
+    }
+    return x;
+}
+
 static void tls_init(siot_tls *t)
 {
     t->inited = 1;
@@ -107,6 +122,8 @@ void siot_runtime_init(void)
     v = getenv("SIOT_VERBOSE");
     siot_cfg.verbose = v && *v && strcmp(v, "0") != 0;
     siot_cfg.layers = parse_layers(getenv("SIOT_LAYERS"));
+    siot_cfg.window = (uint32_t)env_uint("SIOT_WINDOW", 256, 1, 65536);
+    siot_cfg.stack_depth = (uint32_t)env_uint("SIOT_STACK_DEPTH", 8, 0, 64);
 
     uint32_t nfd = fd_capacity();
     S.fdwords = (nfd + 63) / 64;
@@ -120,7 +137,7 @@ void siot_runtime_init(void)
     S.rank = 0;
     S.nranks = 1;
     siot_arena_init(&S.arena);
-    siot_queue_init(&S.queue, &S.arena, 0);
+    siot_queue_init(&S.queue, &S.arena, 0, siot_cfg.compress, siot_cfg.window);
     siot_h_set_base(SIOT_H_STREAM, 3);
     tls_init(&siot_t);
     siot_t.thread = 0;
@@ -141,7 +158,7 @@ static int grow_stage(siot_tls *t)
     return 1;
 }
 
-int siot_begin(uint32_t func)
+SIOT_TEXT int siot_begin(uint32_t func)
 {
     siot_tls *t = &siot_t;
     if (SIOT_UNLIKELY(!t->inited)) {
@@ -156,7 +173,7 @@ int siot_begin(uint32_t func)
     r->func = func;
     r->parent = t->top;
     r->thread = t->thread;
-    r->site = 0;
+    r->site = siot_cfg.stack_depth ? siot_site_here(siot_cfg.stack_depth) : 0;
     r->t_start = now;
     r->comp = t->last_mark && now > t->last_mark ? now - t->last_mark : 0;
     r->ret = r->err = r->bytes = 0;
@@ -316,7 +333,7 @@ void siot_session_restart(int32_t rank, uint32_t nranks)
     siot_arena_init(&S.arena);
     S.rank = rank;
     S.nranks = nranks;
-    siot_queue_init(&S.queue, &S.arena, rank);
+    siot_queue_init(&S.queue, &S.arena, rank, siot_cfg.compress, siot_cfg.window);
     if (S.fdbits)
         memset(S.fdbits, 0, S.fdwords * sizeof *S.fdbits);
     siot_h_reset_all();
@@ -337,12 +354,14 @@ static const char *self_exe(char *buf, size_t n)
 int siot_session_take(siot_trace *t)
 {
     atomic_store(&siot_layer_mask, 0);
-    siot_lock();
     siot_trace_init(t);
+    int rc = siot_sites_export(t) != 0 ? -1 : 0; /* takes the lock itself */
+    siot_lock();
     S.ended = 1;
+    siot_queue_finish(&S.queue);
     t->nranks = S.nranks;
     t->start_ns = S.start_ns;
-    t->flags = S.queue.oom ? SIOT_TF_TRUNCATED : 0;
+    t->flags = (S.queue.oom ? SIOT_TF_TRUNCATED : 0) | (siot_cfg.compress ? SIOT_TF_COMPRESSED : 0);
     char exe[PATH_MAX];
     char host[256] = "";
     gethostname(host, sizeof host - 1);
@@ -354,7 +373,6 @@ int siot_session_take(siot_trace *t)
     t->funcs = (siot_funcdesc *)siot_functab;
     t->nfuncs = siot_nfuncs;
     t->top = siot_arena_alloc(&t->arena, (S.queue.n ? S.queue.n : 1) * sizeof *t->top);
-    int rc = 0;
     if (t->top && t->exe && t->host) {
         if (S.queue.n)
             memcpy(t->top, S.queue.nodes, S.queue.n * sizeof *t->top);
@@ -364,6 +382,18 @@ int siot_session_take(siot_trace *t)
     }
     if (S.queue.oom)
         siot_trace_set_kv(t, "truncated", "the tracer ran out of memory; events after the last one shown were lost");
+    char note[160];
+    snprintf(note, sizeof note, "%llu", (unsigned long long)S.queue.events);
+    siot_trace_set_kv(t, "events_recorded", note);
+    if (S.queue.misses) {
+        snprintf(note, sizeof note,
+                 "%llu repeats found further back than SIOT_WINDOW=%u nodes (up to %llu): "
+                 "a larger window may fold them",
+                 (unsigned long long)S.queue.misses, siot_cfg.window, (unsigned long long)S.queue.miss_maxdist);
+        siot_trace_set_kv(t, "window_misses", note);
+    }
+    snprintf(note, sizeof note, "%zu", S.arena.used_bytes);
+    siot_trace_set_kv(t, "recorder_memory_bytes", note);
     siot_queue_free(&S.queue);
     siot_arena_take(&t->arena, &S.arena);
     siot_unlock();

@@ -97,6 +97,8 @@ typedef struct siot_config {
     int compress;           /* SIOT_COMPRESS */
     int verbose;            /* SIOT_VERBOSE */
     uint32_t layers;        /* SIOT_LAYERS */
+    uint32_t window;        /* SIOT_WINDOW: how far back loop folding looks */
+    uint32_t stack_depth;   /* SIOT_STACK_DEPTH: frames in a call-site signature, 0 = none */
 } siot_config;
 extern siot_config siot_cfg;
 

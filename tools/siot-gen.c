@@ -781,7 +781,7 @@ static void emit_wrapper(const func *f)
         emit_params(f);
         o(");\n");
     }
-    o("%s %s%s(", f->rettype, wrap ? "__wrap_" : "", f->name);
+    o("SIOT_TEXT %s %s%s(", f->rettype, wrap ? "__wrap_" : "", f->name);
     emit_params(f);
     o(")\n{\n");
     emit_variadic_prologue(f);

@@ -209,8 +209,11 @@ static void build_rich(siot_trace *t)
     t->sites = siot_arena_alloc(a, 2 * sizeof *t->sites);
     SITE0 = siot_arena_alloc(a, 3 * sizeof(uint64_t));
     SITE1 = siot_arena_alloc(a, sizeof(uint64_t));
-    SITE0[0] = 0x401000, SITE0[1] = 0x402abc, SITE0[2] = UINT64_C(0x7fff00001234);
-    SITE1[0] = 0x1234;
+    SITE0[0] = SIOT_ADDR(0, 0x401000), SITE0[1] = SIOT_ADDR(0, 0x402abc), SITE0[2] = SIOT_ADDR(1, 0x7fff00001234);
+    SITE1[0] = SIOT_ADDR(1, 0x1234);
+    static const char *MODULES[2] = {"/usr/bin/app", "/lib/x86_64-linux-gnu/libx.so.1"};
+    t->nmodules = 2;
+    t->modules = MODULES;
     t->sites[0].depth = 3, t->sites[0].addrs = SITE0;
     t->sites[1].depth = 1, t->sites[1].addrs = SITE1;
 
@@ -438,7 +441,8 @@ static void craft_init(craft *c, uint64_t nranks)
     siot_vbuf_uvar(&c->funcs, 1);
     put_str(&c->funcs, "x");
     siot_vbuf_u8(&c->funcs, SIOT_ROLE_int);
-    siot_vbuf_uvar(&c->sites, 0);
+    siot_vbuf_uvar(&c->sites, 0); /* modules */
+    siot_vbuf_uvar(&c->sites, 0); /* sites */
 }
 
 static void craft_free(craft *c)
@@ -607,8 +611,10 @@ int main(void)
     CHECK(siot_trace_get_kv(&d, "cmdline") && strcmp(siot_trace_get_kv(&d, "cmdline"), "./app -n 16") == 0);
     CHECK(siot_trace_get_kv(&d, "note") && strcmp(siot_trace_get_kv(&d, "note"), "") == 0);
     CHECK(d.nsites == 2 && d.sites[0].depth == 3 && d.sites[1].depth == 1);
-    CHECK(d.sites[0].addrs[0] == 0x401000 && d.sites[0].addrs[1] == 0x402abc &&
-          d.sites[0].addrs[2] == UINT64_C(0x7fff00001234) && d.sites[1].addrs[0] == 0x1234);
+    CHECK(d.sites[0].addrs[0] == SIOT_ADDR(0, 0x401000) && d.sites[0].addrs[1] == SIOT_ADDR(0, 0x402abc) &&
+          d.sites[0].addrs[2] == SIOT_ADDR(1, 0x7fff00001234) && d.sites[1].addrs[0] == SIOT_ADDR(1, 0x1234));
+    CHECK(d.nmodules == 2 && strcmp(d.modules[0], "/usr/bin/app") == 0 &&
+          strcmp(d.modules[1], "/lib/x86_64-linux-gnu/libx.so.1") == 0);
 
     /* Only the 5 functions the nodes use are written, in table order, with all their fields. */
     CHECK(d.nfuncs == 5);
@@ -1249,6 +1255,16 @@ int main(void)
 
         craft_init(&c, 2);
         c.sites.len = 0;
+        siot_vbuf_uvar(&c.sites, HUGE_N); /* modules */
+        siot_vbuf_uvar(&c.nodes, 0);
+        f.len = 0;
+        craft_file(&c, &f);
+        CHECK(expect_reject("2^40 modules", &f));
+        craft_free(&c);
+
+        craft_init(&c, 2);
+        c.sites.len = 0;
+        siot_vbuf_uvar(&c.sites, 0);
         siot_vbuf_uvar(&c.sites, HUGE_N);
         siot_vbuf_uvar(&c.sites, 0);
         siot_vbuf_uvar(&c.nodes, 0);
@@ -1260,7 +1276,24 @@ int main(void)
         craft_init(&c, 2);
         c.sites.len = 0;
         siot_vbuf_uvar(&c.sites, 1);
+        put_str(&c.sites, "/bin/m");
+        siot_vbuf_uvar(&c.sites, 1);
+        siot_vbuf_uvar(&c.sites, 1);
+        siot_vbuf_uvar(&c.sites, 3); /* module 3 of 1 */
+        siot_vbuf_uvar(&c.sites, 0x1000);
+        siot_vbuf_uvar(&c.nodes, 0);
+        f.len = 0;
+        craft_file(&c, &f);
+        CHECK(expect_reject("call site in an unknown module", &f));
+        craft_free(&c);
+
+        craft_init(&c, 2);
+        c.sites.len = 0;
+        siot_vbuf_uvar(&c.sites, 1);
+        put_str(&c.sites, "/bin/m");
+        siot_vbuf_uvar(&c.sites, 1);
         siot_vbuf_uvar(&c.sites, HUGE_N);
+        siot_vbuf_uvar(&c.sites, 0);
         siot_vbuf_uvar(&c.sites, 0x1000);
         siot_vbuf_uvar(&c.nodes, 0);
         f.len = 0;

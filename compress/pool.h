@@ -1,0 +1,28 @@
+/* pool: size-class free lists over an arena. Folding frees nodes and
+ * expressions all the time; recycling them keeps the recorder's memory
+ * proportional to the compressed trace and its steady state free of malloc. */
+#ifndef SIOT_POOL_H
+#define SIOT_POOL_H
+
+#include <stddef.h>
+
+#include "../src/model.h"
+
+#define SIOT_POOL_CLASSES 40
+
+typedef struct siot_pool {
+    siot_arena *arena;
+    void *free[SIOT_POOL_CLASSES];
+    size_t live;  /* bytes handed out and not freed */
+    size_t peak;
+} siot_pool;
+
+void siot_pool_init(siot_pool *p, siot_arena *a);
+/* Zeroed block of at least n bytes; NULL when memory is exhausted. */
+void *siot_pool_alloc(siot_pool *p, size_t n);
+/* Returns a block; n must be the size it was allocated with. */
+void siot_pool_free(siot_pool *p, void *blk, size_t n);
+/* Grows an array block from old_n to new_n bytes (copying). */
+void *siot_pool_realloc(siot_pool *p, void *blk, size_t old_n, size_t new_n);
+
+#endif

@@ -1,0 +1,686 @@
+#include "xmerge.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "ranklist.h"
+
+/* ------------------------------------------------------------ constants */
+
+#define INTERN_LO (-16)
+#define INTERN_HI 4096
+static siot_expr interned[INTERN_HI - INTERN_LO];
+static int interned_ready;
+
+static void intern_init(void)
+{
+    for (int64_t v = INTERN_LO; v < INTERN_HI; v++) {
+        siot_expr *x = &interned[v - INTERN_LO];
+        x->tag = SIOT_X_CONST;
+        x->base = v;
+        x->interned = 1;
+    }
+    interned_ready = 1;
+}
+
+siot_expr *siot_x_int(siot_pool *p, int64_t v)
+{
+    if (v >= INTERN_LO && v < INTERN_HI) {
+        if (!interned_ready)
+            intern_init();
+        return &interned[v - INTERN_LO];
+    }
+    siot_expr *x = siot_pool_alloc(p, sizeof *x);
+    if (x) {
+        x->tag = SIOT_X_CONST;
+        x->base = v;
+    }
+    return x;
+}
+
+/* ------------------------------------------------------------ equality, copies */
+
+int siot_x_equal(const siot_expr *a, const siot_expr *b)
+{
+    if (a == b)
+        return 1;
+    if (!a || !b)
+        return 0;
+    /* An AFFINE with no non-zero coefficient is the same value as a CONST. */
+    if ((a->tag == SIOT_X_CONST || a->tag == SIOT_X_AFFINE) && (b->tag == SIOT_X_CONST || b->tag == SIOT_X_AFFINE)) {
+        if (a->base != b->base || (a->tag == SIOT_X_AFFINE ? a->rcoef : 0) != (b->tag == SIOT_X_AFFINE ? b->rcoef : 0))
+            return 0;
+        uint32_t na = a->tag == SIOT_X_AFFINE ? a->n : 0, nb = b->tag == SIOT_X_AFFINE ? b->n : 0;
+        for (uint32_t k = 0; k < (na > nb ? na : nb); k++)
+            if ((k < na ? a->u.coef[k] : 0) != (k < nb ? b->u.coef[k] : 0))
+                return 0;
+        return 1;
+    }
+    if (a->tag != b->tag || a->n != b->n)
+        return 0;
+    switch (a->tag) {
+    case SIOT_X_NONE:
+        return 1;
+    case SIOT_X_SEQINT:
+        return memcmp(a->u.vals, b->u.vals, a->n * sizeof(int64_t)) == 0;
+    case SIOT_X_SEQ:
+    case SIOT_X_ARRAY:
+        for (uint32_t i = 0; i < a->n; i++)
+            if (!siot_x_equal(a->u.items[i], b->u.items[i]))
+                return 0;
+        return 1;
+    case SIOT_X_RANKED:
+        for (uint32_t i = 0; i < a->n; i++)
+            if (!siot_rl_equal(&a->u.ranked[i].rl, &b->u.ranked[i].rl) ||
+                !siot_x_equal(a->u.ranked[i].x, b->u.ranked[i].x))
+                return 0;
+        return 1;
+    case SIOT_X_STR:
+        for (uint32_t i = 0; i < a->n; i++) {
+            const siot_strseg *s = &a->u.segs[i], *t = &b->u.segs[i];
+            if (s->is_field != t->is_field)
+                return 0;
+            if (s->is_field ? (s->zero_pad != t->zero_pad || s->width != t->width || !siot_x_equal(s->field, t->field))
+                            : (s->len != t->len || memcmp(s->lit, t->lit, s->len) != 0))
+                return 0;
+        }
+        return 1;
+    case SIOT_X_SEQL:
+        if (a->level != b->level || a->len != b->len)
+            return 0;
+        for (uint32_t i = 0; i < a->n; i++) {
+            const siot_run *r = &a->u.runs[i], *s = &b->u.runs[i];
+            if (r->start != s->start || !r->x != !s->x)
+                return 0;
+            if (r->x ? !siot_x_equal(r->x, s->x) : (r->base != s->base || r->stride != s->stride))
+                return 0;
+        }
+        return 1;
+    }
+    return 0;
+}
+
+void siot_x_free(siot_pool *p, siot_expr *x)
+{
+    if (!x || x->interned)
+        return;
+    switch (x->tag) {
+    case SIOT_X_AFFINE:
+        siot_pool_free(p, x->u.coef, (x->cap ? x->cap : x->n) * sizeof(int64_t));
+        break;
+    case SIOT_X_SEQINT:
+        siot_pool_free(p, x->u.vals, (x->cap ? x->cap : x->n) * sizeof(int64_t));
+        break;
+    case SIOT_X_SEQ:
+    case SIOT_X_ARRAY:
+        for (uint32_t i = 0; i < x->n; i++)
+            siot_x_free(p, x->u.items[i]);
+        siot_pool_free(p, x->u.items, (x->cap ? x->cap : x->n) * sizeof *x->u.items);
+        break;
+    case SIOT_X_STR:
+        for (uint32_t i = 0; i < x->n; i++) {
+            siot_strseg *s = &x->u.segs[i];
+            if (s->is_field)
+                siot_x_free(p, s->field);
+            else
+                siot_pool_free(p, (void *)s->lit, s->len + 1);
+        }
+        siot_pool_free(p, x->u.segs, (x->cap ? x->cap : x->n) * sizeof *x->u.segs);
+        break;
+    case SIOT_X_SEQL:
+        for (uint32_t i = 0; i < x->n; i++)
+            siot_x_free(p, x->u.runs[i].x);
+        siot_pool_free(p, x->u.runs, (x->cap ? x->cap : x->n) * sizeof *x->u.runs);
+        break;
+    default:
+        break;
+    }
+    siot_pool_free(p, x, sizeof *x);
+}
+
+siot_expr *siot_x_clone(siot_pool *p, const siot_expr *x)
+{
+    if (!x)
+        return NULL;
+    if (x->interned)
+        return (siot_expr *)x;
+    if (x->tag == SIOT_X_CONST)
+        return siot_x_int(p, x->base);
+    siot_expr *y = siot_pool_alloc(p, sizeof *y);
+    if (!y)
+        return NULL;
+    *y = *x;
+    y->interned = 0;
+    y->cap = x->n;
+    int ok = 1;
+    switch (x->tag) {
+    case SIOT_X_AFFINE:
+    case SIOT_X_SEQINT:
+        y->u.vals = siot_pool_alloc(p, (x->n ? x->n : 1) * sizeof(int64_t));
+        if ((ok = y->u.vals != NULL) && x->n)
+            memcpy(y->u.vals, x->u.vals, x->n * sizeof(int64_t));
+        break;
+    case SIOT_X_SEQ:
+    case SIOT_X_ARRAY:
+        y->u.items = siot_pool_alloc(p, (x->n ? x->n : 1) * sizeof *y->u.items);
+        ok = y->u.items != NULL;
+        for (uint32_t i = 0; ok && i < x->n; i++)
+            ok = (y->u.items[i] = siot_x_clone(p, x->u.items[i])) != NULL;
+        break;
+    case SIOT_X_STR:
+        y->u.segs = siot_pool_alloc(p, (x->n ? x->n : 1) * sizeof *y->u.segs);
+        ok = y->u.segs != NULL;
+        for (uint32_t i = 0; ok && i < x->n; i++) {
+            siot_strseg *s = &y->u.segs[i];
+            *s = x->u.segs[i];
+            if (s->is_field) {
+                ok = (s->field = siot_x_clone(p, x->u.segs[i].field)) != NULL;
+            } else {
+                char *lit = siot_pool_alloc(p, s->len + 1);
+                if ((ok = lit != NULL))
+                    memcpy(lit, x->u.segs[i].lit, s->len);
+                s->lit = lit;
+            }
+        }
+        break;
+    case SIOT_X_SEQL:
+        y->u.runs = siot_pool_alloc(p, (x->n ? x->n : 1) * sizeof *y->u.runs);
+        ok = y->u.runs != NULL;
+        for (uint32_t i = 0; ok && i < x->n; i++) {
+            y->u.runs[i] = x->u.runs[i];
+            if (x->u.runs[i].x)
+                ok = (y->u.runs[i].x = siot_x_clone(p, x->u.runs[i].x)) != NULL;
+        }
+        break;
+    case SIOT_X_RANKED:
+        /* Rank tables come from the merge of ranks, which copies them itself. */
+        ok = 0;
+        break;
+    default:
+        break;
+    }
+    if (!ok) {
+        y->tag = SIOT_X_NONE; /* free what was built so far without touching x's arrays */
+        siot_pool_free(p, y, sizeof *y);
+        return NULL;
+    }
+    return y;
+}
+
+int siot_x_depends(const siot_expr *x, unsigned lvl)
+{
+    if (!x)
+        return 0;
+    switch (x->tag) {
+    case SIOT_X_AFFINE:
+        return lvl < x->n && x->u.coef[lvl] != 0;
+    case SIOT_X_SEQ:
+    case SIOT_X_ARRAY:
+        for (uint32_t i = 0; i < x->n; i++)
+            if (siot_x_depends(x->u.items[i], lvl))
+                return 1;
+        return 0;
+    case SIOT_X_RANKED:
+        for (uint32_t i = 0; i < x->n; i++)
+            if (siot_x_depends(x->u.ranked[i].x, lvl))
+                return 1;
+        return 0;
+    case SIOT_X_STR:
+        for (uint32_t i = 0; i < x->n; i++)
+            if (x->u.segs[i].is_field && siot_x_depends(x->u.segs[i].field, lvl))
+                return 1;
+        return 0;
+    case SIOT_X_SEQL:
+        if (x->level == lvl)
+            return 1;
+        for (uint32_t i = 0; i < x->n; i++)
+            if (siot_x_depends(x->u.runs[i].x, lvl))
+                return 1;
+        return 0;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ strings */
+
+#define MAX_FIELD_DIGITS 18
+
+/* Splits s into literal text and numeric fields; calls emit for each segment.
+ * Digit runs longer than 18 stay text (they are not counters). */
+typedef int (*seg_fn)(void *ctx, int is_field, const char *p, size_t n, int64_t v, int zpad);
+
+static int split_string(const char *s, size_t n, seg_fn emit, void *ctx)
+{
+    size_t i = 0, lit_start = 0;
+    while (i < n) {
+        if (s[i] >= '0' && s[i] <= '9') {
+            size_t j = i;
+            while (j < n && s[j] >= '0' && s[j] <= '9')
+                j++;
+            if (j - i <= MAX_FIELD_DIGITS) {
+                if (i > lit_start && emit(ctx, 0, s + lit_start, i - lit_start, 0, 0))
+                    return -1;
+                int64_t v = 0;
+                for (size_t k = i; k < j; k++)
+                    v = v * 10 + (s[k] - '0');
+                if (emit(ctx, 1, s + i, j - i, v, s[i] == '0' && j - i > 1))
+                    return -1;
+                lit_start = j;
+            }
+            i = j;
+        } else {
+            i++;
+        }
+    }
+    if (n > lit_start && emit(ctx, 0, s + lit_start, n - lit_start, 0, 0))
+        return -1;
+    return 0;
+}
+
+typedef struct pat_build {
+    siot_pool *pool;
+    siot_strseg *segs;
+    uint32_t n, cap;
+} pat_build;
+
+static int pat_emit(void *ctx, int is_field, const char *p, size_t n, int64_t v, int zpad)
+{
+    pat_build *b = ctx;
+    if (b->n == b->cap) {
+        uint32_t cap = b->cap ? b->cap * 2 : 4;
+        siot_strseg *s = siot_pool_realloc(b->pool, b->segs, b->cap * sizeof *s, cap * sizeof *s);
+        if (!s)
+            return -1;
+        b->segs = s;
+        b->cap = cap;
+    }
+    siot_strseg *s = &b->segs[b->n++];
+    memset(s, 0, sizeof *s);
+    if (is_field) {
+        s->is_field = 1;
+        s->zero_pad = (uint8_t)zpad;
+        s->width = zpad ? (uint16_t)n : 0;
+        s->field = siot_x_int(b->pool, v);
+        return s->field ? 0 : -1;
+    }
+    char *lit = siot_pool_alloc(b->pool, n + 1);
+    if (!lit)
+        return -1;
+    memcpy(lit, p, n);
+    s->lit = lit;
+    s->len = (uint32_t)n;
+    return 0;
+}
+
+siot_expr *siot_x_strpat(siot_pool *p, const char *s, size_t n)
+{
+    siot_expr *x = siot_pool_alloc(p, sizeof *x);
+    if (!x)
+        return NULL;
+    pat_build b = {p, NULL, 0, 0};
+    if (split_string(s, n, pat_emit, &b) != 0) {
+        x->tag = SIOT_X_STR;
+        x->n = b.n;
+        x->cap = b.cap;
+        x->u.segs = b.segs;
+        siot_x_free(p, x);
+        return NULL;
+    }
+    x->tag = SIOT_X_STR;
+    x->n = b.n;
+    x->cap = b.cap;
+    x->u.segs = b.segs;
+    return x;
+}
+
+siot_expr *siot_x_from_raw(siot_pool *p, const siot_rawval *v, const uint8_t *pool)
+{
+    switch (v->kind) {
+    case SIOT_RV_INT:
+        return siot_x_int(p, v->i);
+    case SIOT_RV_STR:
+        return siot_x_strpat(p, (const char *)pool + v->i, v->n);
+    case SIOT_RV_ARR: {
+        siot_expr *x = siot_pool_alloc(p, sizeof *x);
+        if (!x)
+            return NULL;
+        x->tag = SIOT_X_ARRAY;
+        x->u.items = siot_pool_alloc(p, (v->n ? v->n : 1) * sizeof *x->u.items);
+        if (!x->u.items) {
+            siot_pool_free(p, x, sizeof *x);
+            return NULL;
+        }
+        x->cap = v->n;
+        for (uint32_t i = 0; i < v->n; i++) {
+            int64_t e;
+            memcpy(&e, pool + v->i + 8 * (size_t)i, 8);
+            if (!(x->u.items[i] = siot_x_int(p, e))) {
+                x->n = i;
+                siot_x_free(p, x);
+                return NULL;
+            }
+        }
+        x->n = v->n;
+        return x;
+    }
+    default: {
+        siot_expr *x = siot_pool_alloc(p, sizeof *x);
+        if (x)
+            x->tag = SIOT_X_NONE;
+        return x;
+    }
+    }
+}
+
+/* ------------------------------------------------------------ temporaries */
+
+const siot_expr *siot_x_tmp_int(siot_xtmp *t, int64_t v)
+{
+    memset(&t->x, 0, sizeof t->x);
+    t->x.tag = SIOT_X_CONST;
+    t->x.base = v;
+    return &t->x;
+}
+
+typedef struct tmp_build {
+    siot_xtmp *t;
+    uint32_t n;
+} tmp_build;
+
+static int tmp_emit(void *ctx, int is_field, const char *p, size_t n, int64_t v, int zpad)
+{
+    tmp_build *b = ctx;
+    if (b->n >= 64)
+        return -1;
+    siot_strseg *s = &b->t->segs[b->n];
+    memset(s, 0, sizeof *s);
+    if (is_field) {
+        siot_expr *f = &b->t->fields[b->n];
+        memset(f, 0, sizeof *f);
+        f->tag = SIOT_X_CONST;
+        f->base = v;
+        s->is_field = 1;
+        s->zero_pad = (uint8_t)zpad;
+        s->width = zpad ? (uint16_t)n : 0;
+        s->field = f;
+    } else {
+        s->lit = p;
+        s->len = (uint32_t)n;
+    }
+    b->n++;
+    return 0;
+}
+
+const siot_expr *siot_x_tmp_raw(siot_xtmp *t, const siot_rawval *v, const uint8_t *pool)
+{
+    memset(&t->x, 0, sizeof t->x);
+    switch (v->kind) {
+    case SIOT_RV_INT:
+        return siot_x_tmp_int(t, v->i);
+    case SIOT_RV_STR: {
+        tmp_build b = {t, 0};
+        if (split_string((const char *)pool + v->i, v->n, tmp_emit, &b) != 0)
+            return NULL;
+        t->x.tag = SIOT_X_STR;
+        t->x.n = b.n;
+        t->x.u.segs = t->segs;
+        return &t->x;
+    }
+    case SIOT_RV_ARR:
+        if (v->n > 64)
+            return NULL;
+        for (uint32_t i = 0; i < v->n; i++) {
+            memset(&t->items[i], 0, sizeof t->items[i]);
+            t->items[i].tag = SIOT_X_CONST;
+            memcpy(&t->items[i].base, pool + v->i + 8 * (size_t)i, 8);
+            t->itemp[i] = &t->items[i];
+        }
+        t->x.tag = SIOT_X_ARRAY;
+        t->x.n = v->n;
+        t->x.u.items = t->itemp;
+        return &t->x;
+    default:
+        t->x.tag = SIOT_X_NONE;
+        return &t->x;
+    }
+}
+
+/* ------------------------------------------------------------ extension */
+
+static int is_affinish(const siot_expr *x) { return x->tag == SIOT_X_CONST || x->tag == SIOT_X_AFFINE; }
+static int64_t coef_at(const siot_expr *x, unsigned k)
+{
+    return x->tag == SIOT_X_AFFINE && k < x->n ? x->u.coef[k] : 0;
+}
+static int64_t rcoef_of(const siot_expr *x) { return x->tag == SIOT_X_AFFINE ? x->rcoef : 0; }
+
+/* Same dependence on the loops inside level lvl (and on the rank). */
+static int same_inner(const siot_expr *a, const siot_expr *b, unsigned lvl)
+{
+    if (rcoef_of(a) != rcoef_of(b))
+        return 0;
+    for (unsigned k = 0; k < lvl; k++)
+        if (coef_at(a, k) != coef_at(b, k))
+            return 0;
+    return 1;
+}
+
+static int no_coef_from(const siot_expr *x, unsigned lvl)
+{
+    if (x->tag != SIOT_X_AFFINE)
+        return 1;
+    for (uint32_t k = lvl; k < x->n; k++)
+        if (x->u.coef[k])
+            return 0;
+    return 1;
+}
+
+static siot_expr *make_affine(siot_pool *p, const siot_expr *inner, unsigned lvl, int64_t stride)
+{
+    siot_expr *y = siot_pool_alloc(p, sizeof *y);
+    if (!y)
+        return NULL;
+    y->tag = SIOT_X_AFFINE;
+    y->base = inner->base;
+    y->rcoef = rcoef_of(inner);
+    y->n = lvl + 1;
+    y->cap = y->n;
+    y->u.coef = siot_pool_alloc(p, y->n * sizeof(int64_t));
+    if (!y->u.coef) {
+        siot_pool_free(p, y, sizeof *y);
+        return NULL;
+    }
+    for (unsigned k = 0; k < lvl; k++)
+        y->u.coef[k] = coef_at(inner, k);
+    y->u.coef[lvl] = stride;
+    return y;
+}
+
+/* A value that only depends on level lvl as base + stride*j is an integer run. */
+static int int_run_of(const siot_expr *x, unsigned lvl, int64_t *base, int64_t *stride)
+{
+    if (!is_affinish(x) || rcoef_of(x))
+        return 0;
+    uint32_t n = x->tag == SIOT_X_AFFINE ? x->n : 0;
+    for (uint32_t k = 0; k < n; k++)
+        if (k != lvl && x->u.coef[k])
+            return 0;
+    *base = x->base;
+    *stride = coef_at(x, lvl);
+    return 1;
+}
+
+static int add_run(siot_pool *p, siot_expr *s)
+{
+    if (s->n == s->cap) {
+        uint32_t cap = s->cap ? s->cap * 2 : 2;
+        siot_run *r = siot_pool_realloc(p, s->u.runs, s->cap * sizeof *r, cap * sizeof *r);
+        if (!r)
+            return -1;
+        s->u.runs = r;
+        s->cap = cap;
+    }
+    memset(&s->u.runs[s->n], 0, sizeof s->u.runs[0]);
+    s->n++;
+    return 0;
+}
+
+/* Appends iteration len of s (an SEQL over lvl) with value X. */
+static int seql_append(siot_pool *p, siot_expr *s, const siot_expr *X, unsigned lvl)
+{
+    siot_run *last = &s->u.runs[s->n - 1];
+    uint64_t last_len = s->len - last->start;
+    int64_t b, st;
+    if (X->tag == SIOT_X_CONST && !last->x) {
+        if (last_len == 1) {
+            last->stride = X->base - last->base;
+            s->len++;
+            return 0;
+        }
+        if ((int64_t)((uint64_t)last->base + (uint64_t)last->stride * last_len) == X->base) {
+            s->len++;
+            return 0;
+        }
+        if (last_len == 2 && last->stride) {
+            /* Two points that the third does not continue: the second point
+             * more likely starts what follows (5,4,4,4 is 5 then 4s). */
+            if (add_run(p, s))
+                return -1;
+            last = &s->u.runs[s->n - 2];
+            siot_run *r = &s->u.runs[s->n - 1];
+            r->start = last->start + 1;
+            r->base = last->base + last->stride;
+            r->stride = X->base - r->base;
+            last->stride = 0;
+            s->len++;
+            return 0;
+        }
+    } else if (last->x) {
+        if (!siot_x_depends(last->x, lvl) && siot_x_equal(last->x, X)) {
+            s->len++;
+            return 0;
+        }
+        if (last_len == 1 && is_affinish(last->x) && is_affinish(X) && same_inner(last->x, X, lvl) &&
+            no_coef_from(last->x, lvl) && no_coef_from(X, lvl)) {
+            siot_expr *a = make_affine(p, last->x, lvl, X->base - last->x->base);
+            if (!a)
+                return -1;
+            siot_x_free(p, last->x);
+            last->x = a;
+            s->len++;
+            return 0;
+        }
+    }
+    if (add_run(p, s))
+        return -1;
+    siot_run *r = &s->u.runs[s->n - 1];
+    r->start = s->len;
+    if (int_run_of(X, lvl, &b, &st) && st == 0) {
+        r->base = b;
+    } else if (!(r->x = siot_x_clone(p, X))) {
+        s->n--;
+        return -1;
+    }
+    s->len++;
+    return 0;
+}
+
+/* Replaces *px (iterations 0..c-1 of lvl) by a run table and appends X. */
+static int to_seql(siot_pool *p, siot_expr **px, const siot_expr *X, unsigned lvl, uint64_t c)
+{
+    siot_expr *B = *px;
+    siot_expr *s = siot_pool_alloc(p, sizeof *s);
+    if (!s)
+        return -1;
+    s->tag = SIOT_X_SEQL;
+    s->level = (uint8_t)lvl;
+    s->len = c;
+    if (add_run(p, s)) {
+        siot_pool_free(p, s, sizeof *s);
+        return -1;
+    }
+    siot_run *r = &s->u.runs[0];
+    if (int_run_of(B, lvl, &r->base, &r->stride)) {
+        if (c == 1)
+            r->stride = 0;
+    } else {
+        r->x = B; /* evaluated with j counted from the run's start, 0: the same values */
+    }
+    if (seql_append(p, s, X, lvl)) {
+        if (r->x)
+            r->x = NULL; /* B stays owned by the caller */
+        siot_x_free(p, s);
+        return -1;
+    }
+    if (!r->x)
+        siot_x_free(p, B);
+    *px = s;
+    return 0;
+}
+
+static int fields_compatible(const siot_strseg *a, const siot_strseg *b)
+{
+    if (a->zero_pad == b->zero_pad && a->width == b->width)
+        return 1;
+    /* "plot_0999" then "plot_1000": 1000 printed with %04d is still "1000". */
+    if (a->zero_pad && !b->zero_pad && b->field->tag == SIOT_X_CONST && b->field->base >= 0) {
+        char t[32];
+        int n = snprintf(t, sizeof t, "%lld", (long long)b->field->base);
+        return n >= a->width;
+    }
+    return 0;
+}
+
+static int str_descend_ok(const siot_expr *B, const siot_expr *X)
+{
+    if (B->tag != SIOT_X_STR || X->tag != SIOT_X_STR || B->n != X->n)
+        return 0;
+    for (uint32_t i = 0; i < B->n; i++) {
+        const siot_strseg *a = &B->u.segs[i], *b = &X->u.segs[i];
+        if (a->is_field != b->is_field)
+            return 0;
+        if (!a->is_field && (a->len != b->len || memcmp(a->lit, b->lit, a->len) != 0))
+            return 0;
+        if (a->is_field && !fields_compatible(a, b))
+            return 0;
+    }
+    return 1;
+}
+
+int siot_x_extend(siot_pool *p, siot_expr **px, const siot_expr *X, unsigned lvl, uint64_t c)
+{
+    siot_expr *B = *px;
+    int dep = siot_x_depends(B, lvl);
+    if (!dep && siot_x_equal(B, X))
+        return 0;
+    /* Two points of a progression. */
+    if (!dep && c == 1 && is_affinish(B) && is_affinish(X) && same_inner(B, X, lvl) && no_coef_from(B, lvl) &&
+        no_coef_from(X, lvl)) {
+        siot_expr *a = make_affine(p, B, lvl, X->base - B->base);
+        if (!a)
+            return -1;
+        siot_x_free(p, B);
+        *px = a;
+        return 0;
+    }
+    /* A progression that goes on. */
+    if (dep && B->tag == SIOT_X_AFFINE && is_affinish(X) && same_inner(B, X, lvl) && no_coef_from(X, lvl) &&
+        B->n == lvl + 1 && (int64_t)((uint64_t)B->base + (uint64_t)B->u.coef[lvl] * c) == X->base)
+        return 0;
+    if (dep && B->tag == SIOT_X_SEQL && B->level == lvl && B->len == c)
+        return seql_append(p, B, X, lvl);
+    /* Patterns and arrays grow part by part. */
+    if (str_descend_ok(B, X)) {
+        for (uint32_t i = 0; i < B->n; i++)
+            if (B->u.segs[i].is_field && siot_x_extend(p, &B->u.segs[i].field, X->u.segs[i].field, lvl, c))
+                return -1;
+        return 0;
+    }
+    if (B->tag == SIOT_X_ARRAY && X->tag == SIOT_X_ARRAY && B->n == X->n) {
+        for (uint32_t i = 0; i < B->n; i++)
+            if (siot_x_extend(p, &B->u.items[i], X->u.items[i], lvl, c))
+                return -1;
+        return 0;
+    }
+    return to_seql(p, px, X, lvl, c);
+}

@@ -1,0 +1,46 @@
+/* xmerge: growing an expression by one more loop iteration.
+ *
+ * When a repeated sequence folds into a loop, every value of every event in
+ * it becomes a function of the loop's iteration. siot_x_extend takes the
+ * expression that yields iterations 0..c-1 of a loop level and makes it also
+ * yield the value seen at iteration c: constants stay constants, two points
+ * make a progression, a value that continues it changes nothing, string
+ * patterns and arrays grow field by field, and anything else becomes a
+ * piecewise run table (lossless, but it grows). */
+#ifndef SIOT_XMERGE_H
+#define SIOT_XMERGE_H
+
+#include "../src/event.h"
+#include "pool.h"
+
+int siot_x_equal(const siot_expr *a, const siot_expr *b);
+siot_expr *siot_x_clone(siot_pool *p, const siot_expr *x);
+void siot_x_free(siot_pool *p, siot_expr *x);
+int siot_x_depends(const siot_expr *x, unsigned lvl);
+/* A constant: shared for small values, so flat traces stay small. */
+siot_expr *siot_x_int(siot_pool *p, int64_t v);
+/* Pattern form of a string: text and numeric fields (checkpoint-001-3.nc ->
+ * "checkpoint-", 1 (%03d), "-", 3, ".nc"). */
+siot_expr *siot_x_strpat(siot_pool *p, const char *s, size_t n);
+siot_expr *siot_x_from_raw(siot_pool *p, const siot_rawval *v, const uint8_t *pool);
+
+/* *px yields iterations 0..c-1 of loop level lvl (c >= 1); afterwards it also
+ * yields X at iteration c. X is only read (copied when kept) and does not
+ * depend on levels >= lvl. Returns 0, or -1 when memory ran out (*px is then
+ * still valid for iterations 0..c-1). */
+int siot_x_extend(siot_pool *p, siot_expr **px, const siot_expr *X, unsigned lvl, uint64_t c);
+
+/* Temporary expressions for a raw value, without the pool: built in tmp
+ * (a scratch area reused per value), valid until tmp is reused. */
+typedef struct siot_xtmp {
+    siot_expr x;
+    siot_expr items[64];
+    siot_expr *itemp[64];
+    siot_strseg segs[64];
+    siot_expr fields[64];
+} siot_xtmp;
+/* NULL when the value does not fit the scratch area (then use siot_x_from_raw). */
+const siot_expr *siot_x_tmp_raw(siot_xtmp *tmp, const siot_rawval *v, const uint8_t *pool);
+const siot_expr *siot_x_tmp_int(siot_xtmp *tmp, int64_t v);
+
+#endif

@@ -1,0 +1,342 @@
+#define UNW_LOCAL_ONLY
+#include "stack.h"
+
+#include <link.h>
+#include <libunwind.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "runtime.h"
+
+#define MAX_FRAMES 64
+#define CACHE_SLOTS 64
+#define CACHE_DEPTH 16
+
+extern char __start_siot_text[] __attribute__((weak));
+extern char __stop_siot_text[] __attribute__((weak));
+
+/* ---- modules: executable and shared libraries, by address range ---- */
+
+typedef struct range {
+    uintptr_t lo, hi;
+    uint32_t module;
+} range;
+
+static struct {
+    range *ranges;
+    uint32_t nranges;
+    char **paths;
+    uint32_t npaths;
+    uint64_t rebuilds;
+    /* sites */
+    uint64_t *frames; /* SIOT_ADDR(module, offset), site i at frames[off[i]] */
+    uint32_t *off, *depth;
+    uint32_t nsites, capsites;
+    size_t nframes, capframes;
+    uint32_t *index; /* open addressing: site id + 1 */
+    uint64_t *index_hash;
+    uint32_t capindex;
+} G;
+
+static int cmp_range(const void *a, const void *b)
+{
+    const range *x = a, *y = b;
+    return (x->lo > y->lo) - (x->lo < y->lo);
+}
+
+static uint32_t module_id(const char *path)
+{
+    for (uint32_t i = 0; i < G.npaths; i++)
+        if (strcmp(G.paths[i], path) == 0)
+            return i;
+    char **p = realloc(G.paths, (G.npaths + 1) * sizeof *p);
+    if (!p)
+        return UINT32_MAX;
+    G.paths = p;
+    size_t n = strlen(path);
+    char *c = malloc(n + 1);
+    if (!c)
+        return UINT32_MAX;
+    memcpy(c, path, n + 1);
+    G.paths[G.npaths] = c;
+    return G.npaths++;
+}
+
+static int add_object(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    (void)data;
+    char exe[PATH_MAX];
+    const char *name = info->dlpi_name;
+    if (!name || !*name) {
+        ssize_t r = (ssize_t)syscall(SYS_readlink, "/proc/self/exe", exe, sizeof exe - 1);
+        exe[r > 0 ? r : 0] = 0;
+        name = exe;
+    }
+    uint32_t m = UINT32_MAX;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
+            continue;
+        if (m == UINT32_MAX && (m = module_id(name)) == UINT32_MAX)
+            return 0;
+        range *r = realloc(G.ranges, (G.nranges + 1) * sizeof *r);
+        if (!r)
+            return 0;
+        G.ranges = r;
+        /* Offsets are taken from the module's load base, as addr2line wants them. */
+        r[G.nranges].lo = info->dlpi_addr + ph->p_vaddr;
+        r[G.nranges].hi = info->dlpi_addr + ph->p_vaddr + ph->p_memsz;
+        r[G.nranges].module = m;
+        G.nranges++;
+    }
+    return 0;
+}
+
+static void rebuild_modules(void)
+{
+    free(G.ranges);
+    G.ranges = NULL;
+    G.nranges = 0;
+    dl_iterate_phdr(add_object, NULL);
+    qsort(G.ranges, G.nranges, sizeof *G.ranges, cmp_range);
+    G.rebuilds++;
+}
+
+static const range *find_range(uintptr_t a)
+{
+    uint32_t lo = 0, hi = G.nranges;
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+        if (G.ranges[mid].hi <= a)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < G.nranges && G.ranges[lo].lo <= a ? &G.ranges[lo] : NULL;
+}
+
+/* Module-relative address: the lowest executable segment of a module is not
+ * its base, so keep one base per module: the load bias recorded at rebuild. */
+static struct {
+    uint32_t module;
+    uintptr_t base;
+} *bases;
+static uint32_t nbases;
+
+static int note_base(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    (void)data;
+    char exe[PATH_MAX];
+    const char *name = info->dlpi_name;
+    if (!name || !*name) {
+        ssize_t r = (ssize_t)syscall(SYS_readlink, "/proc/self/exe", exe, sizeof exe - 1);
+        exe[r > 0 ? r : 0] = 0;
+        name = exe;
+    }
+    for (uint32_t i = 0; i < G.npaths; i++)
+        if (strcmp(G.paths[i], name) == 0) {
+            void *b = realloc(bases, (nbases + 1) * sizeof *bases);
+            if (!b)
+                return 0;
+            bases = b;
+            bases[nbases].module = i;
+            bases[nbases].base = info->dlpi_addr;
+            nbases++;
+        }
+    return 0;
+}
+
+static uintptr_t module_base_of(uint32_t m)
+{
+    for (uint32_t i = 0; i < nbases; i++)
+        if (bases[i].module == m)
+            return bases[i].base;
+    return 0;
+}
+
+static int map_addr(uintptr_t a, uint64_t *out)
+{
+    const range *r = find_range(a);
+    if (!r && G.rebuilds < 64) {
+        /* A library loaded since the last look (dlopen). */
+        rebuild_modules();
+        free(bases);
+        bases = NULL;
+        nbases = 0;
+        dl_iterate_phdr(note_base, NULL);
+        r = find_range(a);
+    }
+    if (!r)
+        return 0;
+    /* a - 1: the call instruction, not the one after it (addr2line's convention). */
+    *out = SIOT_ADDR(r->module, a - 1 - module_base_of(r->module));
+    return 1;
+}
+
+/* ---- the site table ---- */
+
+static uint64_t hash_frames(const uint64_t *f, uint32_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ULL ^ n;
+    for (uint32_t i = 0; i < n; i++) {
+        h ^= f[i];
+        h *= 0x100000001b3ULL;
+        h ^= h >> 29;
+    }
+    return h;
+}
+
+static int index_grow(void)
+{
+    uint32_t cap = G.capindex ? G.capindex * 2 : 256;
+    uint32_t *ix = calloc(cap, sizeof *ix);
+    uint64_t *ih = calloc(cap, sizeof *ih);
+    if (!ix || !ih) {
+        free(ix);
+        free(ih);
+        return -1;
+    }
+    for (uint32_t i = 0; i < G.capindex; i++) {
+        if (!G.index[i])
+            continue;
+        uint32_t j = (uint32_t)G.index_hash[i] & (cap - 1);
+        while (ix[j])
+            j = (j + 1) & (cap - 1);
+        ix[j] = G.index[i];
+        ih[j] = G.index_hash[i];
+    }
+    free(G.index);
+    free(G.index_hash);
+    G.index = ix;
+    G.index_hash = ih;
+    G.capindex = cap;
+    return 0;
+}
+
+/* Under the rank lock. */
+static uint32_t intern_site(const uint64_t *f, uint32_t n)
+{
+    uint64_t h = hash_frames(f, n);
+    if ((G.nsites + 1) * 2 > G.capindex && index_grow())
+        return 0;
+    uint32_t j = (uint32_t)h & (G.capindex - 1);
+    while (G.index[j]) {
+        uint32_t id = G.index[j] - 1;
+        if (G.index_hash[j] == h && G.depth[id] == n && memcmp(&G.frames[G.off[id]], f, n * sizeof *f) == 0)
+            return id + 1;
+        j = (j + 1) & (G.capindex - 1);
+    }
+    if (G.nsites == G.capsites) {
+        uint32_t cap = G.capsites ? G.capsites * 2 : 64;
+        uint32_t *o = realloc(G.off, cap * sizeof *o);
+        if (!o)
+            return 0;
+        G.off = o;
+        uint32_t *d = realloc(G.depth, cap * sizeof *d);
+        if (!d)
+            return 0;
+        G.depth = d;
+        G.capsites = cap;
+    }
+    if (G.nframes + n > G.capframes) {
+        size_t cap = G.capframes ? G.capframes * 2 : 512;
+        while (cap < G.nframes + n)
+            cap *= 2;
+        uint64_t *fr = realloc(G.frames, cap * sizeof *fr);
+        if (!fr)
+            return 0;
+        G.frames = fr;
+        G.capframes = cap;
+    }
+    memcpy(&G.frames[G.nframes], f, n * sizeof *f);
+    G.off[G.nsites] = (uint32_t)G.nframes;
+    G.depth[G.nsites] = n;
+    G.nframes += n;
+    G.index[j] = G.nsites + 1;
+    G.index_hash[j] = h;
+    return ++G.nsites;
+}
+
+/* ---- per-thread cache on raw addresses ---- */
+
+typedef struct cache_slot {
+    uint32_t n, site;
+    uintptr_t raw[CACHE_DEPTH];
+} cache_slot;
+static __thread cache_slot cache[CACHE_SLOTS] __attribute__((tls_model("initial-exec")));
+
+static int in_tracer(uintptr_t a)
+{
+    return __start_siot_text && a >= (uintptr_t)__start_siot_text && a < (uintptr_t)__stop_siot_text;
+}
+
+SIOT_TEXT uint32_t siot_site_here(unsigned depth)
+{
+    void *ips[MAX_FRAMES + 8];
+    uintptr_t raw[MAX_FRAMES];
+    if (depth > MAX_FRAMES)
+        depth = MAX_FRAMES;
+    int got = unw_backtrace(ips, (int)(depth + 8 < MAX_FRAMES + 8 ? depth + 8 : MAX_FRAMES + 8));
+    uint32_t n = 0;
+    for (int i = 0; i < got && n < depth; i++)
+        if (!in_tracer((uintptr_t)ips[i]))
+            raw[n++] = (uintptr_t)ips[i];
+    if (n == 0)
+        return 0;
+    uint64_t h = hash_frames((const uint64_t *)raw, n);
+    cache_slot *c = &cache[h & (CACHE_SLOTS - 1)];
+    if (c->site && c->n == n && n <= CACHE_DEPTH && memcmp(c->raw, raw, n * sizeof *raw) == 0)
+        return c->site;
+    uint64_t f[MAX_FRAMES];
+    siot_lock();
+    if (!G.nranges) {
+        rebuild_modules();
+        dl_iterate_phdr(note_base, NULL);
+    }
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (map_addr(raw[i], &f[k]))
+            k++;
+    uint32_t site = k ? intern_site(f, k) : 0;
+    siot_unlock();
+    if (site && n <= CACHE_DEPTH) {
+        c->n = n;
+        c->site = site;
+        memcpy(c->raw, raw, n * sizeof *raw);
+    }
+    return site;
+}
+
+int siot_sites_export(siot_trace *t)
+{
+    siot_lock();
+    int rc = 0;
+    t->nmodules = G.npaths;
+    t->modules = siot_arena_alloc(&t->arena, (G.npaths ? G.npaths : 1) * sizeof *t->modules);
+    t->nsites = G.nsites;
+    t->sites = siot_arena_alloc(&t->arena, (G.nsites ? G.nsites : 1) * sizeof *t->sites);
+    if (!t->modules || !t->sites) {
+        rc = -1;
+        t->nmodules = t->nsites = 0;
+    }
+    for (uint32_t i = 0; rc == 0 && i < G.npaths; i++)
+        if (!(t->modules[i] = siot_arena_strdup(&t->arena, G.paths[i], strlen(G.paths[i]))))
+            rc = -1;
+    for (uint32_t i = 0; rc == 0 && i < G.nsites; i++) {
+        siot_site *s = &t->sites[i];
+        s->depth = G.depth[i];
+        s->addrs = siot_arena_alloc(&t->arena, (s->depth ? s->depth : 1) * sizeof *s->addrs);
+        if (!s->addrs) {
+            rc = -1;
+            break;
+        }
+        memcpy(s->addrs, &G.frames[G.off[i]], s->depth * sizeof *s->addrs);
+    }
+    siot_unlock();
+    return rc;
+}

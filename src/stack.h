@@ -1,0 +1,23 @@
+/* stack: call-site signatures. An event's site is the list of return
+ * addresses of the frames that led to the call, the tracer's own frames left
+ * out, at most SIOT_STACK_DEPTH of them, each stored as (module, offset) so
+ * that every rank of a job agrees on it despite address-space randomisation.
+ * Two calls of the same function from different places are different events
+ * to the compressor; the same place in every iteration is the same event. */
+#ifndef SIOT_STACK_H
+#define SIOT_STACK_H
+
+#include <stdint.h>
+
+#include "model.h"
+
+/* Code in this section is the tracer's: its frames never enter a signature. */
+#define SIOT_TEXT __attribute__((section("siot_text"), noinline))
+
+/* The site of the traced call being entered: its id + 1, 0 when unknown.
+ * Cheap on repeat (a per-thread cache on the raw addresses). */
+uint32_t siot_site_here(unsigned depth);
+/* Copies the sites and modules seen so far into t (allocated in t's arena). */
+int siot_sites_export(siot_trace *t);
+
+#endif
