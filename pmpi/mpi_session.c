@@ -112,7 +112,7 @@ void siot_mpi_finalize_hook(void)
         if (rank & step) {
             siot_vbuf b;
             siot_vbuf_init(&b);
-            if (siot_trace_encode(&mine, &b) != 0)
+            if (siot_trace_encode_exact(&mine, &b) != 0)
                 b.oom = 1;
             send_blob(&b, rank - step, comm);
             siot_vbuf_free(&b);

@@ -137,7 +137,36 @@ static void enc_expr(siot_vbuf *b, const siot_expr *x)
     }
 }
 
-static void enc_hist(siot_vbuf *b, const siot_hist *h)
+/* Bins as fractions of the count, in 255ths: a bin under 1/255 of the count
+ * is folded into its nearest kept neighbour, so the number of bins does not
+ * grow with the count as outliers spread out. */
+static void quantize_bins(const siot_hist *h, uint8_t q[SIOT_HBINS])
+{
+    uint64_t c[SIOT_HBINS];
+    for (unsigned i = 0; i < SIOT_HBINS; i++)
+        c[i] = h->bins ? h->bins[i] : 0;
+    for (unsigned i = 0; i < SIOT_HBINS; i++) {
+        if (!c[i] || c[i] * 255 >= h->count)
+            continue;
+        int to = -1;
+        for (unsigned d = 1; d < SIOT_HBINS && to < 0; d++) {
+            if (i >= d && c[i - d] * 255 >= h->count)
+                to = (int)(i - d);
+            else if (i + d < SIOT_HBINS && c[i + d] * 255 >= h->count)
+                to = (int)(i + d);
+        }
+        if (to >= 0) {
+            c[to] += c[i];
+            c[i] = 0;
+        }
+    }
+    for (unsigned i = 0; i < SIOT_HBINS; i++) {
+        uint64_t v = c[i] ? (c[i] * 255 + h->count / 2) / h->count : 0;
+        q[i] = (uint8_t)(c[i] && v == 0 ? 1 : v > 255 ? 255 : v);
+    }
+}
+
+static void enc_hist(siot_vbuf *b, const siot_hist *h, int exact)
 {
     siot_vbuf_uvar(b, h->count);
     if (h->count == 0)
@@ -150,21 +179,27 @@ static void enc_hist(siot_vbuf *b, const siot_hist *h)
         return;
     siot_vbuf_f64(b, h->mean);
     siot_vbuf_f64(b, h->m2);
+    uint8_t q[SIOT_HBINS];
+    if (!exact)
+        quantize_bins(h, q);
     unsigned nnz = 0;
     for (unsigned i = 0; i < SIOT_HBINS; i++)
-        nnz += h->bins && h->bins[i] != 0;
+        nnz += exact ? (h->bins && h->bins[i] != 0) : q[i] != 0;
     siot_vbuf_uvar(b, nnz);
     unsigned last = 0;
     for (unsigned i = 0; i < SIOT_HBINS; i++) {
-        if (!h->bins || !h->bins[i])
+        if (exact ? (!h->bins || !h->bins[i]) : !q[i])
             continue;
         siot_vbuf_uvar(b, i - last);
-        siot_vbuf_uvar(b, h->bins[i]);
+        if (exact)
+            siot_vbuf_uvar(b, h->bins[i]);
+        else
+            siot_vbuf_u8(b, q[i]);
         last = i;
     }
 }
 
-static void enc_node(siot_vbuf *b, const siot_node *n, const uint32_t *fmap)
+static void enc_node(siot_vbuf *b, const siot_node *n, const uint32_t *fmap, int exact)
 {
     siot_vbuf_u8(b, n->kind);
     enc_ranklist(b, &n->ranks);
@@ -179,13 +214,13 @@ static void enc_node(siot_vbuf *b, const siot_node *n, const uint32_t *fmap)
         enc_expr(b, e->bytes);
         for (uint32_t i = 0; i < e->nargs; i++)
             enc_expr(b, e->args[i]);
-        enc_hist(b, &e->comp);
-        enc_hist(b, &e->dur);
+        enc_hist(b, &e->comp, exact);
+        enc_hist(b, &e->dur, exact);
     } else {
         enc_expr(b, n->u.loop.count);
         siot_vbuf_uvar(b, n->u.loop.nbody);
         for (uint32_t i = 0; i < n->u.loop.nbody; i++)
-            enc_node(b, n->u.loop.body[i], fmap);
+            enc_node(b, n->u.loop.body[i], fmap, exact);
     }
 }
 
@@ -210,7 +245,7 @@ static void end_section(siot_vbuf *out, uint8_t tag, const siot_vbuf *payload)
     siot_vbuf_u32le(out, crc);
 }
 
-int siot_trace_encode(const siot_trace *t, siot_vbuf *out)
+static int encode(const siot_trace *t, siot_vbuf *out, int exact)
 {
     siot_vbuf s;
     siot_vbuf_init(&s);
@@ -219,7 +254,7 @@ int siot_trace_encode(const siot_trace *t, siot_vbuf *out)
     siot_vbuf_put(out, ver, 4);
 
     siot_vbuf_uvar(&s, t->nranks);
-    siot_vbuf_uvar(&s, t->flags);
+    siot_vbuf_uvar(&s, exact ? t->flags & ~(uint32_t)SIOT_TF_QBINS : t->flags | SIOT_TF_QBINS);
     siot_vbuf_uvar(&s, t->start_ns);
     put_cstr(&s, t->exe);
     put_cstr(&s, t->flavour);
@@ -282,7 +317,7 @@ int siot_trace_encode(const siot_trace *t, siot_vbuf *out)
     s.len = 0;
     siot_vbuf_uvar(&s, t->ntop);
     for (uint32_t i = 0; i < t->ntop; i++)
-        enc_node(&s, t->top[i], fmap);
+        enc_node(&s, t->top[i], fmap, exact);
     end_section(out, SEC_NODES, &s);
 
     s.len = 0;
@@ -295,6 +330,9 @@ int siot_trace_encode(const siot_trace *t, siot_vbuf *out)
     siot_vbuf_free(&s);
     return oom ? -1 : 0;
 }
+
+int siot_trace_encode(const siot_trace *t, siot_vbuf *out) { return encode(t, out, 0); }
+int siot_trace_encode_exact(const siot_trace *t, siot_vbuf *out) { return encode(t, out, 1); }
 
 /* ------------------------------------------------------------------ decode */
 
@@ -541,7 +579,13 @@ static int dec_hist(dec *d, siot_hist *h)
         b += delta;
         if (b >= SIOT_HBINS || (i > 0 && delta == 0))
             return dfail(d, "histogram bin out of range");
-        h->bins[b] = (uint32_t)siot_rd_uvar_max(&d->rd, UINT32_MAX, "histogram bin count out of range");
+        if (d->t->flags & SIOT_TF_QBINS) {
+            uint8_t q = siot_rd_u8(&d->rd);
+            uint64_t v = (q * h->count + 127) / 255;
+            h->bins[b] = (uint32_t)(v == 0 ? 1 : v > UINT32_MAX ? UINT32_MAX : v);
+        } else {
+            h->bins[b] = (uint32_t)siot_rd_uvar_max(&d->rd, UINT32_MAX, "histogram bin count out of range");
+        }
     }
     return d->rd.err ? -1 : 0;
 }

@@ -23,8 +23,12 @@
 void siot_trace_init(siot_trace *t);
 void siot_trace_free(siot_trace *t);
 
-/* Serialises t. Only the functions that nodes use are written. */
+/* Serialises t. Only the functions that nodes use are written. Files store
+ * histogram bins as fractions of the count (SIOT_TF_QBINS), so that their
+ * size does not grow with the iteration count; exact bins are kept for the
+ * transfers between ranks. */
 int siot_trace_encode(const siot_trace *t, siot_vbuf *out);
+int siot_trace_encode_exact(const siot_trace *t, siot_vbuf *out);
 /* Parses p[0..n) into t (initialised here). On failure returns -1, leaves a
  * one-line reason in err and t freed. */
 int siot_trace_decode(const void *p, size_t n, siot_trace *t, char *err, size_t errlen);

@@ -201,6 +201,7 @@ enum {
     SIOT_TF_APPROX = 2,      /* some loop counts are histograms (SIOT_TOLERANCE) */
     SIOT_TF_COMPRESSED = 4,  /* intra-node compression was on */
     SIOT_TF_TRUNCATED = 8,   /* recording stopped early (memory limit); see the notes */
+    SIOT_TF_QBINS = 16,      /* histogram bins stored as fractions of the count (files) */
 };
 
 typedef struct siot_kv {

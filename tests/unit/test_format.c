@@ -588,8 +588,8 @@ int main(void)
     siot_vbuf_init(&enc);
     siot_vbuf_init(&enc2);
 
-    /* Round trip: encode, decode, re-encode byte for byte. */
-    CHECK(siot_trace_encode(&t, &enc) == 0);
+    /* Round trip: encode (exact bins, as between ranks), decode, re-encode byte for byte. */
+    CHECK(siot_trace_encode_exact(&t, &enc) == 0);
     CHECK(enc.len > 12 && memcmp(enc.data, MAGIC, 8) == 0);
     CHECK(enc.data[8] == 1 && enc.data[9] == 0 && enc.data[10] == 0 && enc.data[11] == 0);
     int rc = decode_exact(enc.data, enc.len, &d, err, sizeof err);
@@ -598,8 +598,52 @@ int main(void)
         fprintf(stderr, "  decode of the rich trace failed: %s\n", err);
         return unit_done("format");
     }
-    CHECK(siot_trace_encode(&d, &enc2) == 0);
+    CHECK(siot_trace_encode_exact(&d, &enc2) == 0);
     CHECK(enc2.len == enc.len && memcmp(enc2.data, enc.data, enc.len) == 0);
+
+    /* The file form keeps bins as fractions of the count: everything else of
+     * the histograms exact, each bin holding at least 1/255 of the count within
+     * rounding, smaller bins folded into a kept neighbour. */
+    {
+        siot_vbuf qf;
+        siot_trace qd;
+        siot_vbuf_init(&qf);
+        /* 10,000 samples: most in a few bins, a thin tail over many (folded). */
+        siot_hist saved = t.top[1]->u.loop.body[0]->u.ev.dur, big;
+        memset(&big, 0, sizeof big);
+        for (int i = 0; i < 10000; i++)
+            CHECK(siot_hist_add(&t.arena, &big, i % 1000 == 7 ? (uint64_t)1 << (i / 1000 + 20) : 1000 + (uint64_t)(i % 3) * 700,
+                                i % NRANKS, (uint64_t)i));
+        t.top[1]->u.loop.body[0]->u.ev.dur = big;
+        CHECK(siot_trace_encode(&t, &qf) == 0);
+        CHECK(decode_exact(qf.data, qf.len, &qd, err, sizeof err) == 0);
+        CHECK(qd.flags == (SIOT_TF_COMPRESSED | SIOT_TF_QBINS));
+        const siot_hist *e = &t.top[1]->u.loop.body[0]->u.ev.dur, *g = &qd.top[1]->u.loop.body[0]->u.ev.dur;
+        CHECK(e->count > 255);
+        CHECK(g->count == e->count && g->min == e->min && g->max == e->max && g->mean == e->mean &&
+              g->m2 == e->m2 && g->max_rank == e->max_rank && g->max_occ == e->max_occ);
+        uint64_t sum = 0;
+        for (unsigned b = 0; b < SIOT_HBINS; b++) {
+            uint64_t ec = siot_hist_bin_count(e, b), gc = siot_hist_bin_count(g, b);
+            sum += gc;
+            if (ec * 255 >= e->count)
+                CHECK(gc + e->count / 255 + 1 >= ec); /* kept: not smaller than it was, within rounding */
+            else
+                CHECK(gc == 0 || ec == 0 || gc * 255 >= e->count);
+        }
+        CHECK(sum + SIOT_HBINS >= e->count && sum <= e->count + SIOT_HBINS + e->count / 255 * SIOT_HBINS);
+        /* 1000, 1700, 2400 ns: bins 9, 10, 11; the 10 outliers 2^20..2^29 ns: bins 20..29,
+         * 1 sample each, under 1/255 of the count: folded away. */
+        unsigned nnz_e = 0, nnz_g = 0;
+        for (unsigned b = 0; b < SIOT_HBINS; b++) {
+            nnz_e += siot_hist_bin_count(e, b) != 0;
+            nnz_g += siot_hist_bin_count(g, b) != 0;
+        }
+        CHECK(nnz_e == 13 && nnz_g == 3);
+        t.top[1]->u.loop.body[0]->u.ev.dur = saved;
+        siot_trace_free(&qd);
+        siot_vbuf_free(&qf);
+    }
 
     /* Header fields, notes and call sites survive. */
     CHECK(d.nranks == NRANKS);
