@@ -64,7 +64,9 @@ static const siot_run *seql_run(const siot_expr *x, const siot_ctx *c, siot_ctx 
     if (x->level >= c->depth || x->n == 0)
         return NULL;
     uint64_t j = c->iter[x->level];
-    if (j >= x->len)
+    /* An approximate loop count (SIOT_TOLERANCE) can run an inner sequence past
+     * its recorded length: then the last run goes on. Otherwise it is an error. */
+    if (j >= x->len && !c->approx)
         return NULL;
     uint32_t lo = 0, hi = x->n - 1;
     while (lo < hi) {
@@ -130,8 +132,24 @@ static int eval_int(const siot_expr *x, const siot_ctx *c, int64_t *v)
         }
         return eval_int(r->x, &local, v);
     }
+    case SIOT_X_APPROX:
+        *v = siot_x_approx_mean(x);
+        return 0;
     }
     return -1;
+}
+
+int64_t siot_x_approx_mean(const siot_expr *x)
+{
+    if (x->len == 0)
+        return x->base;
+    /* rounded mean, computed without overflow for hostile sums */
+    long double m = (long double)x->sum / (long double)x->len;
+    if (m < (long double)x->base)
+        return x->base;
+    if (m > (long double)x->rcoef)
+        return x->rcoef;
+    return (int64_t)(m + 0.5L);
 }
 
 int64_t siot_eval_int(const siot_expr *x, const siot_ctx *ctx, int64_t def)
@@ -163,6 +181,7 @@ int siot_eval(const siot_expr *x, const siot_ctx *ctx, siot_vbuf *scratch, siot_
     case SIOT_X_CONST:
     case SIOT_X_AFFINE:
     case SIOT_X_SEQINT:
+    case SIOT_X_APPROX:
         out->kind = SIOT_V_INT;
         return eval_int(x, ctx, &out->i);
     case SIOT_X_SEQ:
@@ -368,6 +387,11 @@ void siot_x_format(const siot_expr *x, siot_vbuf *o)
         if (show < x->n)
             fmt(o, " ...");
         fmt(o, "](%u runs)", x->n);
+        break;
+    }
+    case SIOT_X_APPROX: {
+        fmt(o, "~%" PRId64 "(%" PRId64 "..%" PRId64 " over %" PRIu64 ")", siot_x_approx_mean(x), x->base, x->rcoef,
+            x->len);
         break;
     }
     case SIOT_X_ARRAY:

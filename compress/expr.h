@@ -18,6 +18,9 @@ int siot_eval(const siot_expr *x, const siot_ctx *ctx, siot_vbuf *scratch, siot_
 /* Integer shortcut: returns def when the value is not an integer. */
 int64_t siot_eval_int(const siot_expr *x, const siot_ctx *ctx, int64_t def);
 
+/* The value an approximate count stands for: its rounded mean. */
+int64_t siot_x_approx_mean(const siot_expr *x);
+
 /* Human-readable form for `siot dump`. */
 void siot_x_format(const siot_expr *x, siot_vbuf *out);
 

@@ -210,8 +210,10 @@ static int merge_node(siot_queue *q, siot_node *B, siot_node *X, unsigned lvl, u
 {
     siot_pool *p = &q->pool;
     if (B->kind == SIOT_N_LOOP) {
-        if (siot_x_extend(p, &B->u.loop.count, X->u.loop.count, lvl, c))
+        int r = siot_x_approx_extend(p, &B->u.loop.count, X->u.loop.count, c, q->tolerance);
+        if (r < 0 || (r == 0 && siot_x_extend(p, &B->u.loop.count, X->u.loop.count, lvl, c)))
             return -1;
+        q->approx_merges += (uint64_t)r;
         for (uint32_t i = 0; i < B->u.loop.nbody; i++)
             if (merge_node(q, B->u.loop.body[i], X->u.loop.body[i], lvl + 1, c))
                 return -1;

@@ -32,6 +32,8 @@ typedef struct siot_queue {
     uint32_t *nbody;  /* body length of nodes[i] when it is a loop, else 0 */
     uint32_t n, cap;
     uint64_t events; /* raw events pushed */
+    double tolerance;       /* SIOT_TOLERANCE percent, 0 = exact */
+    uint64_t approx_merges; /* loop instances folded approximately */
     int oom;         /* set when an allocation failed: the trace is then marked truncated */
     /* a partial iteration of the tail loop, matched but not merged yet */
     siot_raw *pend;

@@ -85,6 +85,13 @@ int siot_x_equal(const siot_expr *a, const siot_expr *b)
                 return 0;
         }
         return 1;
+    case SIOT_X_APPROX:
+        if (a->base != b->base || a->rcoef != b->rcoef || a->len != b->len || a->sum != b->sum)
+            return 0;
+        for (uint32_t i = 0; i < a->n; i++)
+            if (a->u.runs[i].base != b->u.runs[i].base || a->u.runs[i].start != b->u.runs[i].start)
+                return 0;
+        return 1;
     case SIOT_X_SEQL:
         if (a->level != b->level || a->len != b->len)
             return 0;
@@ -128,6 +135,7 @@ void siot_x_free(siot_pool *p, siot_expr *x)
         siot_pool_free(p, x->u.segs, (x->cap ? x->cap : x->n) * sizeof *x->u.segs);
         break;
     case SIOT_X_SEQL:
+    case SIOT_X_APPROX:
         for (uint32_t i = 0; i < x->n; i++)
             siot_x_free(p, x->u.runs[i].x);
         siot_pool_free(p, x->u.runs, (x->cap ? x->cap : x->n) * sizeof *x->u.runs);
@@ -184,6 +192,7 @@ siot_expr *siot_x_clone(siot_pool *p, const siot_expr *x)
         }
         break;
     case SIOT_X_SEQL:
+    case SIOT_X_APPROX:
         y->u.runs = siot_pool_alloc(p, (x->n ? x->n : 1) * sizeof *y->u.runs);
         ok = y->u.runs != NULL;
         for (uint32_t i = 0; ok && i < x->n; i++) {
@@ -447,6 +456,11 @@ const siot_expr *siot_x_tmp_raw(siot_xtmp *t, const siot_rawval *v, const uint8_
 
 /* ------------------------------------------------------------ extension */
 
+/* Differences and sums modulo 2^64: evaluation wraps the same way, so a
+ * progression between extreme values still reproduces them exactly. */
+static int64_t wsub(int64_t a, int64_t b) { return (int64_t)((uint64_t)a - (uint64_t)b); }
+static int64_t wadd(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }
+
 static int is_affinish(const siot_expr *x) { return x->tag == SIOT_X_CONST || x->tag == SIOT_X_AFFINE; }
 static int64_t coef_at(const siot_expr *x, unsigned k)
 {
@@ -533,7 +547,7 @@ static int seql_append(siot_pool *p, siot_expr *s, const siot_expr *X, unsigned 
     int64_t b, st;
     if (X->tag == SIOT_X_CONST && !last->x) {
         if (last_len == 1) {
-            last->stride = X->base - last->base;
+            last->stride = wsub(X->base, last->base);
             s->len++;
             return 0;
         }
@@ -549,8 +563,8 @@ static int seql_append(siot_pool *p, siot_expr *s, const siot_expr *X, unsigned 
             last = &s->u.runs[s->n - 2];
             siot_run *r = &s->u.runs[s->n - 1];
             r->start = last->start + 1;
-            r->base = last->base + last->stride;
-            r->stride = X->base - r->base;
+            r->base = wadd(last->base, last->stride);
+            r->stride = wsub(X->base, r->base);
             last->stride = 0;
             s->len++;
             return 0;
@@ -562,7 +576,7 @@ static int seql_append(siot_pool *p, siot_expr *s, const siot_expr *X, unsigned 
         }
         if (last_len == 1 && is_affinish(last->x) && is_affinish(X) && same_inner(last->x, X, lvl) &&
             no_coef_from(last->x, lvl) && no_coef_from(X, lvl)) {
-            siot_expr *a = make_affine(p, last->x, lvl, X->base - last->x->base);
+            siot_expr *a = make_affine(p, last->x, lvl, wsub(X->base, last->x->base));
             if (!a)
                 return -1;
             siot_x_free(p, last->x);
@@ -650,13 +664,26 @@ static int str_descend_ok(const siot_expr *B, const siot_expr *X)
 int siot_x_extend(siot_pool *p, siot_expr **px, const siot_expr *X, unsigned lvl, uint64_t c)
 {
     siot_expr *B = *px;
+    /* The hot cases first: the same constant again, a progression going on. */
+    if (X->tag == SIOT_X_CONST) {
+        if (B->tag == SIOT_X_CONST && B->base == X->base)
+            return 0;
+        if (B->tag == SIOT_X_AFFINE && B->n == lvl + 1 && !B->rcoef && B->u.coef[lvl] &&
+            (int64_t)((uint64_t)B->base + (uint64_t)B->u.coef[lvl] * c) == X->base) {
+            int inner_zero = 1;
+            for (unsigned k = 0; k < lvl && inner_zero; k++)
+                inner_zero = B->u.coef[k] == 0;
+            if (inner_zero)
+                return 0;
+        }
+    }
     int dep = siot_x_depends(B, lvl);
     if (!dep && siot_x_equal(B, X))
         return 0;
     /* Two points of a progression. */
     if (!dep && c == 1 && is_affinish(B) && is_affinish(X) && same_inner(B, X, lvl) && no_coef_from(B, lvl) &&
         no_coef_from(X, lvl)) {
-        siot_expr *a = make_affine(p, B, lvl, X->base - B->base);
+        siot_expr *a = make_affine(p, B, lvl, wsub(X->base, B->base));
         if (!a)
             return -1;
         siot_x_free(p, B);
@@ -683,4 +710,72 @@ int siot_x_extend(siot_pool *p, siot_expr **px, const siot_expr *X, unsigned lvl
         return 0;
     }
     return to_seql(p, px, X, lvl, c);
+}
+
+/* ------------------------------------------------------------ approximate counts */
+
+#define APPROX_PAIRS 16
+
+static int approx_add(siot_pool *p, siot_expr *a, int64_t v, uint64_t times)
+{
+    if (v < a->base)
+        a->base = v;
+    if (v > a->rcoef)
+        a->rcoef = v;
+    a->len += times;
+    a->sum = wadd(a->sum, (int64_t)((uint64_t)v * times));
+    if (a->level) /* too many distinct values were seen: only the summary is kept */
+        return 0;
+    for (uint32_t i = 0; i < a->n; i++)
+        if (a->u.runs[i].base == v) {
+            a->u.runs[i].start += times;
+            return 0;
+        }
+    if (a->n == APPROX_PAIRS) {
+        siot_pool_free(p, a->u.runs, a->cap * sizeof *a->u.runs);
+        a->u.runs = NULL;
+        a->cap = 0;
+        a->n = 0;
+        a->level = 1;
+        return 0;
+    }
+    if (add_run(p, a))
+        return -1;
+    a->u.runs[a->n - 1].base = v;
+    a->u.runs[a->n - 1].start = times;
+    return 0;
+}
+
+int siot_x_approx_extend(siot_pool *p, siot_expr **px, const siot_expr *X, uint64_t c, double tolerance)
+{
+    siot_expr *B = *px;
+    if (X->tag != SIOT_X_CONST || tolerance <= 0)
+        return 0;
+    int64_t x = X->base, lo, hi;
+    if (B->tag == SIOT_X_CONST) {
+        lo = B->base < x ? B->base : x;
+        hi = B->base < x ? x : B->base;
+    } else if (B->tag == SIOT_X_APPROX) {
+        lo = B->base < x ? B->base : x;
+        hi = B->rcoef > x ? B->rcoef : x;
+    } else {
+        return 0;
+    }
+    if (lo == hi || lo <= 0 || (double)(hi - lo) > tolerance / 100.0 * (double)hi)
+        return 0;
+    if (B->tag == SIOT_X_CONST) {
+        siot_expr *a = siot_pool_alloc(p, sizeof *a);
+        if (!a)
+            return -1;
+        a->tag = SIOT_X_APPROX;
+        a->base = a->rcoef = B->base;
+        if (approx_add(p, a, B->base, c) || approx_add(p, a, x, 1)) {
+            siot_x_free(p, a);
+            return -1;
+        }
+        siot_x_free(p, B);
+        *px = a;
+        return 1;
+    }
+    return approx_add(p, B, x, 1) ? -1 : 1;
 }

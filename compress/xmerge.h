@@ -30,6 +30,12 @@ siot_expr *siot_x_from_raw(siot_pool *p, const siot_rawval *v, const uint8_t *po
  * still valid for iterations 0..c-1). */
 int siot_x_extend(siot_pool *p, siot_expr **px, const siot_expr *X, unsigned lvl, uint64_t c);
 
+/* SIOT_TOLERANCE: when *px (a loop count over iterations 0..c-1 of a level)
+ * and X differ by at most tolerance percent, *px becomes (or stays) an
+ * approximate count that also counts X: returns 1. Returns 0 when the values
+ * are not within tolerance (or not counts), -1 when memory ran out. */
+int siot_x_approx_extend(siot_pool *p, siot_expr **px, const siot_expr *X, uint64_t c, double tolerance);
+
 /* Temporary expressions for a raw value, without the pool: built in tmp
  * (a scratch area reused per value), valid until tmp is reused. */
 typedef struct siot_xtmp {

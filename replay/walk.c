@@ -53,7 +53,11 @@ const siot_node *siot_iter_next(siot_iter *it, siot_ctx *ctx)
         const siot_node *n = f->nodes[f->pos++];
         if (!siot_rl_contains(&n->ranks, it->rank))
             continue;
-        siot_ctx c = {.rank = it->rank, .depth = it->depth, .iter = it->rev, .occurrence = it->occ[n->id]++};
+        siot_ctx c = {.rank = it->rank,
+                      .depth = it->depth,
+                      .iter = it->rev,
+                      .occurrence = it->occ[n->id]++,
+                      .approx = (it->t->flags & SIOT_TF_APPROX) != 0};
         if (n->kind == SIOT_N_EVENT) {
             *ctx = c;
             it->idle = 0;

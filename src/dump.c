@@ -275,6 +275,11 @@ static void dump_nodes(const siot_trace *t, siot_node *const *nodes, uint32_t n,
             siot_vbuf_put(o, " thread=", 8);
             siot_x_format(e->thread, o);
         }
+        if (e->site) {
+            char t[24];
+            int n = snprintf(t, sizeof t, " @s%u", e->site);
+            siot_vbuf_put(o, t, (size_t)n);
+        }
         put_hist(o, "comp", &e->comp);
         put_hist(o, "dur", &e->dur);
         siot_vbuf_u8(o, '\n');
@@ -302,6 +307,26 @@ int siot_dump_human(const siot_trace *t, const char *path, FILE *fp)
         fprintf(fp, "  note %s: %s\n", t->kv[i].key, t->kv[i].val);
     fputc('\n', fp);
     dump_nodes(t, t->top, t->ntop, 0, &o, NULL);
+    if (t->nsites) {
+        /* Call sites: frames innermost first, as module+offset (addr2line -e MODULE OFFSET). */
+        fprintf(fp, "%.*s", (int)o.len, (const char *)o.data);
+        o.len = 0;
+        fprintf(fp, "\ncall sites (innermost frame first; addr2line -e MODULE OFFSET):\n");
+        for (uint32_t i = 0; i < t->nsites; i++) {
+            fprintf(fp, "  s%u:", i + 1);
+            for (uint32_t k = 0; k < t->sites[i].depth; k++) {
+                uint64_t a = t->sites[i].addrs[k];
+                uint32_t m = SIOT_ADDR_MODULE(a);
+                const char *path = m < t->nmodules ? t->modules[m] : "?";
+                const char *base = strrchr(path, '/');
+                fprintf(fp, " %s+0x%llx", base ? base + 1 : path, (unsigned long long)SIOT_ADDR_OFFSET(a));
+            }
+            fputc('\n', fp);
+        }
+        fprintf(fp, "modules:\n");
+        for (uint32_t i = 0; i < t->nmodules; i++)
+            fprintf(fp, "  %s\n", t->modules[i]);
+    }
     int rc = (o.oom || flush_out(&o, fp) != 0) ? -1 : 0;
     siot_vbuf_free(&o);
     return rc;

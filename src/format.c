@@ -118,6 +118,17 @@ static void enc_expr(siot_vbuf *b, const siot_expr *x)
         }
         break;
     }
+    case SIOT_X_APPROX:
+        siot_vbuf_uvar(b, x->len);
+        siot_vbuf_svar(b, x->base);
+        siot_vbuf_svar(b, x->rcoef);
+        siot_vbuf_svar(b, x->sum);
+        siot_vbuf_uvar(b, x->n);
+        for (uint32_t i = 0; i < x->n; i++) {
+            siot_vbuf_svar(b, x->u.runs[i].base);
+            siot_vbuf_uvar(b, x->u.runs[i].start);
+        }
+        break;
     case SIOT_X_STR:
         siot_vbuf_uvar(b, x->n);
         for (uint32_t i = 0; i < x->n; i++) {
@@ -506,6 +517,24 @@ static siot_expr *dec_expr(dec *d, int want_int)
             dfail(d, "sequence run lengths do not add up");
         break;
     }
+    case SIOT_X_APPROX:
+        x->len = siot_rd_uvar(&d->rd);
+        x->base = siot_rd_svar(&d->rd);
+        x->rcoef = siot_rd_svar(&d->rd);
+        x->sum = siot_rd_svar(&d->rd);
+        x->n = (uint32_t)siot_rd_count(&d->rd, 2, "approximate count values longer than the data");
+        if (d->rd.err)
+            break;
+        if (x->len == 0 || x->base > x->rcoef || x->n > 16) {
+            dfail(d, "inconsistent approximate count");
+            break;
+        }
+        x->u.runs = dalloc(d, (x->n ? x->n : 1) * sizeof *x->u.runs);
+        for (uint32_t i = 0; x->u.runs && i < x->n; i++) {
+            x->u.runs[i].base = siot_rd_svar(&d->rd);
+            x->u.runs[i].start = siot_rd_uvar(&d->rd);
+        }
+        break;
     case SIOT_X_STR:
         if (want_int) {
             dfail(d, "string where a number is required");

@@ -59,6 +59,8 @@ enum siot_xtag {
     SIOT_X_STR = 6,    /* concatenation of segments: literal text or a numeric field */
     SIOT_X_ARRAY = 7,  /* an array value, one expression per element */
     SIOT_X_SEQL = 8,   /* piecewise over the iterations j of enclosing loop `level`: runs[] */
+    SIOT_X_APPROX = 9, /* an approximate count (SIOT_TOLERANCE): len instances, min base,
+                        * max rcoef, sum; runs[] hold (value base, count start) while few */
 };
 
 typedef struct siot_expr siot_expr;
@@ -96,7 +98,8 @@ struct siot_expr {
     uint32_t cap;     /* allocated capacity of the array (recorder only) */
     int64_t base;
     int64_t rcoef;
-    uint64_t len; /* SEQL: number of iterations covered */
+    uint64_t len; /* SEQL: number of iterations covered; APPROX: instances */
+    int64_t sum;  /* APPROX: sum of the values */
     union {
         int64_t *coef;
         int64_t *vals;
@@ -126,6 +129,7 @@ typedef struct siot_ctx {
     uint32_t depth;                /* number of enclosing loops */
     const uint64_t *iter;          /* iter[0] = innermost loop's iteration */
     uint64_t occurrence;           /* how many times this rank ran the node before */
+    int approx;                    /* the trace is approximate: sequences may be run past their end */
 } siot_ctx;
 
 /* ---- timing histograms (nanoseconds) ---- */

@@ -124,6 +124,15 @@ void siot_runtime_init(void)
     siot_cfg.layers = parse_layers(getenv("SIOT_LAYERS"));
     siot_cfg.window = (uint32_t)env_uint("SIOT_WINDOW", 256, 1, 65536);
     siot_cfg.stack_depth = (uint32_t)env_uint("SIOT_STACK_DEPTH", 8, 0, 64);
+    v = getenv("SIOT_TOLERANCE");
+    if (v && *v) {
+        char *end;
+        double t = strtod(v, &end);
+        if (*end || !(t >= 0 && t <= 100))
+            fprintf(stderr, "siotrace: SIOT_TOLERANCE=%s is not a percentage in [0, 100]; counts stay exact\n", v);
+        else
+            siot_cfg.tolerance = t;
+    }
 
     uint32_t nfd = fd_capacity();
     S.fdwords = (nfd + 63) / 64;
@@ -138,6 +147,7 @@ void siot_runtime_init(void)
     S.nranks = 1;
     siot_arena_init(&S.arena);
     siot_queue_init(&S.queue, &S.arena, 0, siot_cfg.compress, siot_cfg.window);
+    S.queue.tolerance = siot_cfg.tolerance;
     siot_h_set_base(SIOT_H_STREAM, 3);
     tls_init(&siot_t);
     siot_t.thread = 0;
@@ -334,6 +344,7 @@ void siot_session_restart(int32_t rank, uint32_t nranks)
     S.rank = rank;
     S.nranks = nranks;
     siot_queue_init(&S.queue, &S.arena, rank, siot_cfg.compress, siot_cfg.window);
+    S.queue.tolerance = siot_cfg.tolerance;
     if (S.fdbits)
         memset(S.fdbits, 0, S.fdwords * sizeof *S.fdbits);
     siot_h_reset_all();
@@ -391,6 +402,14 @@ int siot_session_take(siot_trace *t)
                  "a larger window may fold them",
                  (unsigned long long)S.queue.misses, siot_cfg.window, (unsigned long long)S.queue.miss_maxdist);
         siot_trace_set_kv(t, "window_misses", note);
+    }
+    if (S.queue.approx_merges) {
+        t->flags |= SIOT_TF_APPROX;
+        snprintf(note, sizeof note,
+                 "%llu loop instances folded with counts within SIOT_TOLERANCE=%g%%: their counts (shown ~mean) "
+                 "are approximate",
+                 (unsigned long long)S.queue.approx_merges, siot_cfg.tolerance);
+        siot_trace_set_kv(t, "approximate", note);
     }
     snprintf(note, sizeof note, "%zu", S.arena.used_bytes);
     siot_trace_set_kv(t, "recorder_memory_bytes", note);

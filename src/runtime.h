@@ -99,6 +99,7 @@ typedef struct siot_config {
     uint32_t layers;        /* SIOT_LAYERS */
     uint32_t window;        /* SIOT_WINDOW: how far back loop folding looks */
     uint32_t stack_depth;   /* SIOT_STACK_DEPTH: frames in a call-site signature, 0 = none */
+    double tolerance;       /* SIOT_TOLERANCE: percent by which folded loop counts may differ */
 } siot_config;
 extern siot_config siot_cfg;
 

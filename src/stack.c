@@ -316,8 +316,19 @@ int siot_sites_export(siot_trace *t)
 {
     siot_lock();
     int rc = 0;
-    t->nmodules = G.npaths;
-    t->modules = siot_arena_alloc(&t->arena, (G.npaths ? G.npaths : 1) * sizeof *t->modules);
+    /* Only the modules that some frame points into, renumbered densely. */
+    uint32_t *map = calloc(G.npaths + 1, sizeof *map);
+    if (!map) {
+        siot_unlock();
+        return -1;
+    }
+    for (size_t i = 0; i < G.nframes; i++)
+        map[SIOT_ADDR_MODULE(G.frames[i])] = 1;
+    uint32_t nused = 0;
+    for (uint32_t i = 0; i < G.npaths; i++)
+        map[i] = map[i] ? ++nused : 0; /* new index + 1 */
+    t->nmodules = nused;
+    t->modules = siot_arena_alloc(&t->arena, (nused ? nused : 1) * sizeof *t->modules);
     t->nsites = G.nsites;
     t->sites = siot_arena_alloc(&t->arena, (G.nsites ? G.nsites : 1) * sizeof *t->sites);
     if (!t->modules || !t->sites) {
@@ -325,7 +336,7 @@ int siot_sites_export(siot_trace *t)
         t->nmodules = t->nsites = 0;
     }
     for (uint32_t i = 0; rc == 0 && i < G.npaths; i++)
-        if (!(t->modules[i] = siot_arena_strdup(&t->arena, G.paths[i], strlen(G.paths[i]))))
+        if (map[i] && !(t->modules[map[i] - 1] = siot_arena_strdup(&t->arena, G.paths[i], strlen(G.paths[i]))))
             rc = -1;
     for (uint32_t i = 0; rc == 0 && i < G.nsites; i++) {
         siot_site *s = &t->sites[i];
@@ -335,8 +346,12 @@ int siot_sites_export(siot_trace *t)
             rc = -1;
             break;
         }
-        memcpy(s->addrs, &G.frames[G.off[i]], s->depth * sizeof *s->addrs);
+        for (uint32_t k = 0; k < s->depth; k++) {
+            uint64_t a = G.frames[G.off[i] + k];
+            s->addrs[k] = SIOT_ADDR(map[SIOT_ADDR_MODULE(a)] - 1, SIOT_ADDR_OFFSET(a));
+        }
     }
+    free(map);
     siot_unlock();
     return rc;
 }

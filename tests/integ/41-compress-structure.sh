@@ -7,7 +7,7 @@ build_traced classic
 SIOT_LAYERS=mpiio SIOT_TRACE=$PWD/classic.siot mpirun_np 1 ./classic 10 100 || fail "classic run"
 "$SIOT" dump classic.siot > classic.txt || fail "siot dump"
 # The nodes, with their nesting, without the arguments and timing:
-sed -n '/^\[r0\]/,$p' classic.txt | sed -e 's/^\[r0\] //' -e 's/(.*//' > shape.txt
+sed -n '/^\[r0\]/,/^$/p' classic.txt | sed '/^$/d' | sed -e 's/^\[r0\] //' -e 's/(.*//' > shape.txt
 cat > want.txt <<'TXT'
 loop x10 {
   MPI_File_open

@@ -4,8 +4,8 @@
  *   loops strided     strided and segmented offsets, sizes that grow
  *   loops files       numbered files opened, written and closed in a loop
  *   loops exchange    ring exchange with Isend/Irecv/Waitall each step
- *   loops datadep     a solver loop whose iteration count changes from one
- *                     time step to the next (deterministic pseudo-random)
+ *   loops datadep [S] S time steps (20) of a solver loop whose iteration count
+ *                     changes from one step to the next (30..41, pseudo-random)
  *   loops all N       everything above in one run */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -94,10 +94,10 @@ static void exchange(void)
     }
 }
 
-static void datadep(void)
+static void datadep(long steps)
 {
     unsigned seed = 12345;
-    for (int step = 0; step < 20; step++) {
+    for (long step = 0; step < steps; step++) {
         seed = seed * 1103515245u + 12345u;
         int iters = 30 + (int)((seed >> 16) % 12); /* 30..41, the same on every rank */
         for (int it = 0; it < iters; it++) {
@@ -126,7 +126,7 @@ int main(int argc, char **argv)
     if (all || !strcmp(what, "exchange"))
         exchange();
     if (all || !strcmp(what, "datadep"))
-        datadep();
+        datadep(all || argc < 3 ? 20 : n);
     MPI_Finalize();
     return 0;
 }

@@ -1,0 +1,18 @@
+# Benchmarks, run through `make bench`: each prints a table of measurements.
+MPI ?= mpich
+B := build/$(MPI)
+BB := $(B)/bench
+MPICC := mpicc.$(MPI)
+
+.PHONY: run
+run: $(BB)/pwrite_loop $(BB)/pwrite_loop.plain
+	@MPI=$(MPI) bash bench/pwrite.sh
+
+$(BB)/%: bench/%.c $(B)/wrap.flags $(B)/lib/libsiotrace.a
+	@mkdir -p $(@D)
+	$(MPICC) -O2 -c -o $@.o $<
+	$(MPICC) $@.o -Wl,@$(B)/wrap.flags -o $@
+
+$(BB)/%.plain: bench/%.c
+	@mkdir -p $(@D)
+	$(MPICC) -O2 -o $@ $<
