@@ -29,9 +29,10 @@ PMPI_LAYERS := mpi mpiio
 
 CORE_SRC := src/vbuf.c src/arena.c src/roles.c src/format.c src/predef.c \
             compress/ranklist.c compress/expr.c compress/hist.c
-RUNTIME_SRC := src/runtime.c src/handles.c src/stack.c compress/queue.c compress/pool.c compress/xmerge.c
+RUNTIME_SRC := src/runtime.c src/handles.c src/stack.c compress/queue.c compress/pool.c compress/xmerge.c \
+               compress/merge.c
 PMPI_SRC := pmpi/mpi_record.c pmpi/mpi_session.c
-TOOL_SRC := src/siot.c src/dump.c src/diff.c replay/walk.c
+TOOL_SRC := src/siot.c src/dump.c src/diff.c replay/walk.c compress/merge.c compress/xmerge.c compress/pool.c
 
 GEN_C := $(G)/functab.c $(WRAP_LAYERS:%=$(G)/wrap_%.c) $(PMPI_LAYERS:%=$(G)/pmpi_%.c)
 GEN_STAMP := $(G)/.stamp
@@ -110,7 +111,7 @@ $(SIOT): $(TOOL_OBJ) $(CORE_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ -lm
 
 # ---------------------------------------------------------------- examples
-EXAMPLES := ckpt
+EXAMPLES := ckpt ior
 examples: $(EXAMPLES:%=$(B)/examples/%)
 
 $(B)/examples/%: examples/%/*.c $(LIB) $(FLAGS)

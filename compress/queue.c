@@ -261,6 +261,15 @@ static int merge_raw(siot_queue *q, siot_node *B, const siot_raw *r, int64_t dis
 
 /* ------------------------------------------------------------ folding */
 
+static unsigned max_depth(siot_node *const *v, uint32_t n)
+{
+    unsigned d = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (v[i]->depth > d)
+            d = v[i]->depth;
+    return d;
+}
+
 static void note_seen(siot_queue *q)
 {
     uint32_t pos = q->n - 1;
@@ -310,8 +319,10 @@ static int fold_tail(siot_queue *q)
                     break;
                 }
             }
-            /* the last L nodes repeat the L before them: a new loop of 2 */
-            if (2 * L <= n && q->hash[n - 1 - L] == h && seq_equal(&q->nodes[n - 2 * L], &q->nodes[n - L], L)) {
+            /* the last L nodes repeat the L before them: a new loop of 2
+             * (unless it would nest deeper than a reader accepts) */
+            if (2 * L <= n && q->hash[n - 1 - L] == h && seq_equal(&q->nodes[n - 2 * L], &q->nodes[n - L], L) &&
+                max_depth(&q->nodes[n - 2 * L], L) < SIOT_MAX_NEST) {
                 siot_node *loop = siot_pool_alloc(&q->pool, sizeof *loop);
                 siot_node **body = loop ? siot_pool_alloc(&q->pool, L * sizeof *body) : NULL;
                 siot_expr *cnt = body ? siot_x_int(&q->pool, 2) : NULL;
@@ -330,6 +341,7 @@ static int fold_tail(siot_queue *q)
                 loop->u.loop.nbody = L;
                 loop->u.loop.body = body;
                 loop->hash = loop_hash(body, L);
+                loop->depth = (uint8_t)(max_depth(body, L) + 1);
                 q->n = n - 2 * L;
                 append(q, loop); /* cannot fail: the list just shrank */
                 found = 1;

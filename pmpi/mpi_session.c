@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "mpi_record.h"
+#include "compress/merge.h"
 #include "src/format.h"
 
 static int finalized;
@@ -18,6 +19,7 @@ static void register_predefined(void)
     siot_h_set_base(SIOT_H_DTYPE, SIOT_DTYPE_BASE);
     siot_h_set_base(SIOT_H_OP, SIOT_OP_BASE);
     siot_h_set_base(SIOT_H_STREAM, 3);
+    siot_h_set_base(SIOT_H_FD, 3);
     /* First name wins when an implementation aliases two names to one handle. */
 #define REG(kind, keyfn, id, h)                                  \
     if (siot_h_find(kind, keyfn(h)) < 0)                         \
@@ -106,6 +108,13 @@ void siot_mpi_finalize_hook(void)
     PMPI_Comm_rank(comm, &rank);
     PMPI_Comm_size(comm, &size);
 
+    if (siot_cfg.rank_traces) {
+        /* Each rank's own trace, before any merge (for checking the merge). */
+        char path[4200];
+        snprintf(path, sizeof path, "%s/rank-%06d.siot", siot_cfg.rank_traces, rank);
+        siot_write_trace_to(&mine, path, 1);
+    }
+
     /* Round k: ranks with bit k set hand their (already merged) trace to
      * rank - 2^k, which appends it after its own; rank order is preserved. */
     for (int step = 1; step < size; step <<= 1) {
@@ -131,9 +140,9 @@ void siot_mpi_finalize_hook(void)
             } else if (siot_trace_decode(blob, n, &theirs, why, sizeof why) != 0) {
                 fprintf(stderr, "siotrace: rank %d: cannot merge the trace of rank %d: %s\n", rank, rank + step, why);
                 mine.flags |= SIOT_TF_PARTIAL;
-            } else if (siot_trace_append(&mine, &theirs) != 0) {
+            } else if ((siot_cfg.compress ? siot_trace_merge(&mine, &theirs, siot_cfg.window)
+                                          : siot_trace_append(&mine, &theirs)) != 0) {
                 fprintf(stderr, "siotrace: rank %d: out of memory while merging\n", rank);
-                siot_trace_free(&theirs);
                 mine.flags |= SIOT_TF_PARTIAL;
             }
             free(blob);

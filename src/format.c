@@ -10,6 +10,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "../compress/hist.h"
 #include "../compress/ranklist.h"
 #include "roles.h"
 
@@ -177,13 +178,49 @@ static void quantize_bins(const siot_hist *h, uint8_t q[SIOT_HBINS])
     }
 }
 
+/* A time in the file form: 6-bit exponent, 10-bit mantissa (0.1%; exact
+ * below 1024 ns), two bytes whatever the magnitude. */
+static uint16_t time16(uint64_t ns)
+{
+    unsigned e = 0;
+    while ((ns >> e) >= 1024)
+        e++;
+    uint64_t m = e ? (ns + (1ULL << (e - 1))) >> e : ns;
+    if (m >= 1024) {
+        m >>= 1;
+        e++;
+    }
+    return (uint16_t)(e << 10 | m);
+}
+
+static uint64_t time16_value(uint16_t code) { return (uint64_t)(code & 1023) << (code >> 10); }
+
+/* The first bin of the mask. In the file form min is rounded, and rounding
+ * to nearest can move it up into the next bin (2047 -> 2048) but never down:
+ * anchoring one bin below the bin of the stored min covers both cases, and the
+ * reader computes the same anchor from what it reads. */
+static unsigned mask_anchor(uint64_t min, int exact)
+{
+    if (exact)
+        return siot_hist_bin(min);
+    uint64_t r = time16_value(time16(min));
+    unsigned b = siot_hist_bin(r);
+    return r >= 1024 && b > 0 ? b - 1 : b;
+}
+
 static void enc_hist(siot_vbuf *b, const siot_hist *h, int exact)
 {
     siot_vbuf_uvar(b, h->count);
     if (h->count == 0)
         return;
-    siot_vbuf_uvar(b, h->min);
-    siot_vbuf_uvar(b, h->max - h->min);
+    if (exact) {
+        siot_vbuf_uvar(b, h->min);
+        siot_vbuf_uvar(b, h->max - h->min);
+    } else {
+        uint16_t lo = time16(h->min), hi = time16(h->max);
+        uint8_t t[4] = {(uint8_t)lo, (uint8_t)(lo >> 8), (uint8_t)hi, (uint8_t)(hi >> 8)};
+        siot_vbuf_put(b, t, 4);
+    }
     siot_vbuf_uvar(b, (uint64_t)(int64_t)h->max_rank + 1);
     siot_vbuf_uvar(b, h->max_occ);
     if (h->count == 1)
@@ -193,20 +230,21 @@ static void enc_hist(siot_vbuf *b, const siot_hist *h, int exact)
     uint8_t q[SIOT_HBINS];
     if (!exact)
         quantize_bins(h, q);
-    unsigned nnz = 0;
-    for (unsigned i = 0; i < SIOT_HBINS; i++)
-        nnz += exact ? (h->bins && h->bins[i] != 0) : q[i] != 0;
-    siot_vbuf_uvar(b, nnz);
-    unsigned last = 0;
-    for (unsigned i = 0; i < SIOT_HBINS; i++) {
-        if (exact ? (!h->bins || !h->bins[i]) : !q[i])
+    /* Every sample lies in [min, max]: a bit mask of the bins from min's up,
+     * then one value per set bit. */
+    unsigned lo = mask_anchor(h->min, exact);
+    uint64_t mask = 0;
+    for (unsigned i = lo; i < SIOT_HBINS; i++)
+        if (exact ? (h->bins && h->bins[i]) : q[i])
+            mask |= 1ULL << (i - lo);
+    siot_vbuf_uvar(b, mask);
+    for (unsigned i = lo; i < SIOT_HBINS; i++) {
+        if (!(mask >> (i - lo) & 1))
             continue;
-        siot_vbuf_uvar(b, i - last);
         if (exact)
             siot_vbuf_uvar(b, h->bins[i]);
         else
             siot_vbuf_u8(b, q[i]);
-        last = i;
     }
 }
 
@@ -580,11 +618,27 @@ static int dec_hist(dec *d, siot_hist *h)
     h->count = siot_rd_uvar(&d->rd);
     if (h->count == 0)
         return d->rd.err ? -1 : 0;
-    h->min = siot_rd_uvar(&d->rd);
-    uint64_t span = siot_rd_uvar(&d->rd);
-    if (span > UINT64_MAX - h->min)
-        return dfail(d, "histogram maximum out of range");
-    h->max = h->min + span;
+    if (d->t->flags & SIOT_TF_QBINS) {
+        uint64_t tv[2];
+        for (int i = 0; i < 2; i++) {
+            unsigned code = siot_rd_u8(&d->rd);
+            code |= (unsigned)siot_rd_u8(&d->rd) << 8;
+            unsigned e = code >> 10, m = code & 1023;
+            if (e > 53)
+                return dfail(d, "histogram time out of range");
+            tv[i] = (uint64_t)m << e;
+        }
+        h->min = tv[0];
+        h->max = tv[1];
+        if (h->min > h->max)
+            return dfail(d, "histogram minimum above its maximum");
+    } else {
+        h->min = siot_rd_uvar(&d->rd);
+        uint64_t span = siot_rd_uvar(&d->rd);
+        if (span > UINT64_MAX - h->min)
+            return dfail(d, "histogram maximum out of range");
+        h->max = h->min + span;
+    }
     uint64_t r = siot_rd_uvar_max(&d->rd, d->t->nranks, "histogram rank out of range");
     h->max_rank = (int32_t)r - 1;
     h->max_occ = siot_rd_uvar(&d->rd);
@@ -601,13 +655,15 @@ static int dec_hist(dec *d, siot_hist *h)
     h->bins = dalloc(d, SIOT_HBINS * sizeof *h->bins);
     if (!h->bins)
         return -1;
-    uint64_t nnz = siot_rd_uvar_max(&d->rd, SIOT_HBINS, "too many histogram bins");
-    uint64_t b = 0;
-    for (uint64_t i = 0; i < nnz && !d->rd.err; i++) {
-        uint64_t delta = siot_rd_uvar_max(&d->rd, SIOT_HBINS, "histogram bin out of range");
-        b += delta;
-        if (b >= SIOT_HBINS || (i > 0 && delta == 0))
-            return dfail(d, "histogram bin out of range");
+    unsigned lo = siot_hist_bin(h->min);
+    if ((d->t->flags & SIOT_TF_QBINS) && h->min >= 1024 && lo > 0)
+        lo--; /* the writer's anchor: see mask_anchor */
+    uint64_t mask = siot_rd_uvar(&d->rd);
+    if (!d->rd.err && (mask >> (SIOT_HBINS - lo)) != 0)
+        return dfail(d, "histogram bin out of range");
+    for (unsigned b = lo; b < SIOT_HBINS && !d->rd.err; b++) {
+        if (!(mask >> (b - lo) & 1))
+            continue;
         if (d->t->flags & SIOT_TF_QBINS) {
             uint8_t q = siot_rd_u8(&d->rd);
             uint64_t v = (q * h->count + 127) / 255;
@@ -969,13 +1025,16 @@ static void remap_sites(siot_node *n, uint32_t add)
 int siot_trace_append(siot_trace *dst, siot_trace *src)
 {
     uint32_t *map = malloc((src->nfuncs + 1) * sizeof *map);
-    if (!map)
+    if (!map) {
+        siot_trace_free(src);
         return -1;
+    }
     siot_funcdesc *funcs = siot_arena_alloc(&dst->arena, (dst->nfuncs + src->nfuncs + 1) * sizeof *funcs);
     siot_site *sites = siot_arena_alloc(&dst->arena, (dst->nsites + src->nsites + 1) * sizeof *sites);
     siot_node **top = siot_arena_alloc(&dst->arena, ((size_t)dst->ntop + src->ntop + 1) * sizeof *top);
     if (!funcs || !sites || !top) {
         free(map);
+        siot_trace_free(src);
         return -1;
     }
     copy_n(funcs, dst->funcs, dst->nfuncs * sizeof *funcs);
@@ -994,6 +1053,7 @@ int siot_trace_append(siot_trace *dst, siot_trace *src)
     if (!mods || !mmap_) {
         free(map);
         free(mmap_);
+        siot_trace_free(src);
         return -1;
     }
     copy_n(mods, dst->modules, dst->nmodules * sizeof *mods);

@@ -17,8 +17,8 @@
 #define SIOT_MAX_RANKS (1u << 24)
 #define SIOT_MAX_FUNCS 65536u
 #define SIOT_MAX_SITE_DEPTH 256u
-#define SIOT_MAX_EXPR_DEPTH 16u
-#define SIOT_MAX_STRING 65536u
+#define SIOT_MAX_EXPR_DEPTH 80u /* run tables nest once per loop level (64) */
+#define SIOT_MAX_STRING (16u << 20)
 
 void siot_trace_init(siot_trace *t);
 void siot_trace_free(siot_trace *t);
@@ -36,7 +36,7 @@ int siot_trace_decode(const void *p, size_t n, siot_trace *t, char *err, size_t 
 int siot_trace_load(const char *path, siot_trace *t, char *err, size_t errlen);
 
 /* Appends src's nodes after dst's, taking over src's memory (src is left
- * empty). Function and call-site tables are united and indices remapped.
+ * empty, also on failure). Function and call-site tables are united and indices remapped.
  * The rank lists are kept as they are. */
 int siot_trace_append(siot_trace *dst, siot_trace *src);
 /* Renumbers node ids and recomputes nnodes and max_depth. */

@@ -169,6 +169,7 @@ struct siot_node {
     uint8_t kind;
     uint32_t id;   /* dense index over the trace, for per-node walker state */
     uint64_t hash; /* structure (function, call site, thread; loop bodies), recorder only */
+    uint8_t depth; /* loops nested in this node (0 for an event), recorder only */
     siot_ranklist ranks;
     union {
         siot_event ev;

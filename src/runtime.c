@@ -124,6 +124,9 @@ void siot_runtime_init(void)
     siot_cfg.layers = parse_layers(getenv("SIOT_LAYERS"));
     siot_cfg.window = (uint32_t)env_uint("SIOT_WINDOW", 256, 1, 65536);
     siot_cfg.stack_depth = (uint32_t)env_uint("SIOT_STACK_DEPTH", 8, 0, 64);
+    siot_cfg.rank_traces = getenv("SIOT_RANK_TRACES");
+    if (siot_cfg.rank_traces && !*siot_cfg.rank_traces)
+        siot_cfg.rank_traces = NULL;
     v = getenv("SIOT_TOLERANCE");
     if (v && *v) {
         char *end;
@@ -149,6 +152,7 @@ void siot_runtime_init(void)
     siot_queue_init(&S.queue, &S.arena, 0, siot_cfg.compress, siot_cfg.window);
     S.queue.tolerance = siot_cfg.tolerance;
     siot_h_set_base(SIOT_H_STREAM, 3);
+    siot_h_set_base(SIOT_H_FD, 3);
     tls_init(&siot_t);
     siot_t.thread = 0;
     siot_t.last_mark = siot_now();
@@ -259,6 +263,8 @@ void *siot_pool_at(uint32_t off1) { return off1 ? siot_t.pool + off1 - 1 : NULL;
 void siot_put_strn(siot_raw *ev, uint32_t k, const char *s, size_t n)
 {
     uint32_t off;
+    if (n > SIOT_MAX_STRING)
+        n = SIOT_MAX_STRING; /* what a reader accepts; no real path or hint is that long */
     uint8_t *p;
     if (!s || !(p = pool_reserve(&siot_t, n, &off))) {
         ev->args[k].kind = SIOT_RV_NONE;
@@ -299,16 +305,22 @@ int siot_fd_traced(int fd)
     return (__atomic_load_n(&S.fdbits[fd / 64], __ATOMIC_RELAXED) >> (fd % 64)) & 1;
 }
 
-void siot_fd_track(int fd)
+int64_t siot_fd_new(int fd)
 {
-    if (fd >= 0 && (uint32_t)fd / 64 < S.fdwords)
-        __atomic_or_fetch(&S.fdbits[fd / 64], 1ULL << (fd % 64), __ATOMIC_RELAXED);
+    if (fd < 0 || (uint32_t)fd / 64 >= S.fdwords)
+        return fd;
+    __atomic_or_fetch(&S.fdbits[fd / 64], 1ULL << (fd % 64), __ATOMIC_RELAXED);
+    return siot_h_new(SIOT_H_FD, (uintptr_t)fd);
 }
 
-void siot_fd_untrack(int fd)
+int64_t siot_fd_id(int fd) { return fd < 0 ? fd : siot_h_find(SIOT_H_FD, (uintptr_t)fd); }
+
+void siot_fd_closed(int fd)
 {
-    if (fd >= 0 && (uint32_t)fd / 64 < S.fdwords)
-        __atomic_and_fetch(&S.fdbits[fd / 64], ~(1ULL << (fd % 64)), __ATOMIC_RELAXED);
+    if (fd < 0 || (uint32_t)fd / 64 >= S.fdwords)
+        return;
+    __atomic_and_fetch(&S.fdbits[fd / 64], ~(1ULL << (fd % 64)), __ATOMIC_RELAXED);
+    siot_h_release(SIOT_H_FD, (uintptr_t)fd);
 }
 
 int siot_stream_traced(const void *stream)
@@ -448,40 +460,66 @@ static void default_path(char *out, size_t n, int attempt)
         snprintf(out, n, "%s.%d.siot", base, attempt);
 }
 
-int siot_write_trace(const siot_trace *t)
+/* Encodes t and writes it to a temporary name beside path, synced. */
+static int write_tmp(const siot_trace *t, const char *tmp, int exact, size_t *len)
 {
     siot_vbuf b;
     siot_vbuf_init(&b);
-    int saved = errno;
-    if (siot_trace_encode(t, &b) != 0) {
+    if ((exact ? siot_trace_encode_exact(t, &b) : siot_trace_encode(t, &b)) != 0) {
         fprintf(stderr, "siotrace: out of memory while encoding the trace\n");
         siot_vbuf_free(&b);
         return -1;
     }
-    char path[PATH_MAX + 32], tmp[PATH_MAX + 64];
-    if (siot_cfg.trace_path)
-        snprintf(path, sizeof path, "%s", siot_cfg.trace_path);
-    else
-        default_path(path, sizeof path, 0);
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
     int fd = (int)syscall(SYS_openat, AT_FDCWD, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) {
         fprintf(stderr, "siotrace: cannot create %s: %s\n", tmp, strerror(errno));
         siot_vbuf_free(&b);
-        errno = saved;
         return -1;
     }
     int rc = write_all(fd, b.data, b.len);
     if (rc == 0)
         rc = (int)syscall(SYS_fsync, fd);
     syscall(SYS_close, fd);
+    *len = b.len;
+    siot_vbuf_free(&b);
     if (rc != 0) {
         fprintf(stderr, "siotrace: cannot write %s: %s\n", tmp, strerror(errno));
         syscall(SYS_unlinkat, AT_FDCWD, tmp, 0);
-        siot_vbuf_free(&b);
+        return -1;
+    }
+    return 0;
+}
+
+int siot_write_trace_to(const siot_trace *t, const char *path, int exact)
+{
+    int saved = errno;
+    char tmp[PATH_MAX + 64];
+    size_t len = 0;
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+    int rc = write_tmp(t, tmp, exact, &len);
+    if (rc == 0 && syscall(SYS_renameat, AT_FDCWD, tmp, AT_FDCWD, path) != 0) {
+        fprintf(stderr, "siotrace: cannot rename %s to %s: %s\n", tmp, path, strerror(errno));
+        rc = -1;
+    }
+    errno = saved;
+    return rc;
+}
+
+int siot_write_trace(const siot_trace *t)
+{
+    int saved = errno;
+    char path[PATH_MAX + 32], tmp[PATH_MAX + 64];
+    size_t len = 0;
+    if (siot_cfg.trace_path)
+        snprintf(path, sizeof path, "%s", siot_cfg.trace_path);
+    else
+        default_path(path, sizeof path, 0);
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+    if (write_tmp(t, tmp, 0, &len) != 0) {
         errno = saved;
         return -1;
     }
+    int rc;
     if (siot_cfg.trace_path) {
         rc = (int)syscall(SYS_renameat, AT_FDCWD, tmp, AT_FDCWD, path);
     } else {
@@ -494,12 +532,11 @@ int siot_write_trace(const siot_trace *t)
                 break;
         }
     }
-    if (rc != 0) {
-        fprintf(stderr, "siotrace: cannot rename %s to %s: %s (the trace is left in %s)\n", tmp, path, strerror(errno), tmp);
-    } else if (siot_cfg.verbose) {
-        fprintf(stderr, "siotrace: wrote %s (%zu bytes)\n", path, b.len);
-    }
-    siot_vbuf_free(&b);
+    if (rc != 0)
+        fprintf(stderr, "siotrace: cannot rename %s to %s: %s (the trace is left in %s)\n", tmp, path, strerror(errno),
+                tmp);
+    else if (siot_cfg.verbose)
+        fprintf(stderr, "siotrace: wrote %s (%zu bytes)\n", path, len);
     errno = saved;
     return rc == 0 ? 0 : -1;
 }

@@ -75,10 +75,15 @@ static inline void siot_put_int(siot_raw *ev, uint32_t k, int64_t v)
     ev->args[k].i = v;
 }
 
-/* Descriptor and stream bookkeeping (under the rank lock, from wrappers). */
+/* Descriptor and stream bookkeeping. siot_fd_traced is the cheap filter
+ * before a call; the others run under the rank lock (between siot_end and
+ * siot_finish). Descriptors are recorded as ids like other handles (from 3,
+ * lowest free first), so ranks whose runtimes hold different numbers of
+ * descriptors still record the same values. */
 int siot_fd_traced(int fd);
-void siot_fd_track(int fd);
-void siot_fd_untrack(int fd);
+int64_t siot_fd_new(int fd);     /* fd just opened: traced from now on; returns its id */
+int64_t siot_fd_id(int fd);      /* id of a traced fd, -1 if not traced */
+void siot_fd_closed(int fd);     /* fd closed: no longer traced, its id free */
 int siot_stream_traced(const void *stream);
 int siot_dir_traced(const void *dir);
 
@@ -100,6 +105,7 @@ typedef struct siot_config {
     uint32_t window;        /* SIOT_WINDOW: how far back loop folding looks */
     uint32_t stack_depth;   /* SIOT_STACK_DEPTH: frames in a call-site signature, 0 = none */
     double tolerance;       /* SIOT_TOLERANCE: percent by which folded loop counts may differ */
+    const char *rank_traces; /* SIOT_RANK_TRACES: also write each rank's own trace in this directory */
 } siot_config;
 extern siot_config siot_cfg;
 
@@ -113,12 +119,15 @@ void siot_session_restart(int32_t rank, uint32_t nranks);
 int siot_session_take(siot_trace *t);
 /* Writes t atomically to the configured path. Returns 0 or -1 with a message on stderr. */
 int siot_write_trace(const siot_trace *t);
+/* Writes t atomically to path (replacing it); exact: keep exact histogram bins. */
+int siot_write_trace_to(const siot_trace *t, const char *path, int exact);
 /* Set by the MPI layer once MPI_Init ran: the serial at-exit writer steps aside. */
 void siot_session_set_mpi(int on);
 int32_t siot_session_rank(void);
 
 /* Handle tables: small stable ids for opaque handles (src/handles.c). */
 enum siot_hkind {
+    SIOT_H_FD,
     SIOT_H_STREAM,
     SIOT_H_DIR,
     SIOT_H_COMM,

@@ -4,6 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <errno.h>
+#include <unistd.h>
+
+#include "../compress/merge.h"
+#include "../compress/ranklist.h"
 #include "diff.h"
 #include "dump.h"
 #include "format.h"
@@ -20,6 +25,9 @@ static const char *USAGE =
     "                        every event of every rank, one JSON object per line\n"
     "  diff A B              exit 0 when A and B hold the same events (timing\n"
     "                        aside), 1 with the first difference when not\n"
+    "  merge [--concat] -o OUT IN...\n"
+    "                        one trace from traces of disjoint sets of ranks\n"
+    "                        (per-rank traces: SIOT_RANK_TRACES, partial traces)\n"
     "  help [COMMAND]        this text, or a command's\n"
     "  --version             the version\n"
     "\n"
@@ -50,6 +58,17 @@ static const char *DIFF_HELP =
     "return value, errno, bytes and parent links, in program order. Timing is\n"
     "ignored. Exit 0 when they are the same, 1 with the first difference\n"
     "printed when not, 2 when a trace cannot be read.\n";
+
+static const char *MERGE_HELP =
+    "usage: siot merge [--concat] [--window N] -o OUT IN...\n"
+    "\n"
+    "Merges traces that hold disjoint sets of ranks of the same job (for\n"
+    "example the per-rank traces written with SIOT_RANK_TRACES=dir, or partial\n"
+    "traces) into one, as the tracer does at MPI_Finalize: matching events of\n"
+    "different ranks become one event whose values are functions of the rank.\n"
+    "--concat only puts the ranks side by side (what SIOT_COMPRESS=0 does).\n"
+    "--window N bounds how far the alignment looks ahead (default 256).\n"
+    "OUT is written to a temporary name and renamed.\n";
 
 static int usage_error(const char *msg)
 {
@@ -135,6 +154,144 @@ static int cmd_diff(int argc, char **argv)
     return rc < 0 ? 2 : rc;
 }
 
+/* The ranks a trace holds, as a bitmap over [0, nranks). */
+static int ranks_of(const siot_trace *t, uint8_t *seen)
+{
+    for (uint32_t i = 0; i < t->ntop; i++) {
+        const siot_ranklist *rl = &t->top[i]->ranks;
+        for (uint64_t k = 0; k < siot_rl_size(rl); k++) {
+            int32_t r = siot_rl_nth(rl, k);
+            if (r >= 0 && (uint32_t)r < t->nranks)
+                seen[r] = 1;
+        }
+    }
+    return 0;
+}
+
+static int write_file(const siot_trace *t, const char *path)
+{
+    siot_vbuf b;
+    siot_vbuf_init(&b);
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+    int rc = -1;
+    FILE *f = NULL;
+    if (siot_trace_encode(t, &b) != 0) {
+        fprintf(stderr, "siot: merge: out of memory\n");
+        goto out;
+    }
+    if (!(f = fopen(tmp, "wb")) || fwrite(b.data, 1, b.len, f) != b.len || fflush(f) != 0 || fsync(fileno(f)) != 0) {
+        fprintf(stderr, "siot: merge: cannot write %s: %s\n", tmp, strerror(errno));
+        goto out;
+    }
+    if (fclose(f) != 0) {
+        f = NULL;
+        fprintf(stderr, "siot: merge: cannot write %s: %s\n", tmp, strerror(errno));
+        goto out;
+    }
+    f = NULL;
+    if (rename(tmp, path) != 0) {
+        fprintf(stderr, "siot: merge: cannot rename %s to %s: %s\n", tmp, path, strerror(errno));
+        goto out;
+    }
+    rc = 0;
+out:
+    if (f)
+        fclose(f);
+    if (rc)
+        unlink(tmp);
+    siot_vbuf_free(&b);
+    return rc;
+}
+
+static int cmd_merge(int argc, char **argv)
+{
+    if (wants_help(argc, argv)) {
+        fputs(MERGE_HELP, stdout);
+        return 0;
+    }
+    int concat = 0;
+    unsigned window = 256;
+    const char *out = NULL;
+    const char **in = calloc((size_t)argc + 1, sizeof *in);
+    int nin = 0;
+    if (!in)
+        return 2;
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--concat") == 0) {
+            concat = 1;
+        } else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
+            out = argv[++i];
+        } else if (strcmp(argv[i], "--window") == 0 && i + 1 < argc) {
+            window = (unsigned)strtoul(argv[++i], NULL, 10);
+            if (window == 0 || window > 65536) {
+                free(in);
+                return usage_error("merge: --window must be in 1..65536");
+            }
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            free(in);
+            return usage_error("merge: unknown option");
+        } else {
+            in[nin++] = argv[i];
+        }
+    }
+    if (!out || nin == 0) {
+        free(in);
+        return usage_error("merge: needs -o OUT and at least one input");
+    }
+    siot_trace *t = calloc((size_t)nin, sizeof *t);
+    uint8_t *seen = NULL;
+    int rc = 2, loaded = 0;
+    if (!t)
+        goto done;
+    for (; loaded < nin; loaded++)
+        if (load(in[loaded], &t[loaded]) != 0)
+            goto done;
+    for (int i = 1; i < nin; i++)
+        if (t[i].nranks != t[0].nranks) {
+            fprintf(stderr, "siot: merge: %s has %u ranks, %s has %u: not the same job\n", in[0], t[0].nranks, in[i],
+                    t[i].nranks);
+            goto done;
+        }
+    seen = calloc(t[0].nranks, 1);
+    uint8_t *mine = calloc(t[0].nranks, 1);
+    if (!seen || !mine) {
+        free(mine);
+        goto done;
+    }
+    for (int i = 0; i < nin; i++) {
+        memset(mine, 0, t[0].nranks);
+        ranks_of(&t[i], mine);
+        for (uint32_t r = 0; r < t[0].nranks; r++) {
+            if (mine[r] && seen[r]) {
+                fprintf(stderr, "siot: merge: rank %u is in two inputs (%s and an earlier one)\n", r, in[i]);
+                free(mine);
+                goto done;
+            }
+            seen[r] |= mine[r];
+        }
+    }
+    free(mine);
+    /* Pairs, then pairs of pairs: the reduction tree of MPI_Finalize. */
+    for (int step = 1; step < nin; step <<= 1)
+        for (int i = 0; i + step < nin; i += 2 * step) {
+            int r = concat ? siot_trace_append(&t[i], &t[i + step]) : siot_trace_merge(&t[i], &t[i + step], window);
+            t[i + step].arena.head = NULL;
+            if (r != 0) {
+                fprintf(stderr, "siot: merge: out of memory\n");
+                goto done;
+            }
+        }
+    rc = write_file(&t[0], out) == 0 ? 0 : 2;
+done:
+    for (int i = 0; i < loaded; i++)
+        siot_trace_free(&t[i]);
+    free(t);
+    free(seen);
+    free(in);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2)
@@ -146,13 +303,19 @@ int main(int argc, char **argv)
     }
     if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
         const char *which = argc > 2 ? argv[2] : "";
-        fputs(strcmp(which, "dump") == 0 ? DUMP_HELP : strcmp(which, "diff") == 0 ? DIFF_HELP : USAGE, stdout);
+        fputs(strcmp(which, "dump") == 0   ? DUMP_HELP
+              : strcmp(which, "diff") == 0 ? DIFF_HELP
+              : strcmp(which, "merge") == 0 ? MERGE_HELP
+                                            : USAGE,
+              stdout);
         return 0;
     }
     if (strcmp(cmd, "dump") == 0)
         return cmd_dump(argc - 2, argv + 2);
     if (strcmp(cmd, "diff") == 0)
         return cmd_diff(argc - 2, argv + 2);
+    if (strcmp(cmd, "merge") == 0)
+        return cmd_merge(argc - 2, argv + 2);
     fprintf(stderr, "siot: unknown command '%s' (try 'siot help')\n", cmd);
     return 2;
 }

@@ -11,7 +11,7 @@ UCFLAGS := -std=c11 -O1 -g $(WARN) -D_GNU_SOURCE -I. -I$(B)/gen $(SAN)
 
 CORE_SRC := src/vbuf.c src/arena.c src/roles.c src/format.c src/predef.c \
             compress/ranklist.c compress/expr.c compress/hist.c \
-            compress/pool.c compress/xmerge.c compress/queue.c
+            compress/pool.c compress/xmerge.c compress/queue.c compress/merge.c
 TOOL_SRC := src/dump.c src/diff.c replay/walk.c
 
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))

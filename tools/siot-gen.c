@@ -494,9 +494,14 @@ static void emit_record_param(const func *f, const param *p)
     case SIOT_ROLE_oflags:
     case SIOT_ROLE_mode:
     case SIOT_ROLE_omode:
-    case SIOT_ROLE_fd:
-    case SIOT_ROLE_fdnew:
         o("    siot_put_int(ev, %d, (int64_t)(%s));\n", k, p->name);
+        break;
+    case SIOT_ROLE_fd:
+        o("    siot_put_int(ev, %d, siot_fd_id(%s));\n", k, p->name);
+        break;
+    case SIOT_ROLE_fdnew:
+        /* dup2's target: recorded as the id it gets (the return value's). */
+        o("    siot_put_int(ev, %d, ret >= 0 ? siot_fd_new(%s) : siot_fd_id(%s));\n", k, p->name, p->name);
         break;
     case SIOT_ROLE_peer:
     case SIOT_ROLE_root:
@@ -663,7 +668,10 @@ static void emit_ret(const func *f)
     int posix = f->layer == SIOT_LAYER_posix || f->layer == SIOT_LAYER_stdio;
     switch (f->retrole) {
     case SIOT_ROLE_r_newfd:
-        o("    ev->ret = (int64_t)ret;\n    if (ret >= 0) siot_fd_track(ret);\n");
+        if (find_role(f, SIOT_ROLE_fdnew))
+            o("    ev->ret = ret >= 0 ? siot_fd_id(ret) : (int64_t)ret;\n");
+        else
+            o("    ev->ret = ret >= 0 ? siot_fd_new(ret) : (int64_t)ret;\n");
         break;
     case SIOT_ROLE_r_newstream:
         o("    ev->ret = ret ? siot_h_new(SIOT_H_STREAM, (uintptr_t)ret) : -1;\n");
@@ -680,7 +688,10 @@ static void emit_ret(const func *f)
     case SIOT_ROLE_r_void:
         break;
     default:
-        o("    ev->ret = (int64_t)ret;\n");
+        if (find_role(f, SIOT_ROLE_fcntlarg))
+            o("    ev->ret = siot_fcntl_ret(cmd, ret);\n");
+        else
+            o("    ev->ret = (int64_t)ret;\n");
     }
     if (posix) {
         switch (f->retrole) {
@@ -713,9 +724,9 @@ static void emit_side_effects(const func *f)
     for (int i = 0; i < f->np; i++) {
         const param *p = &f->p[i];
         if (base == SIOT_CLASS_close && p->role == SIOT_ROLE_fd)
-            o("    if (ret == 0 || siot_e != EBADF) siot_fd_untrack(%s);\n", p->name);
+            o("    if (ret == 0 || siot_e != EBADF) siot_fd_closed(%s);\n", p->name);
         if (base == SIOT_CLASS_close && p->role == SIOT_ROLE_stream)
-            o("    siot_h_release(SIOT_H_STREAM, (uintptr_t)%s);\n    siot_fd_untrack(siot_fno);\n", p->name);
+            o("    siot_h_release(SIOT_H_STREAM, (uintptr_t)%s);\n    siot_fd_closed(siot_fno);\n", p->name);
         if (p->role == SIOT_ROLE_dir && (base == SIOT_CLASS_close || strcmp(f->name, "closedir") == 0))
             o("    siot_h_release(SIOT_H_DIR, (uintptr_t)%s);\n", p->name);
     }

@@ -29,14 +29,12 @@ static inline void siot_put_iov(siot_raw *ev, uint32_t k, const struct iovec *io
 }
 
 /* fcntl's third argument: an integer for integer commands, nothing for
- * pointer ones. A new descriptor from F_DUPFD is traced from now on. */
+ * pointer ones. */
 static inline int64_t siot_fcntl_arg(int cmd, void *arg, int64_t ret)
 {
     switch (cmd) {
     case F_DUPFD:
     case F_DUPFD_CLOEXEC:
-        if (ret >= 0)
-            siot_fd_track((int)ret);
         return (int64_t)(intptr_t)arg;
     case F_SETFD:
     case F_SETFL:
@@ -60,6 +58,14 @@ static inline int64_t siot_fcntl_arg(int cmd, void *arg, int64_t ret)
     default:
         return 0;
     }
+}
+
+/* fcntl's result: the id of the new descriptor for F_DUPFD, else as is. */
+static inline int64_t siot_fcntl_ret(int cmd, int ret)
+{
+    if ((cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC) && ret >= 0)
+        return siot_fd_new(ret);
+    return ret;
 }
 
 #endif

@@ -1,0 +1,26 @@
+/* merge: uniting the compressed traces of two groups of ranks into one
+ * (inter-node compression).
+ *
+ * The two node lists are aligned on structure (function, call site, thread,
+ * loop bodies), with a bounded look-ahead where they differ (rank 0's extra
+ * I/O, a boundary rank skipping an exchange). Aligned nodes become one node
+ * for the union of their ranks, with every value merged as a function of the
+ * rank: a line base + k*rank when one fits (offsets, peers, file-name numbers),
+ * else a per-rank table whose entries share compact rank lists. Nodes that do
+ * not align keep their own rank lists, in an order that preserves each rank's
+ * program order. Neither side is expanded: the work is proportional to the
+ * compressed sizes. */
+#ifndef SIOT_MERGE_H
+#define SIOT_MERGE_H
+
+#include "../src/model.h"
+
+/* Merges src's ranks into dst (src is consumed: its memory moves into dst).
+ * window bounds the alignment's look-ahead. Returns 0, or -1 on OOM (dst
+ * then still holds its own ranks, src is freed). */
+int siot_trace_merge(siot_trace *dst, siot_trace *src, unsigned window);
+
+/* Notes of two traces combined (counts added, memory maxima kept). */
+int siot_merge_notes(siot_trace *dst, const siot_trace *src);
+
+#endif
