@@ -417,10 +417,41 @@ static int merge_node(siot_arena *ar, siot_node *d, siot_node *s)
 
 /* ------------------------------------------------------------ alignment */
 
-typedef struct outlist {
+typedef struct outlist outlist;
+static int align(siot_arena *ar, siot_node **A, uint32_t na, siot_node **B, uint32_t nb, unsigned w, outlist *o);
+
+/* Does subtree n hold an event at call site `site`? */
+static int has_site(const siot_node *n, uint32_t site)
+{
+    if (n->kind == SIOT_N_EVENT)
+        return n->u.ev.site == site && site != 0;
+    for (uint32_t i = 0; i < n->u.loop.nbody; i++)
+        if (has_site(n->u.loop.body[i], site))
+            return 1;
+    return 0;
+}
+
+static int share_site(const siot_node *a, const siot_node *b)
+{
+    if (a->kind == SIOT_N_EVENT)
+        return has_site(b, a->u.ev.site);
+    for (uint32_t i = 0; i < a->u.loop.nbody; i++)
+        if (share_site(a->u.loop.body[i], b))
+            return 1;
+    return 0;
+}
+
+/* Loops of different bodies that run the same code (a call site in common):
+ * rank 0's time step that receives and writes, the others' that send. */
+static int loose_match(const siot_node *a, const siot_node *b)
+{
+    return a->kind == SIOT_N_LOOP && b->kind == SIOT_N_LOOP && share_site(a, b);
+}
+
+struct outlist {
     siot_node **v;
     uint32_t n, cap;
-} outlist;
+};
 
 static int out_push(outlist *o, siot_node *n)
 {
@@ -433,6 +464,58 @@ static int out_push(outlist *o, siot_node *n)
         o->cap = cap;
     }
     o->v[o->n++] = n;
+    return 0;
+}
+
+/* d and s are loops that match loosely: one loop whose count is each side's
+ * and whose body is the alignment of both bodies (each node with its ranks). */
+static int merge_loose(siot_arena *ar, siot_node *d, siot_node *s, unsigned w)
+{
+    siot_expr *cnt = merge_value(ar, d->u.loop.count, &d->ranks, s->u.loop.count, &s->ranks);
+    outlist body = {0};
+    if (!cnt || align(ar, d->u.loop.body, d->u.loop.nbody, s->u.loop.body, s->u.loop.nbody, w, &body)) {
+        free(body.v);
+        return -1;
+    }
+    siot_node **v = siot_arena_alloc(ar, body.n * sizeof *v);
+    siot_ranklist u;
+    if (!v || !siot_rl_union(ar, &u, &d->ranks, &s->ranks)) {
+        free(body.v);
+        return -1;
+    }
+    memcpy(v, body.v, body.n * sizeof *v);
+    free(body.v);
+    d->u.loop.count = cnt;
+    d->u.loop.body = v;
+    d->u.loop.nbody = body.n;
+    d->ranks = u;
+    return 0;
+}
+
+/* Between two exact matches, the unmatched nodes of both sides: loops that
+ * match loosely are merged, in order, the rest kept as they are. */
+static int align_gap(siot_arena *ar, siot_node **A, uint32_t na, siot_node **B, uint32_t nb, unsigned w, outlist *o)
+{
+    uint32_t j = 0;
+    for (uint32_t i = 0; i < na; i++) {
+        uint32_t k = j;
+        while (k < nb && !loose_match(A[i], B[k]))
+            k++;
+        if (k == nb) {
+            if (out_push(o, A[i]))
+                return -1;
+            continue;
+        }
+        while (j < k)
+            if (out_push(o, B[j++]))
+                return -1;
+        if (merge_loose(ar, A[i], B[j], w) || out_push(o, A[i]))
+            return -1;
+        j++;
+    }
+    while (j < nb)
+        if (out_push(o, B[j++]))
+            return -1;
     return 0;
 }
 
@@ -494,30 +577,29 @@ static int align(siot_arena *ar, siot_node **A, uint32_t na, siot_node **B, uint
     while (i < na && j < nb) {
         uint32_t di, dj;
         if (!find_match(A, na, i, B, nb, j, w, &di, &dj, ix)) {
-            /* Nothing in sight matches: keep both heads as they are. */
-            if (out_push(o, A[i++]) || out_push(o, B[j++]))
+            /* Nothing in sight matches exactly: the heads as they are, or
+             * merged loosely when they are related loops. */
+            if (loose_match(A[i], B[j])) {
+                if (merge_loose(ar, A[i], B[j], w) || out_push(o, A[i]))
+                    goto oom;
+                i++;
+                j++;
+            } else if (out_push(o, A[i++]) || out_push(o, B[j++])) {
                 goto oom;
+            }
             continue;
         }
-        while (di--)
-            if (out_push(o, A[i++]))
-                goto oom;
-        while (dj--)
-            if (out_push(o, B[j++]))
-                goto oom;
+        if (align_gap(ar, A + i, di, B + j, dj, w, o))
+            goto oom;
+        i += di;
+        j += dj;
         if (merge_node(ar, A[i], B[j]) || out_push(o, A[i]))
             goto oom;
         i++;
         j++;
     }
     free(ix);
-    while (i < na)
-        if (out_push(o, A[i++]))
-            return -1;
-    while (j < nb)
-        if (out_push(o, B[j++]))
-            return -1;
-    return 0;
+    return align_gap(ar, A + i, na - i, B + j, nb - j, w, o);
 oom:
     free(ix);
     return -1;

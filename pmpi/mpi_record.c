@@ -2,6 +2,21 @@
 
 #include <stdio.h>
 
+int32_t siot_mpi_agree(int kind, MPI_Comm comm, int ok)
+{
+    int inter = 0;
+    /* Every rank of comm takes part, whatever its own call returned: one
+     * rank skipping the reduction would leave the others waiting. */
+    if (comm == MPI_COMM_NULL || PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter)
+        return -1;
+    siot_lock();
+    int mine = ok ? siot_h_next(kind) : -1, all = -1;
+    siot_unlock();
+    if (PMPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MAX, comm) != MPI_SUCCESS)
+        return -1;
+    return all;
+}
+
 int64_t siot_mpi_commsize(MPI_Comm c)
 {
     int n = 0, inter = 0;

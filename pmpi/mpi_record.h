@@ -71,6 +71,12 @@ static inline int64_t siot_mpi_peer(int r)
 static inline int64_t siot_mpi_root(int r) { return siot_mpi_peer(r); }
 static inline int64_t siot_mpi_tag(int t) { return t == MPI_ANY_TAG ? SIOT_ANY_TAG : t; }
 
+/* Collective creations: the ranks of comm agree on the id the new handle
+ * gets (the largest of their next free ids), so the same file or
+ * communicator has the same id in every rank. Called after the real call,
+ * before siot_end; -1 when there is nothing to agree on. */
+int32_t siot_mpi_agree(int kind, MPI_Comm comm, int ok);
+
 int64_t siot_mpi_commsize(MPI_Comm c);
 int64_t siot_mpi_indegree(MPI_Comm c);
 int64_t siot_mpi_outdegree(MPI_Comm c);

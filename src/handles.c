@@ -174,6 +174,29 @@ int32_t siot_h_new(int kind, uintptr_t key)
     return insert(h, key, take_lowest(h));
 }
 
+int32_t siot_h_next(int kind)
+{
+    htab *h = &tabs[kind];
+    int32_t id = h->lowest < h->base ? h->base : h->lowest;
+    while (id_used(h, id))
+        id++;
+    return id;
+}
+
+int32_t siot_h_new_at(int kind, uintptr_t key, int32_t id)
+{
+    htab *h = &tabs[kind];
+    int64_t j = slot_of(h, key);
+    if (j >= 0) {
+        if (h->ids[j] < h->base)
+            return h->ids[j];
+        remove_slot(h, (uint32_t)j);
+    }
+    if (id < h->base || id_used(h, id))
+        id = take_lowest(h);
+    return insert(h, key, id);
+}
+
 int32_t siot_h_release(int kind, uintptr_t key)
 {
     htab *h = &tabs[kind];

@@ -146,6 +146,11 @@ int32_t siot_h_id(int kind, uintptr_t key);
 int32_t siot_h_find(int kind, uintptr_t key);
 /* A fresh id for a newly created handle (an old mapping of the same key is replaced). */
 int32_t siot_h_new(int kind, uintptr_t key);
+/* The id siot_h_new would give now. */
+int32_t siot_h_next(int kind);
+/* A new handle with the given id when it is free (ids agreed between ranks),
+ * else the lowest free one. */
+int32_t siot_h_new_at(int kind, uintptr_t key, int32_t id);
 /* Releases the id of key; returns it (or -1). */
 int32_t siot_h_release(int kind, uintptr_t key);
 /* Predefined handle with a fixed id. */

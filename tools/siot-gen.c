@@ -422,6 +422,18 @@ static void len_expr(const func *f, const param *p, char *buf, size_t n)
     }
 }
 
+/* A collective creation whose ranks agree on the new handle's id. */
+static const param *agreed_handle(const func *f)
+{
+    if (f->layer != SIOT_LAYER_mpi && f->layer != SIOT_LAYER_mpiio)
+        return NULL;
+    if ((f->cls & SIOT_CLS_NB) || strstr(f->name, "Intercomm") || strstr(f->name, "create_group") ||
+        !find_role(f, SIOT_ROLE_comm))
+        return NULL;
+    const param *p = find_role(f, SIOT_ROLE_newfile);
+    return p ? p : find_role(f, SIOT_ROLE_newcomm);
+}
+
 static void emit_pre(const func *f)
 {
     for (int i = 0; i < f->np; i++) {
@@ -538,7 +550,12 @@ static void emit_record_param(const func *f, const param *p)
         o("    siot_put_int(ev, %d, siot_mpi_comm_id(%s));\n", k, p->name);
         break;
     case SIOT_ROLE_newcomm:
-        o("    siot_put_int(ev, %d, (%s && %s) ? siot_mpi_comm_new(*%s) : -1);\n", k, p->name, ok, p->name);
+        if (agreed_handle(f) == p)
+            o("    siot_put_int(ev, %d, (%s && %s && *%s != MPI_COMM_NULL) ? siot_h_new_at(SIOT_H_COMM, "
+              "siot_hkey_comm(*%s), siot_agreed) : -1);\n",
+              k, p->name, ok, p->name, p->name);
+        else
+            o("    siot_put_int(ev, %d, (%s && %s) ? siot_mpi_comm_new(*%s) : -1);\n", k, p->name, ok, p->name);
         break;
     case SIOT_ROLE_freecomm:
         o("    siot_put_int(ev, %d, siot_h_release(SIOT_H_COMM, siot_k_%s));\n", k, p->name);
@@ -575,8 +592,8 @@ static void emit_record_param(const func *f, const param *p)
         o("    siot_put_int(ev, %d, siot_mpi_file_id(%s));\n", k, p->name);
         break;
     case SIOT_ROLE_newfile:
-        o("    siot_put_int(ev, %d, (%s && %s) ? siot_h_new(SIOT_H_FILE, siot_hkey_file(*%s)) : -1);\n", k, p->name,
-          ok, p->name);
+        o("    siot_put_int(ev, %d, (%s && %s) ? siot_h_new_at(SIOT_H_FILE, siot_hkey_file(*%s), %s) : -1);\n", k,
+          p->name, ok, p->name, agreed_handle(f) == p ? "siot_agreed" : "-1");
         break;
     case SIOT_ROLE_closefile:
         o("    siot_put_int(ev, %d, %s ? siot_h_release(SIOT_H_FILE, siot_k_%s) : siot_h_find(SIOT_H_FILE, siot_k_%s));\n",
@@ -825,6 +842,11 @@ static void emit_wrapper(const func *f)
         o("    %s ret = %s(", f->rettype, real);
     emit_args(f, 1);
     o(");\n    int siot_e = errno;\n");
+    const param *agree = agreed_handle(f);
+    if (agree)
+        o("    int32_t siot_agreed = siot_mpi_agree(%s, %s, %s);\n",
+          agree->role == SIOT_ROLE_newfile ? "SIOT_H_FILE" : "SIOT_H_COMM", find_role(f, SIOT_ROLE_comm)->name,
+          success_expr(f));
     if (base == SIOT_CLASS_init)
         o("    siot_mpi_init_post();\n    if (slot < 0) {\n        errno = siot_e;\n        return ret;\n    }\n");
     o("    siot_raw *ev = siot_end(slot);\n");

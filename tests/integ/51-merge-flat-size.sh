@@ -1,0 +1,39 @@
+#!/bin/bash
+# Inter-node merge keeps the trace size flat: the IOR-like strided shared-file
+# program (rank r's block of segment s at (s*P + r)*b) through POSIX and
+# through MPI-IO, at P = 2, 4, 8 and 16: the largest trace is at most 5%
+# larger than the smallest. Also: rank-0-only I/O and per-rank files named
+# with the rank merge into one event per call site.
+. "$(dirname "$0")/../lib.sh"
+for api in posix mpiio; do
+    sizes=""
+    for P in 2 4 8 16; do
+        rm -f ior.dat
+        SIOT_TRACE=$PWD/$api-$P.siot mpirun_np $P "$B/examples/ior" -a $api -s 8 > /dev/null || fail "ior $api at P=$P"
+        sizes="$sizes $(stat -c %s $api-$P.siot)"
+    done
+    min=$(printf '%s\n' $sizes | sort -n | head -1); max=$(printf '%s\n' $sizes | sort -n | tail -1)
+    echo "   ior $api at P=2,4,8,16:$sizes bytes"
+    [ $((max * 100)) -le $((min * 105)) ] || fail "ior $api: sizes$sizes grow by more than 5%"
+done
+"$SIOT" dump posix-16.siot > posix16.txt
+grep -q 'offset=.*65536\*rank' posix16.txt || fail "the offsets are not a function of the rank"
+
+rank_dumps() { # DIR: siot dump of each rank's own trace
+    for f in "$1"/*.siot; do "$SIOT" dump "$f" > "$f.txt"; done
+}
+build_traced gather0
+rm -rf gr && mkdir gr
+SIOT_RANK_TRACES=$PWD/gr SIOT_TRACE=$PWD/g.siot mpirun_np 8 ./gather0 > /dev/null || fail gather0
+"$SIOT" dump g.siot > g.txt
+rank_dumps gr
+py one_event_per_site.py g.txt gr/*.txt || fail "gather0: the merge split a call site"
+grep -q '^\[r0\] .*loop\|^\[r0\] open\|^\[r0\] write\|^\[r0\] close' g.txt || fail "rank 0's I/O is not rank 0's alone"
+grep -q '\[r1-7\] MPI_Send' g.txt || fail "the other ranks' sends are not merged into one rank list"
+rm -rf cr && mkdir cr
+SIOT_RANK_TRACES=$PWD/cr SIOT_TRACE=$PWD/c.siot mpirun_np 8 "$B/examples/ckpt" 12 3 2 4096 > /dev/null || fail ckpt
+"$SIOT" dump c.siot > c.txt
+rank_dumps cr
+py one_event_per_site.py c.txt cr/*.txt || fail "ckpt: the merge split a call site"
+grep -q 'ckpt-{%04d:.*}-{0+1\*rank}.tmp' c.txt || fail "ckpt file names are not a pattern of the step and rank: $(grep -m1 fopen c.txt)"
+pass "flat size in P; rank-0 I/O and per-rank files: one event per call site"
