@@ -7,6 +7,8 @@ MPICC := mpicc.$(MPI)
 .PHONY: run
 run: $(BB)/pwrite_loop $(BB)/pwrite_loop.plain
 	@MPI=$(MPI) bash bench/pwrite.sh
+	@echo
+	@MPI=$(MPI) bash bench/merge.sh
 
 $(BB)/%: bench/%.c $(B)/wrap.flags $(B)/lib/libsiotrace.a
 	@mkdir -p $(@D)

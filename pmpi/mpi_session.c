@@ -11,6 +11,7 @@
 #include "src/format.h"
 
 static int finalized;
+static MPI_Comm merge_comm = MPI_COMM_NULL; /* the tracer's own, made at MPI_Init */
 
 static void register_predefined(void)
 {
@@ -54,19 +55,30 @@ void siot_mpi_init_post(void)
     siot_session_restart(rank, (uint32_t)size);
     register_predefined();
     siot_session_set_mpi(1);
+    /* Made now, so that MPI_Finalize does not pay for a collective. */
+    if (inited && PMPI_Comm_dup(MPI_COMM_WORLD, &merge_comm) == MPI_SUCCESS)
+        PMPI_Comm_set_errhandler(merge_comm, MPI_ERRORS_RETURN);
 }
 
-/* Blobs larger than 1 GiB go in pieces: MPI counts are ints. */
+/* A trace goes to the next rank of the tree in one message (tag 3), probed
+ * for its size; one larger than 1 GiB goes as a size (tag 1) and pieces
+ * (tag 2), since MPI counts are ints. An empty message on tag 4 says that the
+ * sender has nothing to give (it ran out of memory). */
 #define CHUNK (1 << 30)
+enum { TAG_SIZE = 1, TAG_PIECE = 2, TAG_WHOLE = 3, TAG_NONE = 4 };
 
 static int send_blob(const siot_vbuf *b, int to, MPI_Comm comm)
 {
-    uint64_t n = b->oom ? UINT64_MAX : b->len;
-    if (PMPI_Send(&n, 1, MPI_UINT64_T, to, 1, comm) != MPI_SUCCESS)
+    if (b->oom)
+        return PMPI_Send(NULL, 0, MPI_BYTE, to, TAG_NONE, comm) == MPI_SUCCESS ? 0 : -1;
+    if (b->len < CHUNK)
+        return PMPI_Send(b->data, (int)b->len, MPI_BYTE, to, TAG_WHOLE, comm) == MPI_SUCCESS ? 0 : -1;
+    uint64_t n = b->len;
+    if (PMPI_Send(&n, 1, MPI_UINT64_T, to, TAG_SIZE, comm) != MPI_SUCCESS)
         return -1;
-    for (uint64_t off = 0; n != UINT64_MAX && off < n; off += CHUNK) {
+    for (uint64_t off = 0; off < n; off += CHUNK) {
         int c = (int)(n - off < CHUNK ? n - off : CHUNK);
-        if (PMPI_Send(b->data + off, c, MPI_BYTE, to, 2, comm) != MPI_SUCCESS)
+        if (PMPI_Send(b->data + off, c, MPI_BYTE, to, TAG_PIECE, comm) != MPI_SUCCESS)
             return -1;
     }
     return 0;
@@ -74,17 +86,30 @@ static int send_blob(const siot_vbuf *b, int to, MPI_Comm comm)
 
 static uint8_t *recv_blob(int from, MPI_Comm comm, uint64_t *len)
 {
-    uint64_t n = 0;
-    if (PMPI_Recv(&n, 1, MPI_UINT64_T, from, 1, comm, MPI_STATUS_IGNORE) != MPI_SUCCESS || n == UINT64_MAX)
+    MPI_Status st;
+    MPI_Message msg;
+    if (PMPI_Mprobe(from, MPI_ANY_TAG, comm, &msg, &st) != MPI_SUCCESS)
         return NULL;
-    uint8_t *p = malloc(n ? n : 1);
-    uint8_t one;
+    int count = 0;
+    PMPI_Get_count(&st, MPI_BYTE, &count);
+    uint8_t one, *p;
+    if (st.MPI_TAG == TAG_NONE) {
+        PMPI_Mrecv(&one, 0, MPI_BYTE, &msg, MPI_STATUS_IGNORE);
+        return NULL;
+    }
+    if (st.MPI_TAG == TAG_WHOLE) {
+        p = malloc(count ? (size_t)count : 1);
+        /* Without memory, still take the message (truncated: MPI_ERRORS_RETURN). */
+        PMPI_Mrecv(p ? p : &one, p ? count : 0, MPI_BYTE, &msg, MPI_STATUS_IGNORE);
+        *len = (uint64_t)count;
+        return p;
+    }
+    uint64_t n = 0;
+    PMPI_Mrecv(&n, 1, MPI_UINT64_T, &msg, MPI_STATUS_IGNORE);
+    p = malloc(n ? n : 1);
     for (uint64_t off = 0; off < n; off += CHUNK) {
         int c = (int)(n - off < CHUNK ? n - off : CHUNK);
-        /* Without memory, still consume the pieces (truncated, which the
-         * communicator's MPI_ERRORS_RETURN makes harmless) so that the
-         * sender is not left hanging. */
-        PMPI_Recv(p ? p + off : &one, p ? c : 1, MPI_BYTE, from, 2, comm, MPI_STATUS_IGNORE);
+        PMPI_Recv(p ? p + off : &one, p ? c : 0, MPI_BYTE, from, TAG_PIECE, comm, MPI_STATUS_IGNORE);
     }
     *len = n;
     return p;
@@ -95,6 +120,7 @@ void siot_mpi_finalize_hook(void)
     if (finalized)
         return;
     finalized = 1;
+    uint64_t t0 = siot_now();
     siot_trace mine;
     if (siot_session_take(&mine) != 0)
         fprintf(stderr, "siotrace: out of memory while closing the trace; it is incomplete\n");
@@ -102,9 +128,9 @@ void siot_mpi_finalize_hook(void)
     int busy = siot_t.busy;
     siot_t.busy = 1;
     int rank = 0, size = 1;
-    MPI_Comm comm;
-    PMPI_Comm_dup(MPI_COMM_WORLD, &comm);
-    PMPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+    MPI_Comm comm = merge_comm;
+    if (comm == MPI_COMM_NULL && PMPI_Comm_dup(MPI_COMM_WORLD, &comm) == MPI_SUCCESS)
+        PMPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
     PMPI_Comm_rank(comm, &rank);
     PMPI_Comm_size(comm, &size);
 
@@ -148,9 +174,15 @@ void siot_mpi_finalize_hook(void)
             free(blob);
         }
     }
-    if (rank == 0)
+    if (rank == 0) {
+        /* How long the tracer held MPI_Finalize up (gathering and merging). */
+        char note[64];
+        snprintf(note, sizeof note, "%.6f", (double)(siot_now() - t0) * 1e-9);
+        siot_trace_set_kv(&mine, "finalize_seconds", note);
         siot_write_trace(&mine);
+    }
     siot_trace_free(&mine);
     PMPI_Comm_free(&comm);
+    merge_comm = MPI_COMM_NULL;
     siot_t.busy = busy;
 }
