@@ -32,7 +32,8 @@ CORE_SRC := src/vbuf.c src/arena.c src/roles.c src/format.c src/predef.c \
 RUNTIME_SRC := src/runtime.c src/handles.c src/stack.c compress/queue.c compress/pool.c compress/xmerge.c \
                compress/merge.c
 PMPI_SRC := pmpi/mpi_record.c pmpi/mpi_session.c
-TOOL_SRC := src/siot.c src/dump.c src/diff.c replay/walk.c compress/merge.c compress/xmerge.c compress/pool.c
+TOOL_SRC := src/siot.c src/dump.c src/diff.c src/stats.c replay/walk.c replay/analyze.c \
+            compress/merge.c compress/xmerge.c compress/pool.c
 
 GEN_C := $(G)/functab.c $(WRAP_LAYERS:%=$(G)/wrap_%.c) $(PMPI_LAYERS:%=$(G)/pmpi_%.c)
 GEN_STAMP := $(G)/.stamp
@@ -106,9 +107,10 @@ $(FLAGS): $(GEN_STAMP) Makefile
 	{ cat $(WRAP_LAYERS:%=$(G)/wrap-%.syms); for w in $(MPI_LINK); do echo "$$w"; done; } > $@.tmp
 	mv $@.tmp $@
 
+# -rdynamic: plug-ins loaded by `siot stats --plugin` call back into siot.
 $(SIOT): $(TOOL_OBJ) $(CORE_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $^ -lm
+	$(CC) $(CFLAGS) -rdynamic -o $@ $^ -lm -ldl
 
 # ---------------------------------------------------------------- examples
 EXAMPLES := ckpt ior

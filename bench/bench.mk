@@ -5,10 +5,12 @@ BB := $(B)/bench
 MPICC := mpicc.$(MPI)
 
 .PHONY: run
-run: $(BB)/pwrite_loop $(BB)/pwrite_loop.plain
+run: $(BB)/pwrite_loop $(BB)/pwrite_loop.plain $(BB)/lseek_loop
 	@MPI=$(MPI) bash bench/pwrite.sh
 	@echo
 	@MPI=$(MPI) bash bench/merge.sh
+	@echo
+	@MPI=$(MPI) bash bench/stats.sh
 
 $(BB)/%: bench/%.c $(B)/wrap.flags $(B)/lib/libsiotrace.a
 	@mkdir -p $(@D)

@@ -4,8 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <unistd.h>
+
+#include "../replay/analyze.h"
+#include "stats.h"
 
 #include "../compress/merge.h"
 #include "../compress/ranklist.h"
@@ -25,6 +29,12 @@ static const char *USAGE =
     "                        every event of every rank, one JSON object per line\n"
     "  diff A B              exit 0 when A and B hold the same events (timing\n"
     "                        aside), 1 with the first difference when not\n"
+    "  stats [--json|--csv] FILE\n"
+    "                        statistics computed on the compressed trace: calls,\n"
+    "                        bytes and time per layer and function, rank 0 against\n"
+    "                        the others, files, request sizes, call sites\n"
+    "  stats --plugin LIB.so [--plugin-arg ARG]... FILE\n"
+    "                        run your own analysis handlers over the trace\n"
     "  merge [--concat] -o OUT IN...\n"
     "                        one trace from traces of disjoint sets of ranks\n"
     "                        (per-rank traces: SIOT_RANK_TRACES, partial traces)\n"
@@ -69,6 +79,31 @@ static const char *MERGE_HELP =
     "--concat only puts the ranks side by side (what SIOT_COMPRESS=0 does).\n"
     "--window N bounds how far the alignment looks ahead (default 256).\n"
     "OUT is written to a temporary name and renamed.\n";
+
+static const char *STATS_HELP =
+    "usage: siot stats [--json | --csv] FILE\n"
+    "       siot stats --plugin LIB.so [--plugin-arg ARG]... FILE\n"
+    "\n"
+    "The statistics pass over the compressed trace, without expanding it:\n"
+    "loops are multiplied by their counts and ranks taken as groups, so it runs\n"
+    "in about the same time for 10^3 and 10^9 events.\n"
+    "  - calls per layer (POSIX, stdio, MPI-IO, HDF5, PnetCDF) and MPI\n"
+    "    communication (collective, blocking, non-blocking), for rank 0 and for\n"
+    "    the other ranks (mean, min, max);\n"
+    "  - bytes read and written per layer and per file (names as patterns:\n"
+    "    ckpt-{0001..0100}-{rank}.dat), request-size histograms;\n"
+    "  - time per function from the timing histograms (total, mean, max and the\n"
+    "    rank where it was reached);\n"
+    "  - the busiest call sites, resolved to file:line with addr2line when the\n"
+    "    traced executable is still there.\n"
+    "--json: one object with nranks, total_events, functions{name:{calls,bytes,\n"
+    "time_s,...}}, layers{layer:{calls,bytes_read,bytes_written,...}},\n"
+    "communication, files, request_sizes, call_sites. --csv: section,name,\n"
+    "metric,value rows (per rank too).\n"
+    "--plugin: LIB.so exports int siot_plugin(siot_handlers *h, int argc,\n"
+    "char **argv) (replay/analyze.h); its handlers receive aggregate records\n"
+    "(event, ranks, calls per rank, bytes per call, evaluation context) and do\n"
+    "their own output. --plugin-arg passes arguments to it.\n";
 
 static int usage_error(const char *msg)
 {
@@ -152,6 +187,79 @@ static int cmd_diff(int argc, char **argv)
     siot_trace_free(&b);
     fflush(stdout);
     return rc < 0 ? 2 : rc;
+}
+
+static int cmd_stats(int argc, char **argv)
+{
+    if (wants_help(argc, argv)) {
+        fputs(STATS_HELP, stdout);
+        return 0;
+    }
+    int format = 0;
+    const char *path = NULL, *plugin = NULL;
+    char **pargs = calloc((size_t)argc + 2, sizeof *pargs);
+    int npargs = 0;
+    if (!pargs)
+        return 2;
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--json") == 0)
+            format = 1;
+        else if (strcmp(argv[i], "--csv") == 0)
+            format = 2;
+        else if (strcmp(argv[i], "--plugin") == 0 && i + 1 < argc)
+            plugin = argv[++i];
+        else if (strcmp(argv[i], "--plugin-arg") == 0 && i + 1 < argc)
+            pargs[npargs++] = argv[++i];
+        else if (argv[i][0] == '-' && argv[i][1]) {
+            free(pargs);
+            return usage_error("stats: unknown option");
+        } else if (!path)
+            path = argv[i];
+        else {
+            free(pargs);
+            return usage_error("stats: one trace file at a time");
+        }
+    }
+    if (!path) {
+        free(pargs);
+        return usage_error("stats: missing trace file");
+    }
+    siot_trace t;
+    if (load(path, &t) != 0) {
+        free(pargs);
+        return 2;
+    }
+    char err[256];
+    int rc = 0;
+    if (plugin) {
+        void *lib = dlopen(plugin, RTLD_NOW | RTLD_LOCAL);
+        siot_plugin_fn init = lib ? (siot_plugin_fn)dlsym(lib, SIOT_PLUGIN_SYMBOL) : NULL;
+        siot_handlers h;
+        memset(&h, 0, sizeof h);
+        if (!lib) {
+            fprintf(stderr, "siot: stats: cannot load plug-in: %s\n", dlerror());
+            rc = 2;
+        } else if (!init) {
+            fprintf(stderr, "siot: stats: %s has no function %s\n", plugin, SIOT_PLUGIN_SYMBOL);
+            rc = 2;
+        } else if (init(&h, npargs, pargs) != 0) {
+            fprintf(stderr, "siot: stats: the plug-in %s refused its arguments\n", plugin);
+            rc = 2;
+        } else if (siot_analyze(&t, &h, err, sizeof err) != 0) {
+            fprintf(stderr, "siot: stats: %s: %s\n", path, err);
+            rc = 2;
+        }
+    } else if (siot_stats(&t, path, format, stdout, err, sizeof err) != 0) {
+        fprintf(stderr, "siot: stats: %s: %s\n", path, err);
+        rc = 2;
+    }
+    siot_trace_free(&t);
+    free(pargs);
+    if (fflush(stdout) != 0 && rc == 0) {
+        fprintf(stderr, "siot: write error\n");
+        rc = 2;
+    }
+    return rc;
 }
 
 /* The ranks a trace holds, as a bitmap over [0, nranks). */
@@ -306,6 +414,7 @@ int main(int argc, char **argv)
         fputs(strcmp(which, "dump") == 0   ? DUMP_HELP
               : strcmp(which, "diff") == 0 ? DIFF_HELP
               : strcmp(which, "merge") == 0 ? MERGE_HELP
+              : strcmp(which, "stats") == 0 ? STATS_HELP
                                             : USAGE,
               stdout);
         return 0;
@@ -316,6 +425,8 @@ int main(int argc, char **argv)
         return cmd_diff(argc - 2, argv + 2);
     if (strcmp(cmd, "merge") == 0)
         return cmd_merge(argc - 2, argv + 2);
+    if (strcmp(cmd, "stats") == 0)
+        return cmd_stats(argc - 2, argv + 2);
     fprintf(stderr, "siot: unknown command '%s' (try 'siot help')\n", cmd);
     return 2;
 }

@@ -12,7 +12,7 @@ UCFLAGS := -std=c11 -O1 -g $(WARN) -D_GNU_SOURCE -I. -I$(B)/gen $(SAN)
 CORE_SRC := src/vbuf.c src/arena.c src/roles.c src/format.c src/predef.c \
             compress/ranklist.c compress/expr.c compress/hist.c \
             compress/pool.c compress/xmerge.c compress/queue.c compress/merge.c
-TOOL_SRC := src/dump.c src/diff.c replay/walk.c
+TOOL_SRC := src/dump.c src/diff.c src/stats.c replay/walk.c replay/analyze.c
 
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(T)/unit/%)
@@ -23,7 +23,7 @@ run: unit integ
 
 $(T)/unit/%: tests/unit/%.c $(CORE_SRC) $(TOOL_SRC) tests/unit/unit.h
 	@mkdir -p $(@D)
-	gcc $(UCFLAGS) -o $@ $< $(CORE_SRC) $(TOOL_SRC) -lm
+	gcc $(UCFLAGS) -o $@ $< $(CORE_SRC) $(TOOL_SRC) -lm -ldl
 
 unit: $(UNIT_BIN)
 	@for t in $(UNIT_BIN); do echo "== unit $$(basename $$t)"; $$t || exit 1; done
@@ -32,7 +32,7 @@ unit: $(UNIT_BIN)
 asan-tools: $(T)/asan/siot
 $(T)/asan/siot: src/siot.c $(CORE_SRC) $(TOOL_SRC)
 	@mkdir -p $(@D)
-	gcc $(UCFLAGS) -o $@ src/siot.c $(CORE_SRC) $(TOOL_SRC) -lm
+	gcc $(UCFLAGS) -rdynamic -o $@ src/siot.c $(CORE_SRC) $(TOOL_SRC) -lm -ldl
 
 integ: asan-tools
 	@for t in $(INTEG); do echo "== [$(MPI)] $$t"; MPI=$(MPI) bash $$t || exit 1; done

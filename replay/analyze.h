@@ -1,0 +1,63 @@
+/* analyze: a generic pass over a compressed trace with pluggable handlers,
+ * the engine of `siot stats` and of user analyses (linked, or loaded with
+ * `siot stats --plugin lib.so`).
+ *
+ * The pass walks the compressed structure once. A loop is not iterated but
+ * multiplied by its count, unless a byte count, a handle or an inner loop
+ * count in it depends on its iteration; ranks are taken as groups, split only
+ * where a loop count or a value differs between them. Handlers therefore see
+ * aggregate records: "this event, for these ranks, runs `calls` times per
+ * rank, moving `bytes` per call", and the totals of a trace of 10^9 events
+ * come out of a few thousand records. */
+#ifndef SIOT_ANALYZE_H
+#define SIOT_ANALYZE_H
+
+#include <stdint.h>
+
+#include "../src/model.h"
+
+typedef struct siot_agg_event {
+    const siot_trace *trace;
+    const siot_node *node; /* the event node (its histograms cover all its executions) */
+    const siot_funcdesc *fn;
+    const int32_t *ranks; /* the ranks this record stands for, ascending */
+    uint32_t nranks;
+    uint64_t calls;   /* executions per rank */
+    int64_t bytes;    /* bytes moved per execution (data calls), the same for all of them */
+    siot_ctx ctx;     /* evaluation context of the first of those ranks and executions */
+    uint64_t summed;  /* bit k set: enclosing loop level k is multiplied, not iterated
+                       * (its iteration in ctx is 0); values that depend on it vary
+                       * over [0, counts[k]) */
+    const uint64_t *counts; /* iteration counts of the enclosing loops, innermost first */
+    int first_visit;        /* the first record of this node (add its histograms once) */
+} siot_agg_event;
+
+typedef struct siot_handlers {
+    void *user;
+    /* an event record (the default handler ignores it) */
+    void (*event)(void *user, const siot_agg_event *e);
+    /* a loop entered for a set of ranks: count iterations, each walked
+     * (expanded) or all at once (multiplied) */
+    void (*loop_enter)(void *user, const siot_node *loop, uint64_t count, int expanded, const int32_t *ranks,
+                       uint32_t nranks);
+    void (*loop_exit)(void *user, const siot_node *loop);
+    /* the end of the pass */
+    void (*finish)(void *user);
+} siot_handlers;
+
+/* Runs the pass. Returns 0, or -1 with a reason in err. */
+int siot_analyze(const siot_trace *t, const siot_handlers *h, char *err, size_t errlen);
+
+/* A plug-in (a shared library) exports this function: it fills the handlers
+ * (its own user pointer included) from its arguments and returns 0. */
+typedef int (*siot_plugin_fn)(siot_handlers *h, int argc, char **argv);
+#define SIOT_PLUGIN_SYMBOL "siot_plugin"
+
+/* Helpers for handlers. */
+/* The value of an argument for the record's first rank and execution. */
+int siot_agg_arg(const siot_agg_event *e, uint32_t k, siot_vbuf *scratch, siot_value *out);
+/* A string argument as a pattern: numeric fields that vary over the record's
+ * multiplied loops or ranks shown as {lo..hi} or {rank}. */
+void siot_agg_pattern(const siot_agg_event *e, const siot_expr *x, siot_vbuf *out);
+
+#endif

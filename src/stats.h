@@ -1,0 +1,12 @@
+/* stats: `siot stats`, the statistics pass over the compressed trace. */
+#ifndef SIOT_STATS_H
+#define SIOT_STATS_H
+
+#include <stdio.h>
+
+#include "model.h"
+
+/* format: 0 tables for a person, 1 JSON, 2 CSV. */
+int siot_stats(const siot_trace *t, const char *path, int format, FILE *out, char *err, size_t errlen);
+
+#endif
