@@ -35,7 +35,7 @@ PMPI_SRC := pmpi/mpi_record.c pmpi/mpi_session.c
 TOOL_SRC := src/siot.c src/dump.c src/diff.c src/stats.c replay/walk.c replay/analyze.c \
             compress/merge.c compress/xmerge.c compress/pool.c
 
-GEN_C := $(G)/functab.c $(WRAP_LAYERS:%=$(G)/wrap_%.c) $(PMPI_LAYERS:%=$(G)/pmpi_%.c)
+GEN_C := $(G)/functab.c $(WRAP_LAYERS:%=$(G)/wrap_%.c) $(PMPI_LAYERS:%=$(G)/pmpi_%.c) $(G)/replay_all.c
 GEN_STAMP := $(G)/.stamp
 
 CORE_OBJ := $(CORE_SRC:%.c=$(O)/%.o)
@@ -44,7 +44,9 @@ WRAP_OBJ := $(WRAP_LAYERS:%=$(O)/gen/wrap_%.o)
 PMPI_OBJ := $(PMPI_SRC:%.c=$(O)/%.o) $(PMPI_LAYERS:%=$(O)/gen/pmpi_%.o)
 TOOL_OBJ := $(TOOL_SRC:%.c=$(O)/%.o)
 
+REPLAY_OBJ := $(O)/replay/ioreplay.o $(O)/replay/rp.o $(O)/gen/replay_all.o $(O)/replay/walk.o
 LIB := $(B)/lib/libsiotrace.a
+IOREPLAY := $(B)/bin/ioreplay
 FLAGS := $(B)/wrap.flags
 SIOT := $(B)/bin/siot
 
@@ -62,7 +64,7 @@ endif
 all: lib tools examples
 
 lib: $(LIB) $(FLAGS)
-tools: $(SIOT)
+tools: $(SIOT) $(IOREPLAY)
 
 $(B)/tools/siot-gen: tools/siot-gen.c src/roles.c src/roles.h
 	@mkdir -p $(@D)
@@ -91,6 +93,20 @@ $(O)/gen/wrap_%.o: $(G)/wrap_%.c wrap/posix_record.h src/record.h src/runtime.h
 $(O)/gen/pmpi_%.o: $(G)/pmpi_%.c pmpi/mpi_record.h src/record.h src/runtime.h
 	@mkdir -p $(@D)
 	$(MPICC) $(CFLAGS) -Wno-unused-variable -c -o $@ $<
+
+$(O)/replay/ioreplay.o $(O)/replay/rp.o: $(O)/replay/%.o: replay/%.c replay/rp.h $(GEN_STAMP)
+	@mkdir -p $(@D)
+	$(MPICC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(O)/gen/replay_all.o: $(G)/replay_all.c replay/rp.h
+	@mkdir -p $(@D)
+	$(MPICC) $(CFLAGS) -c -o $@ $<
+
+# ioreplay, linked with MPI as any MPI program (the traced copy that the
+# round-trip tests use is linked with wrap.flags instead: tests/tests.mk).
+$(IOREPLAY): $(REPLAY_OBJ) $(CORE_OBJ)
+	@mkdir -p $(@D)
+	$(MPICC) $(CFLAGS) -o $@ $^ -lm
 
 $(O)/pmpi/%.o: pmpi/%.c $(GEN_STAMP)
 	@mkdir -p $(@D)

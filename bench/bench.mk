@@ -11,6 +11,8 @@ run: $(BB)/pwrite_loop $(BB)/pwrite_loop.plain $(BB)/lseek_loop
 	@MPI=$(MPI) bash bench/merge.sh
 	@echo
 	@MPI=$(MPI) bash bench/stats.sh
+	@echo
+	@MPI=$(MPI) bash bench/replay.sh
 
 $(BB)/%: bench/%.c $(B)/wrap.flags $(B)/lib/libsiotrace.a
 	@mkdir -p $(@D)

@@ -16,6 +16,7 @@
 #include "diff.h"
 #include "dump.h"
 #include "format.h"
+#include "roles.h"
 
 #ifndef SIOT_VERSION
 #define SIOT_VERSION "0.1.0"
@@ -62,12 +63,20 @@ static const char *DUMP_HELP =
     "the call failed, thread when it ran on a thread other than the first.\n";
 
 static const char *DIFF_HELP =
-    "usage: siot diff A B\n"
+    "usage: siot diff [--layers L,L...] [--outermost] A B\n"
     "\n"
     "Compares the events of two traces rank by rank: function, arguments,\n"
     "return value, errno, bytes and parent links, in program order. Timing is\n"
     "ignored. Exit 0 when they are the same, 1 with the first difference\n"
-    "printed when not, 2 when a trace cannot be read.\n";
+    "printed when not, 2 when a trace cannot be read.\n"
+    "  --layers L,...   compare only the events of these layers (posix, stdio,\n"
+    "                   mpi, mpiio, hdf5, pnetcdf); a parent is then the\n"
+    "                   nearest ancestor of these layers\n"
+    "  --outermost      compare only events without such an ancestor: with\n"
+    "                   --layers posix,stdio,mpi,mpiio, the calls ioreplay\n"
+    "                   reissues by default\n"
+    "  --sandbox-paths  compare paths the way ioreplay maps them under its\n"
+    "                   root (leading / dropped, . and .. resolved)\n";
 
 static const char *MERGE_HELP =
     "usage: siot merge [--concat] [--window N] -o OUT IN...\n"
@@ -170,17 +179,42 @@ static int cmd_diff(int argc, char **argv)
         fputs(DIFF_HELP, stdout);
         return 0;
     }
-    if (argc != 2)
+    siot_diff_filter flt = {0, 0, 0};
+    const char *files[2];
+    int nf = 0;
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--outermost") == 0) {
+            flt.outermost = 1;
+        } else if (strcmp(argv[i], "--sandbox-paths") == 0) {
+            flt.sandbox_paths = 1;
+        } else if (strcmp(argv[i], "--layers") == 0 && i + 1 < argc) {
+            char buf[256];
+            snprintf(buf, sizeof buf, "%s", argv[++i]);
+            for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+                int l = siot_layer_from_name(tok);
+                if (l < 0)
+                    return usage_error("diff: unknown layer in --layers");
+                flt.layers |= 1u << l;
+            }
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            return usage_error("diff: unknown option");
+        } else if (nf < 2) {
+            files[nf++] = argv[i];
+        } else {
+            return usage_error("diff: needs two trace files");
+        }
+    }
+    if (nf != 2)
         return usage_error("diff: needs two trace files");
     siot_trace a, b;
-    if (load(argv[0], &a) != 0)
+    if (load(files[0], &a) != 0)
         return 2;
-    if (load(argv[1], &b) != 0) {
+    if (load(files[1], &b) != 0) {
         siot_trace_free(&a);
         return 2;
     }
     char err[256];
-    int rc = siot_diff(&a, &b, stdout, err, sizeof err);
+    int rc = siot_diff(&a, &b, &flt, stdout, err, sizeof err);
     if (rc < 0)
         fprintf(stderr, "siot: diff: %s\n", err);
     siot_trace_free(&a);

@@ -34,5 +34,15 @@ $(T)/asan/siot: src/siot.c $(CORE_SRC) $(TOOL_SRC)
 	@mkdir -p $(@D)
 	gcc $(UCFLAGS) -rdynamic -o $@ src/siot.c $(CORE_SRC) $(TOOL_SRC) -lm -ldl
 
-integ: asan-tools
+# ioreplay linked with the tracer, for the round-trip tests: the replay's own
+# calls are traced like the original program's.
+O := $(B)/obj
+RP_OBJS := $(O)/replay/ioreplay.o $(O)/replay/rp.o $(O)/gen/replay_all.o $(O)/replay/walk.o \
+           $(O)/src/vbuf.o $(O)/src/arena.o $(O)/src/roles.o $(O)/src/format.o $(O)/src/predef.o \
+           $(O)/compress/ranklist.o $(O)/compress/expr.o $(O)/compress/hist.o
+$(T)/ioreplay-traced: $(RP_OBJS) $(B)/lib/libsiotrace.a $(B)/wrap.flags
+	@mkdir -p $(@D)
+	$(MPICC) -o $@ $(RP_OBJS) -Wl,@$(B)/wrap.flags -lm
+
+integ: asan-tools $(T)/ioreplay-traced
 	@for t in $(INTEG); do echo "== [$(MPI)] $$t"; MPI=$(MPI) bash $$t || exit 1; done

@@ -14,6 +14,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "../src/roles.h"
@@ -101,6 +102,9 @@ static int is_recorded(int role)
     case SIOT_ROLE_statusarr:
     case SIOT_ROLE_newinfo:
     case SIOT_ROLE_iostatus:
+    case SIOT_ROLE_fmt:
+    case SIOT_ROLE_vargs:
+    case SIOT_ROLE_vlist:
         return 0;
     }
     return 1;
@@ -350,6 +354,7 @@ static const char *real_name(const func *f, char *buf, size_t n)
 }
 
 static int has_variadic(const func *f) { return f->np && f->p[f->np - 1].variadic; }
+static int is_printf_like(const func *f) { return has_variadic(f) && f->p[f->np - 1].role == SIOT_ROLE_vargs; }
 
 static void emit_params(const func *f)
 {
@@ -786,11 +791,14 @@ static void emit_variadic_prologue(const func *f)
         o("    if (%s & (O_CREAT | O_TMPFILE)) {\n        va_list ap;\n        va_start(ap, %s);\n", fl->name,
           last->name);
         o("        %s = (%s)va_arg(ap, int);\n        va_end(ap);\n    }\n", v->name, v->type);
+    } else if (v->role == SIOT_ROLE_vargs) {
+        /* printf-like: the arguments go on to the v-version as a va_list */
+        o("    va_list %s;\n    va_start(%s, %s);\n", v->name, v->name, last->name);
     } else if (v->role == SIOT_ROLE_fcntlarg) {
         o("    %s %s;\n    va_list ap;\n    va_start(ap, %s);\n    %s = va_arg(ap, %s);\n    va_end(ap);\n", v->type,
           v->name, last->name, v->name, v->type);
     } else {
-        die(f->file, f->line, "variadic parameter needs role omode or fcntlarg");
+        die(f->file, f->line, "variadic parameter needs role omode, fcntlarg or vargs");
     }
 }
 
@@ -804,7 +812,13 @@ static void emit_wrapper(const func *f)
     const char *layer = siot_layer_name((unsigned)f->layer);
 
     o("\n/* %s:%d */\n", f->file, f->line);
-    if (wrap || f->real[0]) {
+    if (is_printf_like(f)) {
+        /* the real function called is the v-version */
+        o("%s %s(", f->rettype, real);
+        for (int i = 0; i < f->np - 1; i++)
+            o("%s%s", i ? ", " : "", f->p[i].decl);
+        o(", va_list);\n");
+    } else if (wrap || f->real[0]) {
         o("%s %s(", f->rettype, real);
         emit_params(f);
         o(");\n");
@@ -831,9 +845,15 @@ static void emit_wrapper(const func *f)
     } else {
         o("    int slot = -1;\n");
         o("    if (siot_recording(SIOT_LAYER_%s) && %s)\n        slot = siot_begin(SIOT_FN_%s);\n", layer, filt, f->name);
-        o("    if (SIOT_LIKELY(slot < 0))\n        %s%s(", isvoid ? "" : "return ", real);
-        emit_args(f, 0);
-        o(");\n");
+        if (is_printf_like(f)) {
+            o("    if (SIOT_LIKELY(slot < 0)) {\n        %s ret = %s(", f->rettype, real);
+            emit_args(f, 0);
+            o(");\n        va_end(%s);\n        return ret;\n    }\n", f->p[f->np - 1].name);
+        } else {
+            o("    if (SIOT_LIKELY(slot < 0))\n        %s%s(", isvoid ? "" : "return ", real);
+            emit_args(f, 0);
+            o(");\n");
+        }
     }
     emit_pre(f);
     if (isvoid)
@@ -842,6 +862,8 @@ static void emit_wrapper(const func *f)
         o("    %s ret = %s(", f->rettype, real);
     emit_args(f, 1);
     o(");\n    int siot_e = errno;\n");
+    if (is_printf_like(f))
+        o("    va_end(%s);\n", f->p[f->np - 1].name);
     const param *agree = agreed_handle(f);
     if (agree)
         o("    int32_t siot_agreed = siot_mpi_agree(%s, %s, %s);\n",
@@ -891,6 +913,438 @@ static void emit_layer_file(const char *dir, int layer)
                 o("--wrap=%s\n", F[i].name);
         fclose(out);
     }
+}
+
+
+/* ------------------------------------------------------------------ replayers */
+
+/* The pointee type of "T *" (for out parameters). */
+static void pointee(const param *p, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s", p->type);
+    char *star = strrchr(buf, '*');
+    if (star)
+        *star = 0;
+    char *t = trim(buf);
+    if (strncmp(t, "const ", 6) == 0)
+        t += 6;
+    memmove(buf, t, strlen(t) + 1);
+}
+
+static int name_has(const func *f, const char *const *words)
+{
+    for (int i = 0; words[i]; i++)
+        if (strstr(f->name, words[i]))
+            return 1;
+    return 0;
+}
+
+/* Why a function is not replayed, or NULL. */
+static const char *not_replayable(const func *f)
+{
+    unsigned b = SIOT_CLASS_BASE(f->cls);
+    if (b == SIOT_CLASS_init || b == SIOT_CLASS_finalize)
+        return "ioreplay initialises and finalises MPI itself";
+    if (b == SIOT_CLASS_map || strcmp(f->name, "msync") == 0)
+        return "memory mappings are not replayed";
+    if (f->layer != SIOT_LAYER_posix && f->layer != SIOT_LAYER_stdio && f->layer != SIOT_LAYER_mpi &&
+        f->layer != SIOT_LAYER_mpiio)
+        return "replayed through the MPI-IO and POSIX calls it issued";
+    for (int i = 0; i < f->np; i++) {
+        const param *p = &f->p[i];
+        if (p->role == SIOT_ROLE_ignore && strchr(p->decl, '[') && !strstr(p->name, "weights"))
+            return "an argument that is not recorded";
+    }
+    return NULL;
+}
+
+/* C expression for the size of the buffer at parameter i. */
+static void buf_size(const func *f, int i, char *out, size_t n)
+{
+    const param *count = NULL, *size = NULL, *counts = NULL, *displs = NULL, *dt = NULL, *dts = NULL;
+    for (int j = i + 1; j < f->np && f->p[j].role != SIOT_ROLE_buf; j++) {
+        const param *q = &f->p[j];
+        if (q->role == SIOT_ROLE_count && !count)
+            count = q;
+        else if (q->role == SIOT_ROLE_size && !size)
+            size = q;
+        else if (q->role == SIOT_ROLE_intarr && !counts)
+            counts = q;
+        else if (q->role == SIOT_ROLE_intarr && !displs)
+            displs = q;
+        else if (q->role == SIOT_ROLE_dtype && !dt)
+            dt = q;
+        else if (q->role == SIOT_ROLE_dtypearr && !dts)
+            dts = q;
+    }
+    if (f->layer == SIOT_LAYER_posix || f->layer == SIOT_LAYER_stdio) {
+        if (count && size)
+            snprintf(out, n, "rp_buf(c, %d, (int64_t)%s * (int64_t)%s)", i, count->name, size->name);
+        else if (count)
+            snprintf(out, n, "rp_buf(c, %d, (int64_t)%s)", i, count->name);
+        else
+            snprintf(out, n, "rp_buf(c, %d, 4096)", i);
+        return;
+    }
+    static const char *const per_rank[] = {"gather", "Gather", "scatter", "Scatter", "lltoall", "Neighbor",
+                                           "Reduce_scatter_block", NULL};
+    const param *comm = find_role(f, SIOT_ROLE_comm);
+    if (counts && dts)
+        snprintf(out, n, "rp_mpibuf_w(c, %d, %s, %s, a[%d].n, %s)", i, counts->name, displs ? displs->name : "NULL",
+                 counts->rec, dts->name);
+    else if (counts && dt)
+        snprintf(out, n, "rp_mpibuf_v(c, %d, %s, %s, a[%d].n, %s)", i, counts->name, displs ? displs->name : "NULL",
+                 counts->rec, dt->name);
+    else if (count && dt && name_has(f, per_rank) && comm) /* gathered or scattered: one count per rank */
+        snprintf(out, n, "rp_mpibuf(c, %d, %s, %s, rp_commsize(%s))", i, count->name, dt->name, comm->name);
+    else if (count && dt)
+        snprintf(out, n, "rp_mpibuf(c, %d, %s, %s, 1)", i, count->name, dt->name);
+    else
+        snprintf(out, n, "rp_buf(c, %d, 0)", i);
+}
+
+#define HANDLE_ROLE(R, T, KIND, NUL)                                                                          \
+    case SIOT_ROLE_##R:                                                                                       \
+        o("    " T " %s = rp_" KIND "(c, rp_i(&a[%d]));\n", p->name, k);                                      \
+        o("    if (%s == " NUL " && rp_i(&a[%d]) != -1)\n        return RP_SKIP;\n", p->name, k);            \
+        break;
+
+static void emit_replay_param(const func *f, const param *p)
+{
+    int k = p->rec;
+    char pt[192];
+    switch (p->role) {
+    case SIOT_ROLE_path:
+        o("    const char *%s = rp_path(c, &a[%d], rec_ret);\n    if (!%s)\n        return RP_SKIP;\n", p->name, k,
+          p->name);
+        break;
+    case SIOT_ROLE_str:
+        o("    const char *%s = rp_str(c, &a[%d], %d);\n", p->name, k, (int)(p - f->p));
+        break;
+    case SIOT_ROLE_strlen:
+        o("    const char *%s = rp_text(c, rp_i(&a[%d]), %d);\n", p->name, k, (int)(p - f->p));
+        break;
+    case SIOT_ROLE_int:
+    case SIOT_ROLE_count:
+    case SIOT_ROLE_size:
+    case SIOT_ROLE_offset:
+    case SIOT_ROLE_whence:
+    case SIOT_ROLE_oflags:
+    case SIOT_ROLE_mode:
+    case SIOT_ROLE_omode:
+        o("    %s %s = (%s)rp_i(&a[%d]);\n", p->type, p->name, p->type, k);
+        break;
+    case SIOT_ROLE_peer:
+    case SIOT_ROLE_root:
+        o("    int %s = rp_peer(rp_i(&a[%d]));\n", p->name, k);
+        break;
+    case SIOT_ROLE_tag:
+        o("    int %s = rp_tag(rp_i(&a[%d]));\n", p->name, k);
+        break;
+    case SIOT_ROLE_fd:
+        o("    int %s = rp_fd(c, rp_i(&a[%d]));\n    if (%s < 0)\n        return RP_SKIP;\n", p->name, k, p->name);
+        break;
+    case SIOT_ROLE_fdnew: {
+        const param *old = find_role(f, SIOT_ROLE_fd);
+        o("    int %s = rp_fresh_fd(c, %s);\n", p->name, old ? old->name : "-1");
+        break;
+    }
+    case SIOT_ROLE_fcntlarg: {
+        const param *cmd = find_name(f, "cmd");
+        o("    if (!rp_fcntl_int_cmd(%s))\n        return RP_SKIP;\n", cmd->name);
+        o("    void *%s = (void *)(intptr_t)rp_i(&a[%d]);\n", p->name, k);
+        break;
+    }
+    case SIOT_ROLE_stream:
+        o("    FILE *%s = rp_stream(c, rp_i(&a[%d]));\n    if (!%s)\n        return RP_SKIP;\n", p->name, k, p->name);
+        break;
+    case SIOT_ROLE_dir:
+        o("    DIR *%s = rp_dir(c, rp_i(&a[%d]));\n    if (!%s)\n        return RP_SKIP;\n", p->name, k, p->name);
+        break;
+    case SIOT_ROLE_outint:
+    case SIOT_ROLE_outoff:
+    case SIOT_ROLE_outflag:
+        pointee(p, pt, sizeof pt);
+        o("    %s %s_v = 0;\n    %s *%s = &%s_v;\n", pt, p->name, pt, p->name, p->name);
+        break;
+    case SIOT_ROLE_iov:
+        o("    struct iovec *%s = rp_iov(c, &a[%d], %d);\n", p->name, k, (int)(p - f->p));
+        break;
+    HANDLE_ROLE(comm, "MPI_Comm", "comm", "MPI_COMM_NULL")
+    HANDLE_ROLE(group, "MPI_Group", "group", "MPI_GROUP_NULL")
+    HANDLE_ROLE(dtype, "MPI_Datatype", "dtype", "MPI_DATATYPE_NULL")
+    HANDLE_ROLE(op, "MPI_Op", "op", "MPI_OP_NULL")
+    HANDLE_ROLE(file, "MPI_File", "file", "MPI_FILE_NULL")
+    HANDLE_ROLE(req, "MPI_Request", "req", "MPI_REQUEST_NULL")
+    case SIOT_ROLE_newcomm:
+    case SIOT_ROLE_newgroup:
+    case SIOT_ROLE_newdtype:
+    case SIOT_ROLE_outdtype:
+    case SIOT_ROLE_newfile:
+    case SIOT_ROLE_newreq:
+        pointee(p, pt, sizeof pt);
+        o("    %s %s_v;\n    memset(&%s_v, 0, sizeof %s_v);\n    %s *%s = &%s_v;\n", pt, p->name, p->name, p->name, pt,
+          p->name, p->name);
+        break;
+    case SIOT_ROLE_freecomm:
+        o("    MPI_Comm %s_v = rp_comm(c, rp_i(&a[%d]));\n    MPI_Comm *%s = &%s_v;\n", p->name, k, p->name, p->name);
+        break;
+    case SIOT_ROLE_freegroup:
+        o("    MPI_Group %s_v = rp_group(c, rp_i(&a[%d]));\n    MPI_Group *%s = &%s_v;\n", p->name, k, p->name, p->name);
+        break;
+    case SIOT_ROLE_freedtype:
+    case SIOT_ROLE_commitdtype:
+        o("    MPI_Datatype %s_v = rp_dtype(c, rp_i(&a[%d]));\n    if (%s_v == MPI_DATATYPE_NULL)\n        return RP_SKIP;\n"
+          "    MPI_Datatype *%s = &%s_v;\n",
+          p->name, k, p->name, p->name, p->name);
+        break;
+    case SIOT_ROLE_closefile:
+        o("    MPI_File %s_v = rp_file(c, rp_i(&a[%d]));\n    if (%s_v == MPI_FILE_NULL)\n        return RP_SKIP;\n"
+          "    MPI_File *%s = &%s_v;\n",
+          p->name, k, p->name, p->name, p->name);
+        break;
+    case SIOT_ROLE_waitreq:
+    case SIOT_ROLE_reqptr:
+        o("    MPI_Request %s_v = rp_req(c, rp_i(&a[%d]));\n    MPI_Request *%s = &%s_v;\n", p->name, k, p->name, p->name);
+        break;
+    case SIOT_ROLE_reqarr:
+        o("    MPI_Request *%s = rp_reqs(c, &a[%d], %d);\n", p->name, k, (int)(p - f->p));
+        break;
+    case SIOT_ROLE_info:
+        o("    MPI_Info %s = rp_info(c, &a[%d]);\n", p->name, k);
+        break;
+    case SIOT_ROLE_status:
+        o("    MPI_Status %s_v;\n    MPI_Status *%s = &%s_v;\n", p->name, p->name, p->name);
+        break;
+    case SIOT_ROLE_intarr:
+    case SIOT_ROLE_intarr3:
+        o("    int *%s_p = rp_ints(c, &a[%d], %d);\n", p->name, k, (int)(p - f->p));
+        if (p->role == SIOT_ROLE_intarr3)
+            o("    int (*%s)[3] = (int (*)[3])%s_p;\n", p->name, p->name);
+        else
+            o("    int *%s = %s_p;\n", p->name, p->name);
+        break;
+    case SIOT_ROLE_aintarr:
+        o("    MPI_Aint *%s = rp_aints(c, &a[%d], %d);\n", p->name, k, (int)(p - f->p));
+        break;
+    case SIOT_ROLE_dtypearr:
+        o("    MPI_Datatype *%s = rp_dtypes(c, &a[%d], %d);\n", p->name, k, (int)(p - f->p));
+        break;
+    case SIOT_ROLE_outintarr: {
+        const param *n = find_role(f, SIOT_ROLE_reqarr);
+        o("    int *%s = rp_int_scratch(c, %d, %s ? a[%d].n : 0);\n", p->name, (int)(p - f->p), n ? "1" : "0",
+          n ? n->rec : 0);
+        break;
+    }
+    default:
+        o("    /* role %s */\n", siot_role_name(p->role));
+    }
+}
+
+/* Parameters that are not recorded (buffers, ignored ones, status arrays). */
+static void emit_replay_unrecorded(const func *f, const param *p)
+{
+    int i = (int)(p - f->p);
+    char e[2048];
+    switch (p->role) {
+    case SIOT_ROLE_buf:
+        buf_size(f, i, e, sizeof e);
+        o("    void *%s = %s;\n", p->name, e);
+        break;
+    case SIOT_ROLE_iostatus:
+        o("    MPI_Status %s_v;\n    MPI_Status *%s = &%s_v;\n", p->name, p->name, p->name);
+        break;
+    case SIOT_ROLE_statusarr: {
+        const param *n = find_role(f, SIOT_ROLE_reqarr);
+        o("    MPI_Status *%s = rp_statuses(c, %d, %s ? a[%d].n : 1);\n", p->name, i, n ? "1" : "0", n ? n->rec : 0);
+        break;
+    }
+    case SIOT_ROLE_newinfo:
+        o("    MPI_Info %s_v = MPI_INFO_NULL;\n    MPI_Info *%s = &%s_v;\n", p->name, p->name, p->name);
+        break;
+    case SIOT_ROLE_fmt:
+        o("    const char *%s = \"%%s\";\n", p->name);
+        break;
+    case SIOT_ROLE_ignore:
+        if (strstr(p->type, "MPI_Message"))
+            o("    MPI_Message *%s = &c->msg;\n", p->name);
+        else if (strstr(p->name, "weights"))
+            o("    const int *%s = MPI_UNWEIGHTED;\n", p->name);
+        else if (strchr(p->type, '*'))
+            o("    %s %s = NULL;\n", p->type, p->name);
+        else if (strcmp(p->name, "ver") == 0)
+            o("    %s %s = 1; /* _STAT_VER_LINUX */\n", p->type, p->name);
+        else
+            o("    %s %s = (%s)-1; /* a fortified call's buffer length: no check can fail */\n", p->type, p->name,
+              p->type);
+        break;
+    default:
+        break;
+    }
+}
+
+static void emit_replay_post(const func *f, const param *p)
+{
+    int k = p->rec;
+    const char *ok = success_expr(f);
+    switch (p->role) {
+    case SIOT_ROLE_newcomm:
+        o("    if (%s) rp_set_comm(c, rp_i(&a[%d]), %s_v);\n", ok, k, p->name);
+        break;
+    case SIOT_ROLE_newgroup:
+        o("    if (%s) rp_set_group(c, rp_i(&a[%d]), %s_v);\n", ok, k, p->name);
+        break;
+    case SIOT_ROLE_newdtype:
+    case SIOT_ROLE_outdtype:
+        o("    if (%s) rp_set_dtype(c, rp_i(&a[%d]), %s_v);\n", ok, k, p->name);
+        break;
+    case SIOT_ROLE_commitdtype:
+        o("    if (%s) rp_set_dtype(c, rp_i(&a[%d]), %s_v);\n", ok, k, p->name);
+        break;
+    case SIOT_ROLE_newfile:
+        o("    if (%s) rp_set_file(c, rp_i(&a[%d]), %s_v);\n", ok, k, p->name);
+        break;
+    case SIOT_ROLE_newreq:
+        o("    if (%s) rp_set_req(c, rp_i(&a[%d]), %s_v);\n", ok, k, p->name);
+        break;
+    case SIOT_ROLE_freecomm:
+        o("    rp_drop_comm(c, rp_i(&a[%d]));\n", k);
+        break;
+    case SIOT_ROLE_freegroup:
+        o("    rp_drop_group(c, rp_i(&a[%d]));\n", k);
+        break;
+    case SIOT_ROLE_freedtype:
+        o("    rp_drop_dtype(c, rp_i(&a[%d]));\n", k);
+        break;
+    case SIOT_ROLE_closefile:
+        o("    rp_drop_file(c, rp_i(&a[%d]));\n", k);
+        break;
+    case SIOT_ROLE_waitreq:
+        o("    if (%s_v == MPI_REQUEST_NULL) rp_drop_req(c, rp_i(&a[%d]));\n", p->name, k);
+        break;
+    case SIOT_ROLE_reqarr:
+        o("    rp_reqs_post(c, &a[%d], %s);\n", k, p->name);
+        break;
+    case SIOT_ROLE_info:
+        o("    rp_info_free(&%s);\n", p->name);
+        break;
+    case SIOT_ROLE_fdnew:
+        o("    if (ret >= 0) rp_set_fd(c, rp_i(&a[%d]), ret);\n", k);
+        break;
+    case SIOT_ROLE_fd:
+        if (SIOT_CLASS_BASE(f->cls) == SIOT_CLASS_close)
+            o("    rp_drop_fd(c, rp_i(&a[%d]));\n", k);
+        break;
+    case SIOT_ROLE_stream:
+        if (SIOT_CLASS_BASE(f->cls) == SIOT_CLASS_close)
+            o("    rp_drop_stream(c, rp_i(&a[%d]));\n", k);
+        break;
+    case SIOT_ROLE_dir:
+        if (strcmp(f->name, "closedir") == 0)
+            o("    rp_drop_dir(c, rp_i(&a[%d]));\n", k);
+        break;
+    default:
+        break;
+    }
+    if (p->role == SIOT_ROLE_newinfo)
+        o("    if (%s && %s_v != MPI_INFO_NULL) PMPI_Info_free(&%s_v);\n", ok, p->name, p->name);
+}
+
+static void emit_replayer(const func *f)
+{
+    o("\n/* %s:%d */\nstatic int rp_%s(rp_state *c, const siot_value *a, int64_t rec_ret)\n{\n", f->file, f->line, f->name);
+    o("    (void)c;\n    (void)a;\n    (void)rec_ret;\n");
+    const char *why = not_replayable(f);
+    if (why) {
+        o("    return RP_SKIP; /* %s */\n}\n", why);
+        return;
+    }
+    for (int i = 0; i < f->np; i++)
+        if (f->p[i].rec >= 0)
+            emit_replay_param(f, &f->p[i]);
+    for (int i = 0; i < f->np; i++)
+        if (f->p[i].rec < 0)
+            emit_replay_unrecorded(f, &f->p[i]);
+    if (find_role(f, SIOT_ROLE_fmt)) {
+        /* formatted output: as many bytes as were written, through the same function */
+        const param *st = find_role(f, SIOT_ROLE_stream);
+        o("    const char *text = rp_text(c, rec_ret, %d);\n", f->np);
+        if (find_role(f, SIOT_ROLE_vlist))
+            o("    %s ret = call_vfprintf(%s, \"%%s\", text);\n", f->rettype, st->name);
+        else
+            o("    %s ret = %s(%s, \"%%s\", text);\n", f->rettype, f->name, st->name);
+    } else {
+        o("    %s ret = %s(", f->rettype, f->name);
+        for (int i = 0; i < f->np; i++)
+            o("%s%s", i ? ", " : "", f->p[i].name);
+        o(");\n");
+    }
+    for (int i = 0; i < f->np; i++)
+        emit_replay_post(f, &f->p[i]);
+    switch (f->retrole) {
+    case SIOT_ROLE_r_newfd:
+        if (!find_role(f, SIOT_ROLE_fdnew))
+            o("    if (ret >= 0) rp_set_fd(c, rec_ret, ret);\n");
+        o("    return rp_result(c, rec_ret, ret >= 0 ? rec_ret : (int64_t)ret);\n");
+        break;
+    case SIOT_ROLE_r_newstream:
+        o("    if (ret) rp_set_stream(c, rec_ret, ret);\n    return rp_result(c, rec_ret, ret ? rec_ret : -1);\n");
+        break;
+    case SIOT_ROLE_r_newdir:
+        o("    if (ret) rp_set_dir(c, rec_ret, ret);\n    return rp_result(c, rec_ret, ret ? rec_ret : -1);\n");
+        break;
+    case SIOT_ROLE_r_ptr:
+    case SIOT_ROLE_r_line:
+        o("    return rp_result(c, rec_ret, ret != NULL);\n");
+        break;
+    default:
+        if (find_role(f, SIOT_ROLE_fcntlarg))
+            o("    if (ret >= 0 && (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC)) rp_set_fd(c, rec_ret, ret);\n"
+              "    return rp_result(c, rec_ret, (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC) && ret >= 0 ? rec_ret : ret);\n");
+        else
+            o("    return rp_result(c, rec_ret, (int64_t)ret);\n");
+    }
+    o("}\n");
+}
+
+static void emit_replay_file(const char *dir)
+{
+    out = open_out(dir, "replay_all.c");
+    o("/* Generated by tools/siot-gen from the spec files. Do not edit. */\n");
+    o("#define _LARGEFILE64_SOURCE\n#include <errno.h>\n#include <fcntl.h>\n#include <stdint.h>\n#include <string.h>\n");
+    o("#include <dirent.h>\n#include <stdio.h>\n#include <sys/file.h>\n#include <sys/mman.h>\n#include <sys/stat.h>\n"
+      "#include <sys/statfs.h>\n#include <sys/types.h>\n#include <sys/uio.h>\n#include <unistd.h>\n");
+    o("#include <stdarg.h>\n#include \"replay/rp.h\"\n");
+    o("/* vfprintf needs a va_list: made here, so that the replay calls vfprintf itself. */\n"
+      "static int call_vfprintf(FILE *f, const char *fmt, ...)\n{\n    va_list ap;\n    va_start(ap, fmt);\n"
+      "    int r = vfprintf(f, fmt, ap);\n    va_end(ap);\n    return r;\n}\n");
+    o("#pragma GCC diagnostic ignored \"-Wunused-variable\"\n#pragma GCC diagnostic ignored \"-Wunused-but-set-variable\"\n");
+    o("#pragma GCC diagnostic ignored \"-Wdeprecated-declarations\"\n");
+    /* declarations for the fortified and compatibility names (not in the headers without _FORTIFY_SOURCE) */
+    for (int i = 0; i < NF; i++) {
+        const func *f = &F[i];
+        if ((f->layer != SIOT_LAYER_posix && f->layer != SIOT_LAYER_stdio) || strncmp(f->name, "__", 2) != 0)
+            continue;
+        o("extern %s %s(", f->rettype, f->name);
+        emit_params(f);
+        o(");\n");
+    }
+    int emitted[MAXF] = {0};
+    for (int i = 0; i < NF; i++)
+        if (F[i].layer == SIOT_LAYER_posix || F[i].layer == SIOT_LAYER_stdio || F[i].layer == SIOT_LAYER_mpi ||
+            F[i].layer == SIOT_LAYER_mpiio) {
+            emit_replayer(&F[i]);
+            emitted[i] = 1;
+        }
+    o("\nconst rp_entry rp_table[] = {\n");
+    uint32_t n = 0;
+    for (int i = 0; i < NF; i++)
+        if (emitted[i]) {
+            o("    {\"%s\", rp_%s},\n", F[i].name, F[i].name);
+            n++;
+        }
+    o("};\nconst uint32_t rp_table_n = %u;\n", n);
+    fclose(out);
 }
 
 static void emit_functab(const char *dir)
@@ -945,5 +1399,6 @@ int main(int argc, char **argv)
     for (int l = 0; l < SIOT_NLAYERS; l++)
         if (present[l])
             emit_layer_file(argv[1], l);
+    emit_replay_file(argv[1]);
     return 0;
 }

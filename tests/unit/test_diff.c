@@ -105,7 +105,7 @@ static int run_diff(const siot_trace *x, const siot_trace *y, char *out, size_t 
 {
     FILE *fp = tmpfile();
     char err[256] = "";
-    int rc = siot_diff(x, y, fp, err, sizeof err);
+    int rc = siot_diff(x, y, NULL, fp, err, sizeof err);
     rewind(fp);
     size_t n = fread(out, 1, outlen - 1, fp);
     out[n] = 0;

@@ -1,0 +1,429 @@
+/* ioreplay: reissues a trace's I/O and communication, rank by rank, straight
+ * from the compressed form, with the recorded parameters, random buffers of
+ * the recorded sizes and computation simulated from the timing histograms.
+ *
+ * usage: mpirun -np P ioreplay [--root DIR] [--level posix] [--no-compute]
+ *                              [--time-scale X] [--seed N] [--quiet] FILE */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../compress/expr.h"
+#include "../compress/hist.h"
+#include "../src/format.h"
+#include "../src/roles.h"
+#include "rp.h"
+#include "walk.h"
+
+#ifndef SIOT_VERSION
+#define SIOT_VERSION "0.1.0"
+#endif
+
+static const char *USAGE =
+    "usage: mpirun -np P ioreplay [OPTIONS] FILE\n"
+    "\n"
+    "Reissues the I/O and communication of a siotrace trace with the recorded\n"
+    "parameters, random buffers of the recorded sizes, and computation time\n"
+    "drawn from the recorded timing histograms. P must be the traced job's\n"
+    "rank count.\n"
+    "\n"
+    "  --root DIR       where every path of the trace is replayed (default\n"
+    "                   ./siot-replay, created when missing). Relative paths\n"
+    "                   are taken inside it, absolute ones too (their leading /\n"
+    "                   dropped), .. never leaves it, and a call through a\n"
+    "                   symbolic link that leads outside it is refused.\n"
+    "  --level posix    replay only the POSIX and stdio calls (with the\n"
+    "                   application's MPI communication): the exact file-system\n"
+    "                   request stream, also the one MPI-IO issued. Default:\n"
+    "                   the outermost replayable level of each call chain (an\n"
+    "                   MPI-IO call, not the POSIX calls it issued; HDF5 and\n"
+    "                   PnetCDF calls through the MPI-IO calls they issued).\n"
+    "  --no-compute     do not simulate computation between calls\n"
+    "  --time-scale X   multiply the simulated computation times by X\n"
+    "  --seed N         seed of the random draws from the histograms (default 1)\n"
+    "  --quiet          no report at the end\n"
+    "\n"
+    "Exit status: 0 done, 2 bad usage, an unreadable or corrupt trace, a rank\n"
+    "count that does not match the trace, or a root that cannot be used (with\n"
+    "one line saying why, before any I/O).\n";
+
+typedef struct opts {
+    const char *root, *file;
+    int posix_level, no_compute, quiet;
+    double scale;
+    uint64_t seed;
+} opts;
+
+enum { OK = 0, BAD_TRACE = 1, BAD_RANKS = 2, BAD_ROOT = 3 };
+
+static int env_rank(void)
+{
+    const char *v = getenv("PMI_RANK");
+    if (!v)
+        v = getenv("OMPI_COMM_WORLD_RANK");
+    if (!v)
+        v = getenv("PMIX_RANK");
+    return v ? atoi(v) : 0;
+}
+
+static uint64_t now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* Simulated computation: sleep most of it, spin the end for precision. */
+static void compute_for(uint64_t ns)
+{
+    uint64_t end = now_ns() + ns;
+    if (ns > 2000000) {
+        struct timespec t = {(time_t)((ns - 1000000) / 1000000000u), (long)((ns - 1000000) % 1000000000u)};
+        nanosleep(&t, NULL);
+    }
+    while (now_ns() < end)
+        ;
+}
+
+static double urand(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return (double)(*s >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static int parse(int argc, char **argv, opts *o, const char **why)
+{
+    memset(o, 0, sizeof *o);
+    o->root = "siot-replay";
+    o->scale = 1.0;
+    o->seed = 1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--root") && i + 1 < argc)
+            o->root = argv[++i];
+        else if (!strcmp(a, "--level") && i + 1 < argc) {
+            const char *l = argv[++i];
+            if (!strcmp(l, "posix"))
+                o->posix_level = 1;
+            else if (strcmp(l, "default") != 0) {
+                *why = "--level takes posix or default";
+                return -1;
+            }
+        } else if (!strcmp(a, "--no-compute"))
+            o->no_compute = 1;
+        else if (!strcmp(a, "--quiet"))
+            o->quiet = 1;
+        else if (!strcmp(a, "--time-scale") && i + 1 < argc) {
+            char *end;
+            o->scale = strtod(argv[++i], &end);
+            if (*end || !(o->scale >= 0) || !isfinite(o->scale)) {
+                *why = "--time-scale takes a number >= 0";
+                return -1;
+            }
+        } else if (!strcmp(a, "--seed") && i + 1 < argc)
+            o->seed = strtoull(argv[++i], NULL, 10);
+        else if (!strcmp(a, "--help") || !strcmp(a, "-h"))
+            return 1;
+        else if (!strcmp(a, "--version"))
+            return 2;
+        else if (a[0] == '-' && a[1]) {
+            *why = "unknown option (see ioreplay --help)";
+            return -1;
+        } else if (!o->file)
+            o->file = a;
+        else {
+            *why = "one trace file at a time";
+            return -1;
+        }
+    }
+    if (!o->file) {
+        *why = "missing trace file (see ioreplay --help)";
+        return -1;
+    }
+    return 0;
+}
+
+/* mkdir -p with raw system calls; then the absolute, resolved path. */
+static int make_root(const char *root, char *abs, size_t n, char *why, size_t wn)
+{
+    char path[PATH_MAX];
+    if (root[0] == '/') {
+        snprintf(path, sizeof path, "%s", root);
+    } else {
+        char cwd[PATH_MAX];
+        if (!getcwd(cwd, sizeof cwd)) {
+            snprintf(why, wn, "cannot tell the working directory: %s", strerror(errno));
+            return -1;
+        }
+        if ((size_t)snprintf(path, sizeof path, "%s/%s", cwd, root) >= sizeof path) {
+            snprintf(why, wn, "the replay root's path is too long");
+            return -1;
+        }
+    }
+    for (char *p = path + 1;; p++) {
+        if (*p == '/' || *p == 0) {
+            char c = *p;
+            *p = 0;
+            if (syscall(SYS_mkdirat, AT_FDCWD, path, 0755) != 0 && errno != EEXIST) {
+                snprintf(why, wn, "cannot create the replay root %.400s: %s", path, strerror(errno));
+                return -1;
+            }
+            *p = c;
+            if (!c)
+                break;
+        }
+    }
+    if (syscall(SYS_faccessat, AT_FDCWD, path, W_OK | X_OK, 0) != 0) {
+        snprintf(why, wn, "cannot write in the replay root %.400s: %s", path, strerror(errno));
+        return -1;
+    }
+    char *real = realpath(path, NULL);
+    if (!real) {
+        snprintf(why, wn, "cannot resolve the replay root %.400s: %s", path, strerror(errno));
+        return -1;
+    }
+    snprintf(abs, n, "%s", real);
+    free(real);
+    return 0;
+}
+
+/* The "required" level of the traced MPI_Init_thread, -1 when it used MPI_Init. */
+static int traced_thread_level(const siot_trace *t)
+{
+    siot_iter it;
+    siot_ctx c;
+    const siot_node *n;
+    int level = -1;
+    if (siot_iter_init(&it, t, 0) != 0)
+        return -1;
+    for (int k = 0; k < 16 && (n = siot_iter_next(&it, &c)); k++) {
+        const siot_funcdesc *f = &t->funcs[n->u.ev.func];
+        if (strcmp(f->name, "MPI_Init_thread") == 0) {
+            for (uint32_t a = 0; a < f->nargs; a++)
+                if (strcmp(f->argnames[a], "required") == 0)
+                    level = (int)siot_eval_int(n->u.ev.args[a], &c, MPI_THREAD_SINGLE);
+            break;
+        }
+        if (strcmp(f->name, "MPI_Init") == 0)
+            break;
+    }
+    siot_iter_free(&it);
+    return level;
+}
+
+enum { R_CALLS, R_SKIPPED, R_READ, R_WRITTEN, R_RECORDED, R_REPLAY, R_DIFF, R_REFUSED, NREPORT };
+
+static void report(const opts *o, const char *root, int rank, int size, const double *mine)
+{
+    double *all = rank == 0 ? calloc((size_t)size * NREPORT, sizeof *all) : NULL;
+    PMPI_Gather(mine, NREPORT, MPI_DOUBLE, all, NREPORT, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    if (rank != 0 || o->quiet) {
+        free(all);
+        return;
+    }
+    static const char *names[NREPORT] = {"calls replayed",    "calls not replayed", "bytes read",
+                                         "bytes written",     "recorded time (s)",  "replay time (s)",
+                                         "different results", "paths refused"};
+    printf("ioreplay: %s on %d ranks, root %s, level %s%s\n", o->file, size, root,
+           o->posix_level ? "posix" : "default", o->no_compute ? ", no computation" : "");
+    printf("  %-20s %14s %14s %14s %14s\n", "", "rank 0", "others: min", "mean", "max");
+    for (int k = 0; k < NREPORT; k++) {
+        double mn = 0, mx = 0, sum = 0;
+        for (int r = 1; r < size; r++) {
+            double v = all[(size_t)r * NREPORT + k];
+            mn = r == 1 || v < mn ? v : mn;
+            mx = r == 1 || v > mx ? v : mx;
+            sum += v;
+        }
+        int whole = k != R_RECORDED && k != R_REPLAY;
+        const char *fmt = whole ? "%14.0f" : "%14.3f";
+        printf("  %-20s", names[k]);
+        printf(fmt, all[k]);
+        if (size > 1) {
+            printf(fmt, mn);
+            printf(whole ? "%14.1f" : "%14.3f", sum / (size - 1));
+            printf(fmt, mx);
+        }
+        printf("\n");
+    }
+    double rec = 0, rep = 0;
+    for (int r = 0; r < size; r++) {
+        rec = fmax(rec, all[(size_t)r * NREPORT + R_RECORDED]);
+        rep = fmax(rep, all[(size_t)r * NREPORT + R_REPLAY]);
+    }
+    printf("  slowest rank: recorded %.3f s, replayed %.3f s, ratio %.3f\n", rec, rep, rec > 0 ? rep / rec : 0.0);
+    fflush(stdout);
+    free(all);
+}
+
+int main(int argc, char **argv)
+{
+    opts o;
+    const char *why = NULL;
+    int pr = parse(argc, argv, &o, &why);
+    if (pr == 1 || pr == 2) {
+        if (env_rank() == 0)
+            fputs(pr == 1 ? USAGE : "ioreplay " SIOT_VERSION "\n", stdout);
+        return 0;
+    }
+    if (pr < 0) {
+        if (env_rank() == 0)
+            fprintf(stderr, "ioreplay: %s\n", why);
+        return 2;
+    }
+
+    /* The trace is read before MPI starts (with raw system calls), so that the
+     * replay can start MPI the way the traced program did. */
+    siot_trace t;
+    char err[512] = "";
+    int code = OK, loaded = siot_trace_load(o.file, &t, err, sizeof err) == 0;
+    if (!loaded)
+        code = BAD_TRACE;
+    int level = loaded ? traced_thread_level(&t) : -1, provided;
+    if (level >= 0)
+        MPI_Init_thread(&argc, &argv, level, &provided);
+    else
+        MPI_Init(&argc, &argv);
+    int rank, size;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &size);
+    char root[PATH_MAX] = "";
+    if (code == OK && (uint32_t)size != t.nranks) {
+        code = BAD_RANKS;
+        snprintf(err, sizeof err, "%.300s was traced on %u ranks; run ioreplay with mpirun -np %u (not %d)", o.file,
+                 t.nranks, t.nranks, size);
+    }
+    if (code == OK && make_root(o.root, root, sizeof root, err, sizeof err) != 0)
+        code = BAD_ROOT;
+    int worst[2] = {code, rank}, res[2];
+    PMPI_Allreduce(worst, res, 1, MPI_2INT, MPI_MAXLOC, MPI_COMM_WORLD);
+    if (res[0] != OK) {
+        if (rank == 0)
+            fprintf(stderr, "ioreplay: %s\n",
+                    code != OK ? err : res[0] == BAD_ROOT ? "another rank cannot use the replay root" : "another rank cannot read the trace");
+        if (loaded)
+            siot_trace_free(&t);
+        PMPI_Finalize();
+        return 2;
+    }
+    if (syscall(SYS_chdir, root) != 0) {
+        fprintf(stderr, "ioreplay: cannot enter %s: %s\n", root, strerror(errno));
+        PMPI_Abort(MPI_COMM_WORLD, 2);
+    }
+
+    /* Functions of the trace -> replayers of this build, by name. */
+    rp_fn *fmap = calloc(t.nfuncs + 1, sizeof *fmap);
+    for (uint32_t i = 0; fmap && i < t.nfuncs; i++)
+        for (uint32_t k = 0; k < rp_table_n; k++)
+            if (strcmp(rp_table[k].name, t.funcs[i].name) == 0)
+                fmap[i] = rp_table[k].fn;
+
+    rp_state c;
+    rp_init(&c, rank, root);
+    siot_vbuf scratch[SIOT_MAX_ARGS];
+    for (int i = 0; i < SIOT_MAX_ARGS; i++)
+        siot_vbuf_init(&scratch[i]);
+    siot_value vals[SIOT_MAX_ARGS];
+    double rep[NREPORT] = {0};
+    uint64_t rng = o.seed * 0x9e3779b97f4a7c15ULL + (uint64_t)rank + 1;
+
+    /* Which calls are inside a replayed call: a stack of (seq, covered). */
+    int64_t *st_seq = malloc(4096 * sizeof *st_seq);
+    uint8_t *st_cov = malloc(4096);
+    size_t st_n = 0, st_cap = 4096;
+
+    PMPI_Barrier(MPI_COMM_WORLD);
+    uint64_t t0 = now_ns();
+    siot_iter it;
+    if (!fmap || !st_seq || !st_cov || siot_iter_init(&it, &t, rank) != 0) {
+        fprintf(stderr, "ioreplay: out of memory\n");
+        PMPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    siot_ctx ctx;
+    const siot_node *n;
+    int64_t seq = 0;
+    while ((n = siot_iter_next(&it, &ctx))) {
+        const siot_event *e = &n->u.ev;
+        const siot_funcdesc *f = &t.funcs[e->func];
+        int64_t pd = siot_eval_int(e->parent, &ctx, 0), parent = pd > 0 && pd <= seq ? seq - pd : -1;
+        while (st_n && st_seq[st_n - 1] != parent)
+            st_n--;
+        int covered = st_n ? st_cov[st_n - 1] : 0;
+        int replay;
+        if (o.posix_level)
+            replay = f->layer == SIOT_LAYER_posix || f->layer == SIOT_LAYER_stdio ||
+                     (f->layer == SIOT_LAYER_mpi && !covered);
+        else
+            replay = !covered && (f->layer == SIOT_LAYER_posix || f->layer == SIOT_LAYER_stdio ||
+                                  f->layer == SIOT_LAYER_mpi || f->layer == SIOT_LAYER_mpiio);
+        /* The recorded time between the end of MPI_Init and the start of
+         * MPI_Finalize, which is what the replay reproduces. */
+        unsigned base = SIOT_CLASS_BASE(f->cls);
+        if (parent < 0 && base != SIOT_CLASS_init)
+            rep[R_RECORDED] += (e->comp.mean + (base == SIOT_CLASS_finalize ? 0 : e->dur.mean)) * 1e-9;
+        if ((replay || parent < 0) && base != SIOT_CLASS_init && !o.no_compute && o.scale > 0) {
+            double u1 = urand(&rng), u2 = urand(&rng);
+            compute_for((uint64_t)((double)siot_hist_draw(&e->comp, u1, u2) * o.scale));
+        }
+        int done = 0;
+        if (replay && fmap[e->func]) {
+            int ok = 1;
+            for (uint32_t k = 0; k < e->nargs && ok; k++)
+                ok = siot_eval(e->args[k], &ctx, &scratch[k], &vals[k]) == 0;
+            if (ok)
+                done = fmap[e->func](&c, vals, siot_eval_int(e->ret, &ctx, 0)) == RP_DONE;
+        }
+        if (done) {
+            rep[R_CALLS]++;
+            int64_t bytes = siot_eval_int(e->bytes, &ctx, 0);
+            if (bytes > 0 && SIOT_CLASS_BASE(f->cls) == SIOT_CLASS_read)
+                rep[R_READ] += (double)bytes;
+            if (bytes > 0 && SIOT_CLASS_BASE(f->cls) == SIOT_CLASS_write)
+                rep[R_WRITTEN] += (double)bytes;
+        } else if (replay) {
+            rep[R_SKIPPED]++;
+        }
+        if (st_n == st_cap) {
+            st_cap *= 2;
+            st_seq = realloc(st_seq, st_cap * sizeof *st_seq);
+            st_cov = realloc(st_cov, st_cap);
+            if (!st_seq || !st_cov)
+                PMPI_Abort(MPI_COMM_WORLD, 2);
+        }
+        st_seq[st_n] = seq;
+        st_cov[st_n] = (uint8_t)(covered || done);
+        st_n++;
+        seq++;
+    }
+    if (it.err) {
+        fprintf(stderr, "ioreplay: rank %d: %s\n", rank, it.err);
+        PMPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    siot_iter_free(&it);
+    rep[R_REPLAY] = (double)(now_ns() - t0) * 1e-9;
+    rep[R_DIFF] = (double)c.different_results;
+    rep[R_REFUSED] = (double)c.refused_paths;
+    report(&o, root, rank, size, rep);
+
+    for (int i = 0; i < SIOT_MAX_ARGS; i++)
+        siot_vbuf_free(&scratch[i]);
+    free(st_seq);
+    free(st_cov);
+    free(fmap);
+    rp_free(&c);
+    siot_trace_free(&t);
+    MPI_Finalize();
+    return 0;
+}

@@ -1,0 +1,520 @@
+/* Support for the generated replayers. Everything the replay does for itself
+ * (checking paths, finding free descriptors) uses raw system calls and PMPI,
+ * so that a replay linked with the tracer records exactly the replayed calls. */
+
+#include "rp.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "../src/predef.h"
+
+#define MAX_ID (1 << 24)
+
+/* ------------------------------------------------------------ handle maps */
+
+static uintptr_t map_get(const rp_map *m, int64_t id)
+{
+    return id >= 0 && id < m->n ? m->v[id] : 0;
+}
+
+static void map_set(rp_map *m, int64_t id, uintptr_t v)
+{
+    if (id < 0 || id >= MAX_ID)
+        return;
+    if (id >= m->n) {
+        uint32_t n = m->n ? m->n : 16;
+        while (n <= id)
+            n *= 2;
+        uintptr_t *nv = realloc(m->v, n * sizeof *nv);
+        if (!nv)
+            return;
+        memset(nv + m->n, 0, (n - m->n) * sizeof *nv);
+        m->v = nv;
+        m->n = n;
+    }
+    m->v[id] = v;
+}
+
+#define BITS(h) ({ uintptr_t b_ = 0; memcpy(&b_, &(h), sizeof(h) < sizeof b_ ? sizeof(h) : sizeof b_); b_; })
+#define FROM(T, b) ({ T h_; memset(&h_, 0, sizeof h_); uintptr_t b2_ = (b); memcpy(&h_, &b2_, sizeof h_ < sizeof b2_ ? sizeof h_ : sizeof b2_); h_; })
+
+int rp_fd(rp_state *c, int64_t id)
+{
+    uintptr_t v = map_get(&c->fd, id);
+    return v ? (int)(v - 1) : -1;
+}
+void rp_set_fd(rp_state *c, int64_t id, int fd) { map_set(&c->fd, id, (uintptr_t)fd + 1); }
+void rp_drop_fd(rp_state *c, int64_t id) { map_set(&c->fd, id, 0); }
+FILE *rp_stream(rp_state *c, int64_t id) { return (FILE *)map_get(&c->stream, id); }
+void rp_set_stream(rp_state *c, int64_t id, FILE *f) { map_set(&c->stream, id, (uintptr_t)f); }
+void rp_drop_stream(rp_state *c, int64_t id) { map_set(&c->stream, id, 0); }
+DIR *rp_dir(rp_state *c, int64_t id) { return (DIR *)map_get(&c->dir, id); }
+void rp_set_dir(rp_state *c, int64_t id, DIR *d) { map_set(&c->dir, id, (uintptr_t)d); }
+void rp_drop_dir(rp_state *c, int64_t id) { map_set(&c->dir, id, 0); }
+
+/* MPI handles: ids below a kind's base are the predefined objects. */
+MPI_Comm rp_comm(rp_state *c, int64_t id)
+{
+    if (id == 0)
+        return MPI_COMM_WORLD;
+    if (id == 1)
+        return MPI_COMM_SELF;
+    uintptr_t v = map_get(&c->comm, id);
+    return v ? FROM(MPI_Comm, v) : MPI_COMM_NULL;
+}
+void rp_set_comm(rp_state *c, int64_t id, MPI_Comm h) { map_set(&c->comm, id, h == MPI_COMM_NULL ? 0 : BITS(h)); }
+void rp_drop_comm(rp_state *c, int64_t id) { map_set(&c->comm, id, 0); }
+
+MPI_Group rp_group(rp_state *c, int64_t id)
+{
+    if (id == 0)
+        return MPI_GROUP_EMPTY;
+    uintptr_t v = map_get(&c->group, id);
+    return v ? FROM(MPI_Group, v) : MPI_GROUP_NULL;
+}
+void rp_set_group(rp_state *c, int64_t id, MPI_Group h) { map_set(&c->group, id, h == MPI_GROUP_NULL ? 0 : BITS(h)); }
+void rp_drop_group(rp_state *c, int64_t id) { map_set(&c->group, id, 0); }
+
+MPI_Datatype rp_dtype(rp_state *c, int64_t id)
+{
+    if (id >= 0 && id < SIOT_DTYPE_BASE) {
+#define X(i, n) \
+    if (id == i) \
+        return n;
+        SIOT_PREDEF_DTYPES(X)
+#undef X
+        return MPI_DATATYPE_NULL;
+    }
+    uintptr_t v = map_get(&c->dtype, id);
+    return v ? FROM(MPI_Datatype, v) : MPI_DATATYPE_NULL;
+}
+void rp_set_dtype(rp_state *c, int64_t id, MPI_Datatype h)
+{
+    if (id >= SIOT_DTYPE_BASE)
+        map_set(&c->dtype, id, h == MPI_DATATYPE_NULL ? 0 : BITS(h));
+}
+void rp_drop_dtype(rp_state *c, int64_t id) { map_set(&c->dtype, id, 0); }
+
+MPI_Op rp_op(rp_state *c, int64_t id)
+{
+#define X(i, n) \
+    if (id == i) \
+        return n;
+    SIOT_PREDEF_OPS(X)
+#undef X
+    uintptr_t v = map_get(&c->op, id);
+    return v ? FROM(MPI_Op, v) : MPI_OP_NULL;
+}
+
+MPI_File rp_file(rp_state *c, int64_t id)
+{
+    uintptr_t v = map_get(&c->file, id);
+    return v ? FROM(MPI_File, v) : MPI_FILE_NULL;
+}
+void rp_set_file(rp_state *c, int64_t id, MPI_File h) { map_set(&c->file, id, h == MPI_FILE_NULL ? 0 : BITS(h)); }
+void rp_drop_file(rp_state *c, int64_t id) { map_set(&c->file, id, 0); }
+
+MPI_Request rp_req(rp_state *c, int64_t id)
+{
+    uintptr_t v = map_get(&c->req, id);
+    return v ? FROM(MPI_Request, v) : MPI_REQUEST_NULL;
+}
+void rp_set_req(rp_state *c, int64_t id, MPI_Request h) { map_set(&c->req, id, h == MPI_REQUEST_NULL ? 0 : BITS(h)); }
+void rp_drop_req(rp_state *c, int64_t id) { map_set(&c->req, id, 0); }
+
+int rp_peer(int64_t v)
+{
+    return v == SIOT_ANY_SOURCE ? MPI_ANY_SOURCE : v == SIOT_PROC_NULL ? MPI_PROC_NULL : v == SIOT_ROOT ? MPI_ROOT : (int)v;
+}
+
+int rp_tag(int64_t v) { return v == SIOT_ANY_TAG ? MPI_ANY_TAG : (int)v; }
+
+/* ------------------------------------------------------------ buffers */
+
+static void *slot_area(rp_state *c, int slot, size_t bytes)
+{
+    if (slot < 0 || slot >= RP_SLOTS)
+        slot = RP_SLOTS - 1;
+    if (bytes == 0)
+        bytes = 1;
+    if (bytes > c->bufcap[slot]) {
+        void *b = realloc(c->buf[slot], bytes);
+        if (!b)
+            return NULL;
+        /* Random contents, copied from a block made once. */
+        for (size_t off = c->bufcap[slot]; off < bytes; off += c->randcap) {
+            size_t n = bytes - off < c->randcap ? bytes - off : c->randcap;
+            memcpy((unsigned char *)b + off, c->random, n);
+        }
+        c->buf[slot] = b;
+        c->bufcap[slot] = bytes;
+    }
+    return c->buf[slot];
+}
+
+void *rp_buf(rp_state *c, int slot, int64_t bytes)
+{
+    return slot_area(c, slot, bytes > 0 ? (size_t)bytes : 1);
+}
+
+struct iovec *rp_iov(rp_state *c, const siot_value *lens, int slot)
+{
+    if (lens->kind != SIOT_V_ARR)
+        return NULL;
+    size_t total = 0;
+    for (uint32_t i = 0; i < lens->n; i++)
+        total += lens->arr[i] > 0 ? (size_t)lens->arr[i] : 0;
+    size_t head = (lens->n + 1) * sizeof(struct iovec);
+    unsigned char *area = slot_area(c, slot, head + total);
+    if (!area)
+        return NULL;
+    struct iovec *iov = (struct iovec *)(void *)area;
+    unsigned char *data = area + head;
+    for (uint32_t i = 0; i < lens->n; i++) {
+        iov[i].iov_base = data;
+        iov[i].iov_len = lens->arr[i] > 0 ? (size_t)lens->arr[i] : 0;
+        data += iov[i].iov_len;
+    }
+    return iov;
+}
+
+const char *rp_str(rp_state *c, const siot_value *v, int slot)
+{
+    (void)c;
+    (void)slot;
+    return v->kind == SIOT_V_STR ? v->s : "";
+}
+
+const char *rp_text(rp_state *c, int64_t n, int slot)
+{
+    if (n < 0)
+        n = 0;
+    char *s = slot_area(c, slot, (size_t)n + 1);
+    if (!s)
+        return "";
+    for (int64_t i = 0; i < n; i++)
+        s[i] = (char)('a' + (c->random[i % (int64_t)c->randcap] % 26));
+    if (n > 0)
+        s[n - 1] = '\n';
+    s[n] = 0;
+    return s;
+}
+
+int rp_result(rp_state *c, int64_t recorded, int64_t got)
+{
+    if (recorded != got)
+        c->different_results++;
+    return RP_DONE;
+}
+
+/* ------------------------------------------------------------ POSIX helpers */
+
+int rp_fresh_fd(rp_state *c, int oldfd)
+{
+    (void)c;
+    long t = syscall(SYS_fcntl, oldfd, F_DUPFD, 100);
+    if (t >= 0)
+        syscall(SYS_close, t);
+    return (int)t;
+}
+
+int rp_fcntl_int_cmd(int cmd)
+{
+    switch (cmd) {
+    case F_DUPFD:
+    case F_DUPFD_CLOEXEC:
+    case F_GETFD:
+    case F_SETFD:
+    case F_GETFL:
+    case F_SETFL:
+        return 1;
+    }
+    return 0;
+}
+
+/* Is path (relative to the root, which is the working directory) free of
+ * symbolic links that lead outside the root? Components that do not exist
+ * yet are fine: they will be created inside. */
+static int confined(rp_state *c, const char *path)
+{
+    char prefix[4200];
+    size_t n = strlen(path);
+    if (n >= sizeof prefix)
+        return 0;
+    for (size_t i = 0; i <= n; i++) {
+        if (path[i] != '/' && path[i] != 0)
+            continue;
+        memcpy(prefix, path, i);
+        prefix[i] = 0;
+        struct stat st;
+        if (syscall(SYS_newfstatat, AT_FDCWD, prefix, &st, AT_SYMLINK_NOFOLLOW) != 0)
+            return 1; /* does not exist: created here, inside the root */
+        if (!S_ISLNK(st.st_mode))
+            continue;
+        char *real = realpath(prefix, NULL); /* libc resolves internally: not a traced call */
+        size_t rl = strlen(c->root);
+        int inside = real && strncmp(real, c->root, rl) == 0 && (real[rl] == '/' || real[rl] == 0);
+        free(real);
+        if (!inside)
+            return 0;
+    }
+    return 1;
+}
+
+/* mkdir -p of path's parent directories, with raw system calls, inside the
+ * root (the working directory). */
+static void make_parents(const char *path)
+{
+    char p[4200];
+    snprintf(p, sizeof p, "%s", path);
+    for (char *s = p; (s = strchr(s, '/')); s++) {
+        *s = 0;
+        if (p[0])
+            syscall(SYS_mkdirat, AT_FDCWD, p, 0755);
+        *s = '/';
+    }
+}
+
+const char *rp_path(rp_state *c, const siot_value *v, int64_t rec_ret)
+{
+    if (v->kind != SIOT_V_STR)
+        return NULL;
+    char *out = c->path[c->npath++ & 1];
+    const char *s = v->s;
+    /* A relative path without "." or ".." is used as recorded: the replay runs
+     * in the root. Others are rebuilt component by component; ".." never
+     * climbs above the root and a leading "/" is dropped. */
+    int plain = s[0] != '/' && strlen(s) < 4096;
+    for (const char *p = s; plain && *p; p++)
+        if (p[0] == '.' && (p == s || p[-1] == '/') && (p[1] == '/' || p[1] == 0 || (p[1] == '.' && (p[2] == '/' || p[2] == 0))))
+            plain = 0;
+    if (plain) {
+        snprintf(out, 4200, "%s", s);
+    } else {
+        size_t len = 0;
+        size_t stack[1024];
+        int depth = 0;
+        out[0] = 0;
+        for (const char *p = s; *p;) {
+            while (*p == '/')
+                p++;
+            const char *e = p;
+            while (*e && *e != '/')
+                e++;
+            size_t cl = (size_t)(e - p);
+            if (cl == 0)
+                break;
+            if (cl == 1 && p[0] == '.') {
+            } else if (cl == 2 && p[0] == '.' && p[1] == '.') {
+                if (depth > 0)
+                    len = stack[--depth];
+            } else {
+                if (depth >= 1024 || len + cl + 2 >= 4200) {
+                    c->refused_paths++;
+                    return NULL;
+                }
+                stack[depth++] = len;
+                if (len)
+                    out[len++] = '/';
+                memcpy(out + len, p, cl);
+                len += cl;
+            }
+            p = e;
+        }
+        out[len] = 0;
+        if (len == 0)
+            snprintf(out, 4200, ".");
+    }
+    if (!confined(c, out)) {
+        c->refused_paths++;
+        return NULL;
+    }
+    if (rec_ret >= 0 && strchr(out, '/'))
+        make_parents(out);
+    return out;
+}
+
+/* ------------------------------------------------------------ MPI helpers */
+
+MPI_Info rp_info(rp_state *c, const siot_value *v)
+{
+    (void)c;
+    if (v->kind != SIOT_V_STR || v->slen == 0)
+        return MPI_INFO_NULL;
+    MPI_Info info;
+    if (PMPI_Info_create(&info) != MPI_SUCCESS)
+        return MPI_INFO_NULL;
+    char *copy = strndup(v->s, v->slen);
+    for (char *save = NULL, *kv = copy ? strtok_r(copy, ";", &save) : NULL; kv; kv = strtok_r(NULL, ";", &save)) {
+        char *eq = strchr(kv, '=');
+        if (!eq)
+            continue;
+        *eq = 0;
+        PMPI_Info_set(info, kv, eq + 1);
+    }
+    free(copy);
+    return info;
+}
+
+void rp_info_free(MPI_Info *info)
+{
+    if (*info != MPI_INFO_NULL)
+        PMPI_Info_free(info);
+}
+
+int *rp_ints(rp_state *c, const siot_value *v, int slot)
+{
+    if (v->kind != SIOT_V_ARR)
+        return NULL;
+    int *a = slot_area(c, slot, (v->n + 1) * sizeof *a);
+    for (uint32_t i = 0; a && i < v->n; i++)
+        a[i] = (int)v->arr[i];
+    return a;
+}
+
+MPI_Aint *rp_aints(rp_state *c, const siot_value *v, int slot)
+{
+    if (v->kind != SIOT_V_ARR)
+        return NULL;
+    MPI_Aint *a = slot_area(c, slot, (v->n + 1) * sizeof *a);
+    for (uint32_t i = 0; a && i < v->n; i++)
+        a[i] = (MPI_Aint)v->arr[i];
+    return a;
+}
+
+MPI_Datatype *rp_dtypes(rp_state *c, const siot_value *v, int slot)
+{
+    if (v->kind != SIOT_V_ARR)
+        return NULL;
+    MPI_Datatype *a = slot_area(c, slot, (v->n + 1) * sizeof *a);
+    for (uint32_t i = 0; a && i < v->n; i++)
+        a[i] = rp_dtype(c, v->arr[i]);
+    return a;
+}
+
+int *rp_int_scratch(rp_state *c, int slot, int64_t n) { return slot_area(c, slot, (size_t)(n > 0 ? n : 1) * sizeof(int)); }
+
+MPI_Status *rp_statuses(rp_state *c, int slot, int64_t n)
+{
+    return slot_area(c, slot, (size_t)(n > 0 ? n : 1) * sizeof(MPI_Status));
+}
+
+MPI_Request *rp_reqs(rp_state *c, const siot_value *ids, int slot)
+{
+    if (ids->kind != SIOT_V_ARR)
+        return NULL;
+    MPI_Request *r = slot_area(c, slot, (ids->n + 1) * sizeof *r);
+    for (uint32_t i = 0; r && i < ids->n; i++)
+        r[i] = rp_req(c, ids->arr[i]);
+    return r;
+}
+
+void rp_reqs_post(rp_state *c, const siot_value *ids, const MPI_Request *reqs)
+{
+    if (ids->kind != SIOT_V_ARR || !reqs)
+        return;
+    for (uint32_t i = 0; i < ids->n; i++)
+        if (reqs[i] == MPI_REQUEST_NULL && ids->arr[i] >= 0)
+            rp_drop_req(c, ids->arr[i]);
+}
+
+int64_t rp_commsize(MPI_Comm comm)
+{
+    int n = 1, inter = 0;
+    if (comm == MPI_COMM_NULL)
+        return 1;
+    if (PMPI_Comm_test_inter(comm, &inter) == MPI_SUCCESS && inter)
+        PMPI_Comm_remote_size(comm, &n);
+    else
+        PMPI_Comm_size(comm, &n);
+    return n > 0 ? n : 1;
+}
+
+/* Bytes spanned by count elements of t, and where element 0 starts in them. */
+static size_t span(MPI_Datatype t, int64_t count, size_t *lead)
+{
+    MPI_Aint lb = 0, ext = 1, tlb = 0, text = 0;
+    *lead = 0;
+    if (t == MPI_DATATYPE_NULL || count <= 0)
+        return 1;
+    PMPI_Type_get_extent(t, &lb, &ext);
+    PMPI_Type_get_true_extent(t, &tlb, &text);
+    int64_t lo = tlb < 0 ? tlb : 0;
+    int64_t hi = (int64_t)tlb + (count - 1) * (int64_t)(ext > 0 ? ext : 0) + (int64_t)text;
+    if (ext < 0)
+        lo += (count - 1) * (int64_t)ext;
+    *lead = (size_t)(-lo);
+    return hi > lo ? (size_t)(hi - lo) : 1;
+}
+
+void *rp_mpibuf(rp_state *c, int slot, int64_t count, MPI_Datatype t, int64_t factor)
+{
+    size_t lead;
+    size_t n = span(t, count * (factor > 0 ? factor : 1), &lead);
+    unsigned char *b = slot_area(c, slot, n);
+    return b ? b + lead : NULL;
+}
+
+void *rp_mpibuf_v(rp_state *c, int slot, const int *counts, const int *displs, int64_t n, MPI_Datatype t)
+{
+    int64_t top = 1, sum = 0;
+    for (int64_t i = 0; counts && i < n; i++) {
+        int64_t end = (displs ? displs[i] : sum) + (int64_t)counts[i];
+        sum += counts[i];
+        if (end > top)
+            top = end;
+    }
+    return rp_mpibuf(c, slot, top, t, 1);
+}
+
+void *rp_mpibuf_w(rp_state *c, int slot, const int *counts, const int *displs, int64_t n, const MPI_Datatype *t)
+{
+    int64_t top = 1, sum = 0;
+    for (int64_t i = 0; counts && t && i < n; i++) {
+        size_t lead;
+        int64_t bytes = (int64_t)span(t[i], counts[i], &lead) + (int64_t)lead;
+        int64_t end = (displs ? displs[i] : sum) + bytes;
+        sum += bytes;
+        if (end > top)
+            top = end;
+    }
+    return slot_area(c, slot, (size_t)top);
+}
+
+/* ------------------------------------------------------------ state */
+
+void rp_init(rp_state *c, int rank, const char *root)
+{
+    memset(c, 0, sizeof *c);
+    c->rank = rank;
+    c->root = root;
+    c->msg = MPI_MESSAGE_NULL;
+    c->randcap = 1 << 20;
+    c->random = malloc(c->randcap);
+    uint64_t x = 0x9e3779b97f4a7c15ULL ^ (uint64_t)(rank + 1);
+    for (size_t i = 0; c->random && i < c->randcap; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        c->random[i] = (unsigned char)x;
+    }
+    if (!c->random)
+        c->randcap = 0;
+}
+
+void rp_free(rp_state *c)
+{
+    for (int i = 0; i < RP_SLOTS; i++)
+        free(c->buf[i]);
+    rp_map *maps[] = {&c->fd, &c->stream, &c->dir, &c->comm, &c->group, &c->dtype, &c->op, &c->file, &c->req};
+    for (unsigned i = 0; i < sizeof maps / sizeof *maps; i++)
+        free(maps[i]->v);
+    free(c->random);
+}

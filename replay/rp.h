@@ -1,0 +1,121 @@
+/* rp: what the generated replayers (build/<flavour>/gen/replay_*.c) use to
+ * turn recorded values back into call arguments: handles from ids, paths
+ * confined to the replay root, buffers of the recorded sizes, MPI objects
+ * recreated from their recorded construction. One rp_state per rank. */
+#ifndef SIOT_RP_H
+#define SIOT_RP_H
+
+#include <dirent.h>
+#include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/uio.h>
+
+#include "../src/model.h"
+
+enum { RP_DONE = 0, RP_SKIP = 1 };
+
+#define RP_SLOTS 24 /* scratch areas: one per parameter position */
+
+typedef struct rp_map {
+    uintptr_t *v; /* id -> handle bits (0 = none) */
+    uint32_t n;
+} rp_map;
+
+typedef struct rp_state {
+    int rank;
+    /* handles by kind */
+    rp_map fd, stream, dir, comm, group, dtype, op, file, req;
+    MPI_Message msg; /* from the last Mprobe/Improbe, for Mrecv/Imrecv */
+    /* scratch */
+    void *buf[RP_SLOTS];
+    size_t bufcap[RP_SLOTS];
+    unsigned char *random; /* random bytes that buffers are filled from */
+    size_t randcap;
+    /* paths */
+    const char *root; /* absolute, no trailing slash */
+    char path[2][4200];
+    int npath;
+    /* counters for the report */
+    uint64_t skipped_unknown, refused_paths, different_results;
+} rp_state;
+
+typedef int (*rp_fn)(rp_state *c, const siot_value *a, int64_t rec_ret);
+typedef struct rp_entry {
+    const char *name;
+    rp_fn fn;
+} rp_entry;
+extern const rp_entry rp_table[];
+extern const uint32_t rp_table_n;
+
+/* ---- values ---- */
+static inline int64_t rp_i(const siot_value *v) { return v->kind == SIOT_V_INT ? v->i : 0; }
+const char *rp_str(rp_state *c, const siot_value *v, int slot);
+/* A string of n printable characters (the data of fputs). */
+const char *rp_text(rp_state *c, int64_t n, int slot);
+/* Compares the replay's result with the recorded one (for the report). */
+int rp_result(rp_state *c, int64_t recorded, int64_t got);
+
+/* ---- POSIX ---- */
+/* The path a replay uses for a recorded one: under the root, lexically
+ * normalised, no component a symbolic link leading outside the root; NULL
+ * (and the call is skipped) when it cannot be confined. When the recorded call
+ * succeeded, missing parent directories are made (they existed in the run:
+ * made by a job script, or outside the directory it ran in). */
+const char *rp_path(rp_state *c, const siot_value *v, int64_t rec_ret);
+int rp_fd(rp_state *c, int64_t id);
+void rp_set_fd(rp_state *c, int64_t id, int fd);
+void rp_drop_fd(rp_state *c, int64_t id);
+FILE *rp_stream(rp_state *c, int64_t id);
+void rp_set_stream(rp_state *c, int64_t id, FILE *f);
+void rp_drop_stream(rp_state *c, int64_t id);
+DIR *rp_dir(rp_state *c, int64_t id);
+void rp_set_dir(rp_state *c, int64_t id, DIR *d);
+void rp_drop_dir(rp_state *c, int64_t id);
+/* dup2's target: a free descriptor number that will stand for the id. */
+int rp_fresh_fd(rp_state *c, int oldfd);
+int rp_fcntl_int_cmd(int cmd);
+void *rp_buf(rp_state *c, int slot, int64_t bytes);
+struct iovec *rp_iov(rp_state *c, const siot_value *lens, int slot);
+
+/* ---- MPI ---- */
+MPI_Comm rp_comm(rp_state *c, int64_t id);
+void rp_set_comm(rp_state *c, int64_t id, MPI_Comm h);
+void rp_drop_comm(rp_state *c, int64_t id);
+MPI_Group rp_group(rp_state *c, int64_t id);
+void rp_set_group(rp_state *c, int64_t id, MPI_Group h);
+void rp_drop_group(rp_state *c, int64_t id);
+MPI_Datatype rp_dtype(rp_state *c, int64_t id);
+void rp_set_dtype(rp_state *c, int64_t id, MPI_Datatype h);
+void rp_drop_dtype(rp_state *c, int64_t id);
+MPI_Op rp_op(rp_state *c, int64_t id);
+MPI_File rp_file(rp_state *c, int64_t id);
+void rp_set_file(rp_state *c, int64_t id, MPI_File h);
+void rp_drop_file(rp_state *c, int64_t id);
+MPI_Request rp_req(rp_state *c, int64_t id);
+void rp_set_req(rp_state *c, int64_t id, MPI_Request h);
+void rp_drop_req(rp_state *c, int64_t id);
+/* "key=value;key=value" back into an info object (MPI_INFO_NULL when empty). */
+MPI_Info rp_info(rp_state *c, const siot_value *v);
+void rp_info_free(MPI_Info *info);
+int rp_peer(int64_t v);
+int rp_tag(int64_t v);
+int *rp_ints(rp_state *c, const siot_value *v, int slot);
+MPI_Aint *rp_aints(rp_state *c, const siot_value *v, int slot);
+MPI_Datatype *rp_dtypes(rp_state *c, const siot_value *v, int slot);
+int *rp_int_scratch(rp_state *c, int slot, int64_t n);
+MPI_Status *rp_statuses(rp_state *c, int slot, int64_t n);
+MPI_Request *rp_reqs(rp_state *c, const siot_value *ids, int slot);
+/* After a completion call: requests that came back null are forgotten. */
+void rp_reqs_post(rp_state *c, const siot_value *ids, const MPI_Request *reqs);
+/* Buffer sizes: count elements of t (times factor); the largest
+ * displacement + count of a v-collective; per-type extents of a w-collective. */
+void *rp_mpibuf(rp_state *c, int slot, int64_t count, MPI_Datatype t, int64_t factor);
+void *rp_mpibuf_v(rp_state *c, int slot, const int *counts, const int *displs, int64_t n, MPI_Datatype t);
+void *rp_mpibuf_w(rp_state *c, int slot, const int *counts, const int *displs, int64_t n, const MPI_Datatype *t);
+int64_t rp_commsize(MPI_Comm comm);
+
+void rp_init(rp_state *c, int rank, const char *root);
+void rp_free(rp_state *c);
+
+#endif
