@@ -23,9 +23,20 @@ CFLAGS := -std=c11 $(OPT) -g -fno-omit-frame-pointer $(WARN) -D_GNU_SOURCE \
           -DSIOT_VERSION=\"$(VERSION)\" -DSIOT_FLAVOUR=\"$(MPI)\" -I. -I$(G)
 HOSTCFLAGS := -std=c11 -O1 -g $(WARN) -D_GNU_SOURCE -I.
 
-SPECS := spec/posix.spec spec/stdio.spec spec/mpi.spec spec/mpiio.spec
+SPECS := spec/posix.spec spec/stdio.spec spec/mpi.spec spec/mpiio.spec spec/hdf5.spec spec/pnetcdf.spec
 WRAP_LAYERS := posix stdio
 PMPI_LAYERS := mpi mpiio
+# I/O library layers, each in its own archive members and flag file. Debian
+# builds PnetCDF against Open MPI only (PLATFORM.md).
+HDF5_INC := -I/usr/include/hdf5/$(MPI)
+ifeq ($(MPI),mpich)
+LIB_LAYERS := hdf5
+FORT_OBJ :=
+else
+LIB_LAYERS := hdf5 pnetcdf
+# Open MPI's Fortran bindings bypass the C wrappers: Fortran ones of our own.
+FORT_OBJ = $(O)/gen/fort_mpi.o $(O)/pmpi/fort_record.o
+endif
 
 CORE_SRC := src/vbuf.c src/arena.c src/roles.c src/format.c src/predef.c \
             compress/ranklist.c compress/expr.c compress/hist.c
@@ -35,13 +46,15 @@ PMPI_SRC := pmpi/mpi_record.c pmpi/mpi_session.c
 TOOL_SRC := src/siot.c src/dump.c src/diff.c src/stats.c replay/walk.c replay/analyze.c \
             compress/merge.c compress/xmerge.c compress/pool.c
 
-GEN_C := $(G)/functab.c $(WRAP_LAYERS:%=$(G)/wrap_%.c) $(PMPI_LAYERS:%=$(G)/pmpi_%.c) $(G)/replay_all.c
+GEN_C := $(G)/functab.c $(WRAP_LAYERS:%=$(G)/wrap_%.c) $(PMPI_LAYERS:%=$(G)/pmpi_%.c) $(G)/replay_all.c \
+         $(LIB_LAYERS:%=$(G)/wrap_%.c) $(G)/fort_mpi.c
 GEN_STAMP := $(G)/.stamp
 
 CORE_OBJ := $(CORE_SRC:%.c=$(O)/%.o)
 RUNTIME_OBJ := $(RUNTIME_SRC:%.c=$(O)/%.o) $(O)/gen/functab.o
 WRAP_OBJ := $(WRAP_LAYERS:%=$(O)/gen/wrap_%.o)
 PMPI_OBJ := $(PMPI_SRC:%.c=$(O)/%.o) $(PMPI_LAYERS:%=$(O)/gen/pmpi_%.o)
+LIBLAYER_OBJ := $(LIB_LAYERS:%=$(O)/gen/wrap_%.o) $(LIB_LAYERS:%=$(O)/wrap/%_record.o)
 TOOL_OBJ := $(TOOL_SRC:%.c=$(O)/%.o)
 
 REPLAY_OBJ := $(O)/replay/ioreplay.o $(O)/replay/rp.o $(O)/gen/replay_all.o $(O)/replay/walk.o
@@ -52,18 +65,30 @@ SIOT := $(B)/bin/siot
 
 # What the archive needs at link time, per flavour. For MPICH, libmpich.a is
 # linked statically (in a group with the archive, so that ROMIO's calls to
-# pwrite & co reach the wrappers too): PLATFORM.md.
+# pwrite & co reach the wrappers too): PLATFORM.md. HDF5 programs get the
+# static libhdf5_mpich.a in the same group, so that HDF5's MPI-IO and POSIX
+# calls are seen too.
+# The MPI, MPI-IO, POSIX and stdio wrappers are always linked (-u): when only a library
+# (HDF5, PnetCDF, the Fortran bindings, a static libgfortran) calls them, the archive would
+# otherwise be scanned before anything asks for them and MPI's own
+# definitions would be taken instead, unseen.
+FORCE := -u MPI_Init -u MPI_File_open -u __wrap_open -u __wrap_fopen
+MPICH_DEPS := -lunwind -lm -ldl -lpthread -lrt -lucp -lucs -luct -lhwloc
 ifeq ($(MPI),mpich)
-MPI_LINK := --start-group $(abspath $(LIB)) -Bstatic -lmpich --end-group -Bdynamic \
-            -lunwind -lm -ldl -lpthread -lrt -lucp -lucs -luct -lhwloc
+MPI_LINK := $(FORCE) --start-group $(abspath $(LIB)) -Bstatic -lmpichfort -lmpich --end-group -Bdynamic $(MPICH_DEPS)
+HDF5_LINK := $(FORCE) --start-group $(abspath $(LIB)) -Bstatic -lhdf5_mpich -lmpichfort -lmpich --end-group -Bdynamic \
+             -lsz -lz -lcurl -lcrypto $(MPICH_DEPS)
 else
-MPI_LINK := $(abspath $(LIB)) -lunwind -lm
+MPI_LINK := $(FORCE) $(abspath $(LIB)) -lunwind -lm
+HDF5_LINK := $(FORCE) $(abspath $(LIB)) -L/usr/lib/x86_64-linux-gnu/hdf5/openmpi -lhdf5 -lunwind -lm
+PNETCDF_LINK := $(FORCE) $(abspath $(LIB)) -lpnetcdf -lunwind -lm
 endif
 
 .PHONY: all lib tools examples demo check check-one unit bench deps clean distclean
 all: lib tools examples
 
-lib: $(LIB) $(FLAGS)
+LIB_FLAGS := $(LIB_LAYERS:%=$(B)/wrap-%.flags)
+lib: $(LIB) $(FLAGS) $(LIB_FLAGS)
 tools: $(SIOT) $(IOREPLAY)
 
 $(B)/tools/siot-gen: tools/siot-gen.c src/roles.c src/roles.h
@@ -75,6 +100,7 @@ $(GEN_STAMP): $(B)/tools/siot-gen $(SPECS)
 	$(B)/tools/siot-gen $(G) $(SPECS)
 	@touch $@
 $(GEN_C) $(G)/functab.h: $(GEN_STAMP)
+	@:
 
 $(O)/%.o: %.c
 	@mkdir -p $(@D)
@@ -89,6 +115,19 @@ $(O)/gen/functab.o: $(G)/functab.c
 $(O)/gen/wrap_%.o: $(G)/wrap_%.c wrap/posix_record.h src/record.h src/runtime.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Wno-unused-variable -c -o $@ $<
+
+$(O)/gen/wrap_hdf5.o $(O)/wrap/hdf5_record.o: CFLAGS += $(HDF5_INC)
+$(O)/gen/wrap_hdf5.o $(O)/gen/wrap_pnetcdf.o: $(O)/gen/wrap_%.o: $(G)/wrap_%.c wrap/%_record.h src/record.h src/runtime.h
+	@mkdir -p $(@D)
+	$(MPICC) $(CFLAGS) -Wno-unused-variable -c -o $@ $<
+
+$(O)/wrap/%.o: wrap/%.c $(GEN_STAMP)
+	@mkdir -p $(@D)
+	$(MPICC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(O)/gen/fort_mpi.o: $(G)/fort_mpi.c pmpi/fort_record.h pmpi/mpi_record.h src/record.h src/runtime.h
+	@mkdir -p $(@D)
+	$(MPICC) $(CFLAGS) -c -o $@ $<
 
 $(O)/gen/pmpi_%.o: $(G)/pmpi_%.c pmpi/mpi_record.h src/record.h src/runtime.h
 	@mkdir -p $(@D)
@@ -113,7 +152,7 @@ $(O)/pmpi/%.o: pmpi/%.c $(GEN_STAMP)
 	$(MPICC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 # One archive member per layer: a program that uses no MPI-IO links no MPI-IO wrappers.
-$(LIB): $(CORE_OBJ) $(RUNTIME_OBJ) $(WRAP_OBJ) $(PMPI_OBJ)
+$(LIB): $(CORE_OBJ) $(RUNTIME_OBJ) $(WRAP_OBJ) $(PMPI_OBJ) $(LIBLAYER_OBJ) $(FORT_OBJ)
 	@mkdir -p $(@D)
 	rm -f $@
 	ar rcs $@ $^
@@ -123,19 +162,64 @@ $(FLAGS): $(GEN_STAMP) Makefile
 	{ cat $(WRAP_LAYERS:%=$(G)/wrap-%.syms); for w in $(MPI_LINK); do echo "$$w"; done; } > $@.tmp
 	mv $@.tmp $@
 
+# wrap.flags plus one I/O library layer: its --wrap lines and the library.
+$(B)/wrap-hdf5.flags: $(GEN_STAMP) Makefile
+	{ cat $(WRAP_LAYERS:%=$(G)/wrap-%.syms) $(G)/wrap-hdf5.syms; for w in $(HDF5_LINK); do echo "$$w"; done; } > $@.tmp
+	mv $@.tmp $@
+$(B)/wrap-pnetcdf.flags: $(GEN_STAMP) Makefile
+	{ cat $(WRAP_LAYERS:%=$(G)/wrap-%.syms) $(G)/wrap-pnetcdf.syms; for w in $(PNETCDF_LINK); do echo "$$w"; done; } > $@.tmp
+	mv $@.tmp $@
+
 # -rdynamic: plug-ins loaded by `siot stats --plugin` call back into siot.
 $(SIOT): $(TOOL_OBJ) $(CORE_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -rdynamic -o $@ $^ -lm -ldl
 
 # ---------------------------------------------------------------- examples
-EXAMPLES := ckpt ior
+# Each example is linked with the flag file of the layers it uses.
+EXAMPLES := ckpt ior flash-io pop btio btio_f
 examples: $(EXAMPLES:%=$(B)/examples/%)
 
-$(B)/examples/%: examples/%/*.c $(LIB) $(FLAGS)
+ifeq ($(MPI),openmpi)
+IOR_DEFS := -DHAVE_HDF5 -DHAVE_PNETCDF $(HDF5_INC)
+IOR_FLAGS := -Wl,@$(B)/wrap-hdf5.flags -Wl,@$(B)/wrap-pnetcdf.flags
+POP_DEFS := -DHAVE_PNETCDF
+POP_FLAGS := -Wl,@$(B)/wrap-pnetcdf.flags
+else
+IOR_DEFS := -DHAVE_HDF5 $(HDF5_INC)
+IOR_FLAGS := -Wl,@$(B)/wrap-hdf5.flags
+POP_DEFS :=
+POP_FLAGS := -Wl,@$(FLAGS)
+endif
+EX_CFLAGS := -std=c11 -O2 -g $(WARN)
+
+$(B)/examples/ckpt: examples/ckpt/ckpt.c
+$(B)/examples/btio: examples/btio/btio.c
+$(B)/examples/ckpt $(B)/examples/btio: $(LIB) $(FLAGS)
 	@mkdir -p $(@D)
-	$(MPICC) -O2 -g -c -o $@.o examples/$*/$*.c
+	$(MPICC) $(EX_CFLAGS) -c -o $@.o $(filter %.c,$^)
 	$(MPICC) $@.o -Wl,@$(FLAGS) -o $@
+
+$(B)/examples/ior: examples/ior/ior.c $(LIB) $(FLAGS) $(LIB_FLAGS)
+	@mkdir -p $(@D)
+	$(MPICC) $(EX_CFLAGS) $(IOR_DEFS) -c -o $@.o $<
+	$(MPICC) $@.o $(IOR_FLAGS) -o $@
+
+$(B)/examples/flash-io: examples/flash-io/flash-io.c $(LIB) $(LIB_FLAGS)
+	@mkdir -p $(@D)
+	$(MPICC) $(EX_CFLAGS) $(HDF5_INC) -c -o $@.o $<
+	$(MPICC) $@.o -Wl,@$(B)/wrap-hdf5.flags -o $@
+
+$(B)/examples/pop: examples/pop/pop.c $(LIB) $(FLAGS) $(LIB_FLAGS)
+	@mkdir -p $(@D)
+	$(MPICC) $(EX_CFLAGS) $(POP_DEFS) -c -o $@.o $<
+	$(MPICC) $@.o $(POP_FLAGS) -lm -o $@
+
+# Fortran: linked with the same flag file as C programs.
+$(B)/examples/btio_f: examples/btio/btio_f.f90 $(LIB) $(FLAGS)
+	@mkdir -p $(@D)
+	mpif90.$(MPI) -O2 -g -Wall -Wno-unused-parameter -J$(@D) -c -o $@.o $<
+	mpif90.$(MPI) $@.o -Wl,@$(FLAGS) -o $@
 
 # Installs what is missing, builds, traces the main example on 8 ranks and
 # shows its trace.

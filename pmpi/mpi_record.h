@@ -92,6 +92,14 @@ uint32_t siot_mpi_save_reqs(const MPI_Request *v, int64_t n);
 void siot_mpi_put_reqs(siot_raw *ev, uint32_t k, const MPI_Request *v, int64_t n, uint32_t saved, int ok);
 void siot_mpi_put_status(siot_raw *ev, uint32_t k, const MPI_Status *st, int valid);
 int64_t siot_mpi_status_bytes(const MPI_Status *st);
+/* The status the wrappers pass for MPI_STATUS_IGNORE starts empty: MPI
+ * leaves it untouched for completed sends, whose fields are undefined. */
+static inline void siot_mpi_status_empty(MPI_Status *st)
+{
+    memset(st, 0, sizeof *st);
+    st->MPI_SOURCE = MPI_ANY_SOURCE;
+    st->MPI_TAG = MPI_ANY_TAG;
+}
 int64_t siot_mpi_bytes(int count, MPI_Datatype dt);
 
 void siot_mpi_init_pre(void);

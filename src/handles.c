@@ -225,17 +225,21 @@ void siot_h_set_base(int kind, int32_t base)
         tabs[kind].lowest = base;
 }
 
+void siot_h_clear(int kind)
+{
+    htab *h = &tabs[kind];
+    free(h->keys);
+    free(h->ids);
+    free(h->state);
+    free(h->idbits);
+    int32_t base = h->base;
+    memset(h, 0, sizeof *h);
+    h->base = base;
+    h->lowest = base;
+}
+
 void siot_h_reset_all(void)
 {
-    for (int k = 0; k < SIOT_NHKINDS; k++) {
-        htab *h = &tabs[k];
-        free(h->keys);
-        free(h->ids);
-        free(h->state);
-        free(h->idbits);
-        int32_t base = h->base;
-        memset(h, 0, sizeof *h);
-        h->base = base;
-        h->lowest = base;
-    }
+    for (int k = 0; k < SIOT_NHKINDS; k++)
+        siot_h_clear(k);
 }

@@ -22,4 +22,14 @@ static inline void siot_put_ints(siot_raw *ev, uint32_t k, const int *v, int64_t
             a[i] = v[i];
 }
 
+/* Arrays of 64-bit integers (hsize_t dimensions, MPI_Offset starts/counts). */
+static inline void siot_put_i64s(siot_raw *ev, uint32_t k, const void *v, int64_t n)
+{
+    if (!v || n < 0 || n > SIOT_MAX_ARRAY)
+        return;
+    int64_t *a = siot_put_arr(ev, k, (uint32_t)n);
+    if (a)
+        memcpy(a, v, (size_t)n * sizeof *a);
+}
+
 #endif

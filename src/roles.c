@@ -62,6 +62,7 @@ int siot_role_is_array(unsigned role)
     case SIOT_ROLE_dims:
     case SIOT_ROLE_offarr:
     case SIOT_ROLE_outreqarr:
+    case SIOT_ROLE_ncreqarr:
         return 1;
     }
     return 0;

@@ -266,6 +266,12 @@ void siot_put_strn(siot_raw *ev, uint32_t k, const char *s, size_t n)
     if (n > SIOT_MAX_STRING)
         n = SIOT_MAX_STRING; /* what a reader accepts; no real path or hint is that long */
     uint8_t *p;
+    if (s && n == 0) { /* nothing to store (and the pool may not exist yet) */
+        ev->args[k].kind = SIOT_RV_STR;
+        ev->args[k].n = 0;
+        ev->args[k].i = 0;
+        return;
+    }
     if (!s || !(p = pool_reserve(&siot_t, n, &off))) {
         ev->args[k].kind = SIOT_RV_NONE;
         return;

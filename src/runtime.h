@@ -75,6 +75,14 @@ static inline void siot_put_int(siot_raw *ev, uint32_t k, int64_t v)
     ev->args[k].i = v;
 }
 
+/* True when the innermost traced call in flight belongs to layer: a
+ * library's calls to its own API (HDF5's H5Pcreate inside H5Fcreate) are its
+ * internals, not the application's, and are not recorded. */
+static inline int siot_inside_layer(unsigned layer)
+{
+    return siot_t.depth && siot_t.top >= 0 && siot_functab[siot_t.stage[siot_t.top].func].layer == layer;
+}
+
 /* Descriptor and stream bookkeeping. siot_fd_traced is the cheap filter
  * before a call; the others run under the rank lock (between siot_end and
  * siot_finish). Descriptors are recorded as ids like other handles (from 3,
@@ -138,6 +146,8 @@ enum siot_hkind {
     SIOT_H_REQ,
     SIOT_H_MSG,
     SIOT_H_HID,
+    SIOT_H_NCID,
+    SIOT_H_NCREQ,
     SIOT_NHKINDS
 };
 /* id of key; assigns a new id when the key is not known yet. */
@@ -157,6 +167,8 @@ int32_t siot_h_release(int kind, uintptr_t key);
 void siot_h_fixed(int kind, uintptr_t key, int32_t id);
 /* Ids below base are reserved for predefined handles. */
 void siot_h_set_base(int kind, int32_t base);
+/* Forgets every handle of a kind (a wait for all pending requests). */
+void siot_h_clear(int kind);
 void siot_h_reset_all(void);
 
 void siot_lock(void);

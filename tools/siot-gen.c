@@ -46,6 +46,7 @@ typedef struct func {
     int nrec;
     int cond_none;
     char real[96];
+    char bytes[512]; /* bytes=EXPR: C expression of the event's bytes */
 } func;
 
 static func F[MAXF];
@@ -102,6 +103,7 @@ static int is_recorded(int role)
     case SIOT_ROLE_statusarr:
     case SIOT_ROLE_newinfo:
     case SIOT_ROLE_iostatus:
+    case SIOT_ROLE_outreqarr:
     case SIOT_ROLE_fmt:
     case SIOT_ROLE_vargs:
     case SIOT_ROLE_vlist:
@@ -155,6 +157,12 @@ static void parse_line(char *line, const char *file, int lineno)
     memset(f, 0, sizeof *f);
     snprintf(f->file, sizeof f->file, "%s", file);
     f->line = lineno;
+    /* bytes=EXPR is the last option and may contain spaces */
+    char *be = strstr(head, "bytes=");
+    if (be) {
+        snprintf(f->bytes, sizeof f->bytes, "%s", trim(be + 6));
+        *be = 0;
+    }
 
     char *save = NULL;
     char *tok = strtok_r(head, " \t", &save);
@@ -280,6 +288,60 @@ static void parse_line(char *line, const char *file, int lineno)
         die(file, lineno, "more than 16 recorded parameters");
 }
 
+/* Type families: `%family T name:ctype; name:ctype; ...` declares T; a line
+ * using ${T} (the name) or ${T.c} (the C type) stands for one line per
+ * member (the typed put/get functions of PnetCDF). */
+#define MAXFAM 8
+#define MAXMEM 24
+static struct family {
+    char name[32];
+    int n;
+    char mname[MAXMEM][32], ctype[MAXMEM][64];
+} FAM[MAXFAM];
+static int NFAM;
+
+static void add_family(char *t, const char *file, int line)
+{
+    if (NFAM >= MAXFAM)
+        die(file, line, "too many families");
+    struct family *fa = &FAM[NFAM++];
+    char *sp = strchr(t, ' ');
+    if (!sp)
+        die(file, line, "%%family NAME members...");
+    *sp = 0;
+    snprintf(fa->name, sizeof fa->name, "%s", t);
+    char *save = NULL;
+    for (char *m = strtok_r(sp + 1, ";", &save); m; m = strtok_r(NULL, ";", &save)) {
+        char *c = strchr(m, ':');
+        if (!c || fa->n >= MAXMEM)
+            die(file, line, "bad family member '%s'", m);
+        *c = 0;
+        snprintf(fa->mname[fa->n], 32, "%s", trim(m));
+        snprintf(fa->ctype[fa->n], 64, "%s", trim(c + 1));
+        fa->n++;
+    }
+}
+
+/* Replaces every ${key} of src by val into dst. */
+static void subst(char *dst, size_t n, const char *src, const char *key, const char *val)
+{
+    char pat[64];
+    snprintf(pat, sizeof pat, "${%s}", key);
+    size_t o = 0, pl = strlen(pat), vl = strlen(val);
+    while (*src && o + 1 < n) {
+        if (strncmp(src, pat, pl) == 0) {
+            if (o + vl >= n)
+                break;
+            memcpy(dst + o, val, vl);
+            o += vl;
+            src += pl;
+        } else {
+            dst[o++] = *src++;
+        }
+    }
+    dst[o] = 0;
+}
+
 static void read_spec(const char *path)
 {
     FILE *fp = fopen(path, "r");
@@ -297,7 +359,29 @@ static void read_spec(const char *path)
         char *t = trim(line);
         if (!*t)
             continue;
-        parse_line(t, path, n);
+        if (strncmp(t, "%family ", 8) == 0) {
+            add_family(trim(t + 8), path, n);
+            continue;
+        }
+        int expanded = 0;
+        for (int fi = 0; fi < NFAM && !expanded; fi++) {
+            char key[48];
+            snprintf(key, sizeof key, "${%.31s}", FAM[fi].name);
+            char keyc[48];
+            snprintf(keyc, sizeof keyc, "${%.31s.c}", FAM[fi].name);
+            if (!strstr(t, key) && !strstr(t, keyc))
+                continue;
+            expanded = 1;
+            for (int m = 0; m < FAM[fi].n; m++) {
+                char a[4096], b[4096], kc[40];
+                snprintf(kc, sizeof kc, "%.31s.c", FAM[fi].name);
+                subst(a, sizeof a, t, FAM[fi].name, FAM[fi].mname[m]);
+                subst(b, sizeof b, a, kc, FAM[fi].ctype[m]);
+                parse_line(b, path, n);
+            }
+        }
+        if (!expanded)
+            parse_line(t, path, n);
     }
     fclose(fp);
 }
@@ -422,6 +506,19 @@ static void len_expr(const func *f, const param *p, char *buf, size_t n)
         snprintf(buf, n, "siot_mpi_%s(%s)", p->len, comm->name);
     } else if (isdigit((unsigned char)p->len[0])) {
         snprintf(buf, n, "%s", p->len);
+    } else if (strcmp(p->len, "spacerank") == 0) {
+        const param *sp = find_name(f, "space_id");
+        if (!sp)
+            die(f->file, f->line, "%s: length 'spacerank' needs a space_id parameter", f->name);
+        snprintf(buf, n, "siot_h5_space_rank(space_id)");
+    } else if (strcmp(p->len, "dsetrank") == 0) {
+        if (!find_name(f, "dset_id"))
+            die(f->file, f->line, "%s: length 'dsetrank' needs a dset_id parameter", f->name);
+        snprintf(buf, n, "siot_h5_dset_rank(dset_id)");
+    } else if (strcmp(p->len, "varndims") == 0) {
+        if (!find_name(f, "ncid") || !find_name(f, "varid"))
+            die(f->file, f->line, "%s: length 'varndims' needs ncid and varid parameters", f->name);
+        snprintf(buf, n, "siot_nc_varndims(ncid, varid)");
     } else {
         die(f->file, f->line, "%s: unknown array length '%s'", f->name, p->len);
     }
@@ -439,6 +536,8 @@ static const param *agreed_handle(const func *f)
     return p ? p : find_role(f, SIOT_ROLE_newcomm);
 }
 
+static int fortran_mode; /* emitting Fortran wrappers: statuses are converted elsewhere */
+
 static void emit_pre(const func *f)
 {
     for (int i = 0; i < f->np; i++) {
@@ -447,9 +546,12 @@ static void emit_pre(const func *f)
         switch (p->role) {
         case SIOT_ROLE_status:
         case SIOT_ROLE_iostatus:
+            if (fortran_mode)
+                break;
             o("    MPI_Status siot_st_%s;\n", p->name);
-            o("    MPI_Status *siot_sp_%s = (%s == MPI_STATUS_IGNORE) ? &siot_st_%s : %s;\n", p->name, p->name,
-              p->name, p->name);
+            o("    MPI_Status *siot_sp_%s = %s;\n", p->name, p->name);
+            o("    if (%s == MPI_STATUS_IGNORE) {\n        siot_mpi_status_empty(&siot_st_%s);\n"
+              "        siot_sp_%s = &siot_st_%s;\n    }\n", p->name, p->name, p->name, p->name);
             break;
         case SIOT_ROLE_closefile:
             hk = "file";
@@ -467,11 +569,13 @@ static void emit_pre(const func *f)
         case SIOT_ROLE_reqptr:
             hk = "req";
             break;
-        case SIOT_ROLE_reqarr: {
+        case SIOT_ROLE_reqarr:
+        case SIOT_ROLE_ncreqarr: {
             char L[256];
             len_expr(f, p, L, sizeof L);
             o("    int64_t siot_n_%s = %s;\n", p->name, L);
-            o("    uint32_t siot_o_%s = siot_mpi_save_reqs(%s, siot_n_%s);\n", p->name, p->name, p->name);
+            o("    uint32_t siot_o_%s = siot_%s_save_reqs(%s, siot_n_%s);\n", p->name,
+              p->role == SIOT_ROLE_reqarr ? "mpi" : "nc", p->name, p->name);
             break;
         }
         default:
@@ -643,6 +747,37 @@ static void emit_record_param(const func *f, const param *p)
     case SIOT_ROLE_intarr3:
         o("    siot_put_ints(ev, %d, %s ? &%s[0][0] : NULL, 3 * (%s));\n", k, p->name, p->name, L);
         break;
+    case SIOT_ROLE_hid:
+        o("    siot_put_int(ev, %d, siot_h5_id(%s));\n", k, p->name);
+        break;
+    case SIOT_ROLE_closehid:
+        o("    siot_put_int(ev, %d, siot_h5_close(%s, %s));\n", k, p->name, ok);
+        break;
+    case SIOT_ROLE_dims:
+    case SIOT_ROLE_offarr:
+        o("    siot_put_i64s(ev, %d, %s, %s);\n", k, p->name, L);
+        break;
+    case SIOT_ROLE_ncid:
+        if (SIOT_CLASS_BASE(f->cls) == SIOT_CLASS_close)
+            o("    siot_put_int(ev, %d, siot_nc_close(%s, %s));\n", k, p->name, ok);
+        else
+            o("    siot_put_int(ev, %d, siot_nc_id(%s));\n", k, p->name);
+        break;
+    case SIOT_ROLE_outncid:
+        o("    siot_put_int(ev, %d, (%s && %s) ? siot_nc_new(*%s) : -1);\n", k, p->name, ok, p->name);
+        break;
+    case SIOT_ROLE_varid:
+        o("    siot_put_int(ev, %d, (int64_t)(%s));\n", k, p->name);
+        break;
+    case SIOT_ROLE_outvarid:
+        o("    siot_put_int(ev, %d, (%s && %s) ? (int64_t)*%s : -1);\n", k, p->name, ok, p->name);
+        break;
+    case SIOT_ROLE_ncreq:
+        o("    siot_put_int(ev, %d, (%s && %s) ? siot_nc_req_new(*%s) : -1);\n", k, p->name, ok, p->name);
+        break;
+    case SIOT_ROLE_ncreqarr:
+        o("    siot_nc_put_reqs(ev, %d, siot_n_%s, siot_o_%s, %s);\n", k, p->name, p->name, ok);
+        break;
     default:
         die(f->file, f->line, "%s: role %s is not supported by the generator", f->name, siot_role_name(p->role));
     }
@@ -666,6 +801,10 @@ static void emit_bytes(const func *f)
             o("    if (ret == MPI_SUCCESS) ev->bytes = siot_mpi_status_bytes(siot_sp_%s);\n", st->name);
         else if (count && dt)
             o("    if (ret == MPI_SUCCESS) ev->bytes = siot_mpi_bytes(%s, %s);\n", count->name, dt->name);
+        return;
+    }
+    if (f->bytes[0]) {
+        o("    if (%s) ev->bytes = (int64_t)(%s);\n", success_expr(f), f->bytes);
         return;
     }
     switch (f->retrole) {
@@ -708,6 +847,9 @@ static void emit_ret(const func *f)
         o("    ev->ret = ret != NULL;\n");
         break;
     case SIOT_ROLE_r_void:
+        break;
+    case SIOT_ROLE_r_newhid:
+        o("    ev->ret = ret >= 0 ? siot_h5_new(ret) : -1;\n");
         break;
     default:
         if (find_role(f, SIOT_ROLE_fcntlarg))
@@ -758,6 +900,10 @@ static void emit_side_effects(const func *f)
 static void filter_expr(const func *f, char *buf, size_t n)
 {
     snprintf(buf, n, "1");
+    if (f->layer == SIOT_LAYER_hdf5 || f->layer == SIOT_LAYER_pnetcdf) {
+        snprintf(buf, n, "!siot_inside_layer(SIOT_LAYER_%s)", siot_layer_name((unsigned)f->layer));
+        return;
+    }
     if (f->cond_none)
         return;
     for (int i = 0; i < f->np; i++) {
@@ -1347,6 +1493,354 @@ static void emit_replay_file(const char *dir)
     fclose(out);
 }
 
+/* ------------------------------------------------------------------ Fortran */
+
+/* Open MPI's Fortran bindings call PMPI_* directly, so Fortran programs need
+ * wrappers of their own (mpi_file_write_at_all_ and the rest). Each one
+ * calls Open MPI's own binding (pmpi_..._) with the caller's arguments
+ * untouched, which keeps every Fortran convention (MPI_IN_PLACE, MPI_BOTTOM,
+ * blank-padded strings, status arrays) exactly as without tracing; the
+ * handles and values are converted to C only to be recorded. */
+
+static int is_string_param(const param *p)
+{
+    return strstr(p->type, "char") && strchr(p->type, '*') && !strstr(p->type, "**");
+}
+
+/* Fortran drops MPI_Init's and MPI_Init_thread's argc and argv. */
+static int fort_dropped(const func *f, const param *p)
+{
+    return SIOT_CLASS_BASE(f->cls) == SIOT_CLASS_init && (strcmp(p->name, "argc") == 0 || strcmp(p->name, "argv") == 0);
+}
+
+/* The Fortran integer kind behind a C integer parameter. */
+static const char *fort_int_type(const param *p)
+{
+    if (strstr(p->type, "MPI_Offset"))
+        return "MPI_Offset";
+    if (strstr(p->type, "MPI_Aint"))
+        return "MPI_Aint";
+    if (strstr(p->type, "MPI_Count"))
+        return "MPI_Count";
+    return "MPI_Fint";
+}
+
+static const char *f2c_of(int role)
+{
+    switch (role) {
+    case SIOT_ROLE_comm:
+    case SIOT_ROLE_newcomm:
+    case SIOT_ROLE_freecomm:
+        return "MPI_Comm";
+    case SIOT_ROLE_group:
+    case SIOT_ROLE_newgroup:
+    case SIOT_ROLE_freegroup:
+        return "MPI_Group";
+    case SIOT_ROLE_dtype:
+    case SIOT_ROLE_newdtype:
+    case SIOT_ROLE_outdtype:
+    case SIOT_ROLE_freedtype:
+    case SIOT_ROLE_commitdtype:
+    case SIOT_ROLE_dtypearr:
+        return "MPI_Type";
+    case SIOT_ROLE_op:
+        return "MPI_Op";
+    case SIOT_ROLE_file:
+    case SIOT_ROLE_newfile:
+    case SIOT_ROLE_closefile:
+        return "MPI_File";
+    case SIOT_ROLE_info:
+        return "MPI_Info";
+    case SIOT_ROLE_req:
+    case SIOT_ROLE_newreq:
+    case SIOT_ROLE_waitreq:
+    case SIOT_ROLE_reqptr:
+    case SIOT_ROLE_reqarr:
+        return "MPI_Request";
+    }
+    return NULL;
+}
+
+static const char *c_handle_type(const char *f2c)
+{
+    return strcmp(f2c, "MPI_Type") == 0 ? "MPI_Datatype" : f2c;
+}
+
+static const char *null_of(const char *f2c)
+{
+    if (strcmp(f2c, "MPI_Comm") == 0)
+        return "MPI_COMM_NULL";
+    if (strcmp(f2c, "MPI_Group") == 0)
+        return "MPI_GROUP_NULL";
+    if (strcmp(f2c, "MPI_Type") == 0)
+        return "MPI_DATATYPE_NULL";
+    if (strcmp(f2c, "MPI_File") == 0)
+        return "MPI_FILE_NULL";
+    if (strcmp(f2c, "MPI_Request") == 0)
+        return "MPI_REQUEST_NULL";
+    return "MPI_INFO_NULL";
+}
+
+/* Why a function gets no Fortran wrapper, or NULL. */
+static const char *not_fortran(const func *f)
+{
+    for (int i = 0; i < f->np; i++)
+        if (f->p[i].role == SIOT_ROLE_intarr3 || f->p[i].role == SIOT_ROLE_vargs || f->p[i].role == SIOT_ROLE_vlist)
+            return "a parameter form the Fortran bindings do not share";
+    return NULL;
+}
+
+static void lower(char *dst, size_t n, const char *src)
+{
+    size_t i = 0;
+    for (; src[i] && i + 1 < n; i++)
+        dst[i] = (char)tolower((unsigned char)src[i]);
+    dst[i] = 0;
+}
+
+/* Declarations of the C locals that the recording code reads (named as the
+ * C parameters), converted from the Fortran arguments before the call. */
+static void emit_fort_pre(const func *f)
+{
+    /* scalars first: array lengths may name them (commsize needs comm) */
+    for (int pass = 0; pass < 2; pass++)
+    for (int i = 0; i < f->np; i++) {
+        const param *p = &f->p[i];
+        if (fort_dropped(f, p) || p->rec < 0 || (siot_role_is_array(p->role) && p->role != SIOT_ROLE_status) != pass)
+            continue;
+        const char *h = f2c_of(p->role);
+        char L[256] = "";
+        if (siot_role_is_array(p->role) && p->role != SIOT_ROLE_status)
+            len_expr(f, p, L, sizeof L);
+        switch (p->role) {
+        case SIOT_ROLE_path:
+        case SIOT_ROLE_str:
+            o("    char %s_b[4096];\n    const char *%s = siot_fstr(%s_f, %s_len, %s_b, sizeof %s_b);\n", p->name, p->name,
+              p->name, p->name, p->name, p->name);
+            break;
+        case SIOT_ROLE_comm:
+        case SIOT_ROLE_group:
+        case SIOT_ROLE_dtype:
+        case SIOT_ROLE_op:
+        case SIOT_ROLE_file:
+        case SIOT_ROLE_info:
+        case SIOT_ROLE_req:
+            o("    %s %s = P%s_f2c(*(MPI_Fint *)%s_f);\n", c_handle_type(h), p->name, h, p->name);
+            break;
+        case SIOT_ROLE_newcomm:
+        case SIOT_ROLE_newgroup:
+        case SIOT_ROLE_newdtype:
+        case SIOT_ROLE_outdtype:
+        case SIOT_ROLE_newfile:
+        case SIOT_ROLE_newreq:
+            o("    %s %s_v = %s;\n    %s *%s = &%s_v;\n", c_handle_type(h), p->name, null_of(h), c_handle_type(h), p->name,
+              p->name);
+            break;
+        case SIOT_ROLE_freecomm:
+        case SIOT_ROLE_freegroup:
+        case SIOT_ROLE_freedtype:
+        case SIOT_ROLE_commitdtype:
+        case SIOT_ROLE_closefile:
+        case SIOT_ROLE_waitreq:
+        case SIOT_ROLE_reqptr:
+            o("    %s %s_v = P%s_f2c(*(MPI_Fint *)%s_f);\n    %s *%s = &%s_v;\n", c_handle_type(h), p->name, h, p->name,
+              c_handle_type(h), p->name, p->name);
+            break;
+        case SIOT_ROLE_reqarr:
+        case SIOT_ROLE_dtypearr:
+            o("    %s %s_s[64];\n    int64_t %s_n = %s;\n", c_handle_type(h), p->name, p->name, L);
+            o("    %s *%s = siot_f2c_%s(%s_f, %s_n, %s_s, 64);\n", c_handle_type(h), p->name,
+              p->role == SIOT_ROLE_reqarr ? "reqs" : "dtypes", p->name, p->name, p->name);
+            break;
+        case SIOT_ROLE_intarr:
+            o("    const int *%s = (const int *)%s_f;\n", p->name, p->name);
+            break;
+        case SIOT_ROLE_aintarr:
+            o("    const MPI_Aint *%s = (const MPI_Aint *)%s_f;\n", p->name, p->name);
+            break;
+        case SIOT_ROLE_outintarr:
+            o("    int %s_s[256];\n    int *%s = NULL;\n", p->name, p->name);
+            break;
+        case SIOT_ROLE_outint:
+        case SIOT_ROLE_outflag:
+        case SIOT_ROLE_outoff: {
+            char pt[192];
+            pointee(p, pt, sizeof pt);
+            o("    %s %s_v = 0;\n    %s *%s = &%s_v;\n", pt, p->name, pt, p->name, p->name);
+            break;
+        }
+        case SIOT_ROLE_status:
+            break;
+        default:
+            o("    %s %s = (%s)*(%s *)%s_f;\n", p->type, p->name, p->type, fort_int_type(p), p->name);
+        }
+    }
+    for (int i = 0; i < f->np; i++) {
+        const param *p = &f->p[i];
+        if (p->role == SIOT_ROLE_status || p->role == SIOT_ROLE_iostatus)
+            o("    MPI_Fint siot_fs_%s[SIOT_F_STATUS_SIZE];\n    void *%s_fs = %s_f;\n"
+              "    if ((MPI_Fint *)%s_f == MPI_F_STATUS_IGNORE) {\n        siot_fstatus_empty(siot_fs_%s);\n"
+              "        %s_fs = siot_fs_%s;\n    }\n",
+              p->name, p->name, p->name, p->name, p->name, p->name, p->name);
+    }
+}
+
+/* After the call: out values and in/out handles as the binding left them. */
+static void emit_fort_post(const func *f)
+{
+    for (int i = 0; i < f->np; i++) {
+        const param *p = &f->p[i];
+        if (fort_dropped(f, p))
+            continue;
+        const char *h = f2c_of(p->role);
+        switch (p->role) {
+        case SIOT_ROLE_newcomm:
+        case SIOT_ROLE_newgroup:
+        case SIOT_ROLE_newdtype:
+        case SIOT_ROLE_outdtype:
+        case SIOT_ROLE_newfile:
+        case SIOT_ROLE_newreq:
+            o("    if (ret == MPI_SUCCESS) %s_v = P%s_f2c(*(MPI_Fint *)%s_f);\n", p->name, h, p->name);
+            break;
+        case SIOT_ROLE_freecomm:
+        case SIOT_ROLE_freegroup:
+        case SIOT_ROLE_freedtype:
+        case SIOT_ROLE_commitdtype:
+        case SIOT_ROLE_closefile:
+        case SIOT_ROLE_waitreq:
+        case SIOT_ROLE_reqptr:
+            o("    %s_v = P%s_f2c(*(MPI_Fint *)%s_f);\n", p->name, h, p->name);
+            break;
+        case SIOT_ROLE_reqarr:
+            o("    siot_f2c_reqs_again(%s_f, %s_n, %s);\n", p->name, p->name, p->name);
+            break;
+        case SIOT_ROLE_outint:
+            /* Fortran indices count from 1 */
+            if (strcmp(p->name, "index") == 0)
+                o("    if (ret == MPI_SUCCESS) { %s_v = *(MPI_Fint *)%s_f; if (%s_v > 0) %s_v--; }\n", p->name, p->name,
+                  p->name, p->name);
+            else
+                o("    if (ret == MPI_SUCCESS) %s_v = *(MPI_Fint *)%s_f;\n", p->name, p->name);
+            break;
+        case SIOT_ROLE_outflag:
+            o("    if (ret == MPI_SUCCESS) %s_v = *(MPI_Fint *)%s_f != 0;\n", p->name, p->name);
+            break;
+        case SIOT_ROLE_outoff:
+            o("    if (ret == MPI_SUCCESS) %s_v = *(%s *)%s_f;\n", p->name, fort_int_type(p), p->name);
+            break;
+        case SIOT_ROLE_status:
+        case SIOT_ROLE_iostatus:
+            o("    MPI_Status siot_st_%s;\n    memset(&siot_st_%s, 0, sizeof siot_st_%s);\n", p->name, p->name, p->name);
+            o("    if (ret == MPI_SUCCESS) PMPI_Status_f2c((MPI_Fint *)%s_fs, &siot_st_%s);\n", p->name, p->name);
+            o("    MPI_Status *siot_sp_%s = &siot_st_%s;\n", p->name, p->name);
+            break;
+        default:
+            break;
+        }
+    }
+    /* output index arrays (after outcount is known) */
+    for (int i = 0; i < f->np; i++) {
+        const param *p = &f->p[i];
+        if (p->role != SIOT_ROLE_outintarr)
+            continue;
+        char L[256];
+        len_expr(f, p, L, sizeof L);
+        o("    %s = siot_f2c_indices(%s_f, %s, %s_s, 256);\n", p->name, p->name, L, p->name);
+    }
+}
+
+static void emit_fortran_wrapper(const func *f)
+{
+    char lname[128];
+    lower(lname, sizeof lname, f->name);
+    unsigned base = SIOT_CLASS_BASE(f->cls);
+    const char *layer = siot_layer_name((unsigned)f->layer);
+    /* the prototype: every argument by reference, then ierr, then the hidden string lengths */
+    char params[4096] = "", args[4096] = "", pargs[4096] = "", lens[1024] = "", lensd[1024] = "";
+    size_t pl = 0, al = 0, ql = 0, ll = 0, ld = 0;
+    for (int i = 0; i < f->np; i++) {
+        const param *p = &f->p[i];
+        if (fort_dropped(f, p))
+            continue;
+        int str = is_string_param(p);
+        pl += (size_t)snprintf(params + pl, sizeof params - pl, "%s%s%s_f", pl ? ", " : "", str ? "char *" : "void *", p->name);
+        al += (size_t)snprintf(args + al, sizeof args - al, "%s%s_f", al ? ", " : "", p->name);
+        if (p->role == SIOT_ROLE_status || p->role == SIOT_ROLE_iostatus)
+            ql += (size_t)snprintf(pargs + ql, sizeof pargs - ql, "%s%s_fs", ql ? ", " : "", p->name);
+        else
+            ql += (size_t)snprintf(pargs + ql, sizeof pargs - ql, "%s%s_f", ql ? ", " : "", p->name);
+        if (str) {
+            ll += (size_t)snprintf(lens + ll, sizeof lens - ll, ", %s_len", p->name);
+            ld += (size_t)snprintf(lensd + ld, sizeof lensd - ld, ", size_t %s_len", p->name);
+        }
+    }
+    const char *sep = pl ? ", " : "";
+    o("\n/* %s:%d */\n", f->file, f->line);
+    o("extern void p%s_(%s%sMPI_Fint *ierr%s);\n", lname, params, sep, lensd);
+    o("SIOT_TEXT void %s_(%s%sMPI_Fint *ierr%s)\n{\n", lname, params, sep, lensd);
+    if (base == SIOT_CLASS_finalize) {
+        o("    int slot = siot_recording(SIOT_LAYER_%s) ? siot_begin(SIOT_FN_%s) : -1;\n", layer, f->name);
+        o("    if (slot >= 0) {\n        siot_raw *ev = siot_end(slot);\n        ev->ret = 0;\n        siot_finish(slot);\n    }\n");
+        o("    siot_mpi_finalize_hook();\n    p%s_(%s%sierr%s);\n}\n", lname, args, sep, lens);
+        return;
+    }
+    if (base == SIOT_CLASS_init) {
+        o("    int slot = siot_recording(SIOT_LAYER_%s) ? siot_begin(SIOT_FN_%s) : -1;\n", layer, f->name);
+        o("    siot_mpi_init_pre();\n");
+    } else {
+        o("    int slot = -1;\n    if (siot_recording(SIOT_LAYER_%s))\n        slot = siot_begin(SIOT_FN_%s);\n", layer, f->name);
+        o("    if (SIOT_LIKELY(slot < 0)) {\n        p%s_(%s%sierr%s);\n        return;\n    }\n", lname, args, sep, lens);
+    }
+    emit_fort_pre(f);
+    emit_pre(f);
+    /* status arrays substituted for MPI_STATUS_IGNORE, the rest as given */
+    o("    p%s_(%s%sierr%s);\n", lname, pargs, sep, lens);
+    o("    int ret = (int)*ierr;\n    int siot_e = errno;\n");
+    emit_fort_post(f);
+    const param *agree = agreed_handle(f);
+    if (agree)
+        o("    int32_t siot_agreed = siot_mpi_agree(%s, %s, %s);\n",
+          agree->role == SIOT_ROLE_newfile ? "SIOT_H_FILE" : "SIOT_H_COMM", find_role(f, SIOT_ROLE_comm)->name,
+          success_expr(f));
+    if (base == SIOT_CLASS_init)
+        o("    siot_mpi_init_post();\n    if (slot < 0) {\n        errno = siot_e;\n        return;\n    }\n");
+    o("    siot_raw *ev = siot_end(slot);\n");
+    for (int i = 0; i < f->np; i++)
+        if (f->p[i].rec >= 0 && !fort_dropped(f, &f->p[i]))
+            emit_record_param(f, &f->p[i]);
+    emit_ret(f);
+    emit_bytes(f);
+    o("    siot_finish(slot);\n");
+    for (int i = 0; i < f->np; i++) {
+        const param *p = &f->p[i];
+        if (p->role == SIOT_ROLE_reqarr || p->role == SIOT_ROLE_dtypearr)
+            o("    if (%s != %s_s) free(%s);\n", p->name, p->name, p->name);
+    }
+    o("    errno = siot_e;\n}\n");
+}
+
+static void emit_fortran_file(const char *dir)
+{
+    fortran_mode = 1;
+    out = open_out(dir, "fort_mpi.c");
+    o("/* Generated by tools/siot-gen from the spec files. Do not edit.\n"
+      " * Fortran (mpif.h / use mpi) wrappers for Open MPI. */\n");
+    o("#include <errno.h>\n#include <stdint.h>\n#include <stdlib.h>\n#include <string.h>\n");
+    o("#include \"pmpi/mpi_record.h\"\n#include \"pmpi/fort_record.h\"\n#include \"functab.h\"\n");
+    o("#pragma GCC diagnostic ignored \"-Wunused-variable\"\n#pragma GCC diagnostic ignored \"-Wunused-but-set-variable\"\n");
+    for (int i = 0; i < NF; i++) {
+        const func *f = &F[i];
+        if (f->layer != SIOT_LAYER_mpi && f->layer != SIOT_LAYER_mpiio)
+            continue;
+        const char *why = not_fortran(f);
+        if (why)
+            o("\n/* %s: no Fortran wrapper (%s) */\n", f->name, why);
+        else
+            emit_fortran_wrapper(f);
+    }
+    fclose(out);
+}
+
 static void emit_functab(const char *dir)
 {
     out = open_out(dir, "functab.h");
@@ -1400,5 +1894,6 @@ int main(int argc, char **argv)
         if (present[l])
             emit_layer_file(argv[1], l);
     emit_replay_file(argv[1]);
+    emit_fortran_file(argv[1]);
     return 0;
 }

@@ -1,0 +1,30 @@
+/* fort_record: conversions the generated Fortran wrappers (Open MPI) use to
+ * record what a Fortran caller passed: blank-padded strings, and arrays of
+ * Fortran handles. */
+#ifndef SIOT_FORT_RECORD_H
+#define SIOT_FORT_RECORD_H
+
+#include <mpi.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Room for a Fortran status (MPI_STATUS_SIZE is 6 in Open MPI 4). */
+#define SIOT_F_STATUS_SIZE 16
+
+_Static_assert(sizeof(MPI_Fint) == sizeof(int), "the wrappers read Fortran integer arrays as int arrays");
+
+/* A Fortran string (len bytes, blank padded) as a C string in buf. */
+const char *siot_fstr(const char *s, size_t len, char *buf, size_t cap);
+/* Fortran request / datatype handles as C handles: into stack (cap entries)
+ * when they fit, else into malloc'ed memory (the caller frees what is not
+ * stack); NULL when n is out of range. */
+MPI_Request *siot_f2c_reqs(const void *f, int64_t n, MPI_Request *stack, int cap);
+MPI_Datatype *siot_f2c_dtypes(const void *f, int64_t n, MPI_Datatype *stack, int cap);
+/* An empty Fortran status (see siot_mpi_status_empty). */
+void siot_fstatus_empty(MPI_Fint *f);
+/* Re-reads the request array after the call completed some of them. */
+void siot_f2c_reqs_again(const void *f, int64_t n, MPI_Request *c);
+/* Fortran indices (from 1) as C indices (from 0), up to cap of them. */
+int *siot_f2c_indices(const void *f, int64_t n, int *stack, int cap);
+
+#endif

@@ -1,0 +1,85 @@
+#!/bin/bash
+# A Fortran program (the BT-IO variant, mpif.h bindings) is traced on both
+# flavours (MPICH: the C wrappers through libmpichfort; Open MPI: the
+# generated Fortran wrappers): its MPI-IO calls are there with the right
+# displacements, counts and bytes, handles converted, and its output file is
+# the same as untraced.
+. "$(dirname "$0")/../lib.sh"
+N=12 S=3
+mpif90.$MPI -O2 -J. "$ROOT/examples/btio/btio_f.f90" -o btio_f.plain
+for P in 1 4; do
+    mpirun_np $P "$B/examples/btio_f" -n $N -s $S > out.txt || fail "btio_f at P=$P"
+    jsonl btio_f.siot > f.jsonl
+    python3 - f.jsonl $P $N $S <<'PY' || fail "btio_f at P=$P: MPI-IO calls"
+import json, sys
+ev = [json.loads(l) for l in open(sys.argv[1])]
+P, N, S = map(int, sys.argv[2:])
+q = int(round(P ** 0.5))
+def split(m, parts, p):  # btio_f.f90's decomposition
+    lo = p * (m // parts) + min(p, m % parts)
+    return lo, m // parts + (1 if p < m % parts else 0)
+step = N * N * N * 5 * 8
+for r in range(P):
+    ys, ly = split(N, q, r % q)
+    zs, lz = split(N, q, r // q)
+    mine = [e for e in ev if e["rank"] == r and e["parent"] == -1]
+    names = [e["func"] for e in mine if e["layer"] == "mpiio"]
+    want = (["MPI_File_delete"] if r == 0 else []) + ["MPI_File_open"] + ["MPI_File_set_view", "MPI_File_write_all"] * S + \
+        ["MPI_File_close", "MPI_File_open"] + ["MPI_File_set_view", "MPI_File_read_all"] * S + ["MPI_File_close"]
+    if names != want:
+        sys.exit("rank %d: MPI-IO calls %s, want %s" % (r, names, want))
+    sub = [e for e in mine if e["func"] == "MPI_Type_create_subarray"][0]["args"]
+    if (sub["array_of_sizes"], sub["array_of_subsizes"], sub["array_of_starts"]) != ([N, N, N], [N, ly, lz], [0, ys, zs]):
+        sys.exit("rank %d: subarray %s" % (r, sub))
+    views = [e["args"] for e in mine if e["func"] == "MPI_File_set_view"]
+    if [v["disp"] for v in views] != [s * step for s in range(S)] * 2 or any(v["datarep"] != "native" for v in views):
+        sys.exit("rank %d: views %s" % (r, views))
+    io = [e for e in mine if e["func"] in ("MPI_File_write_all", "MPI_File_read_all")]
+    if any(e["args"]["count"] != N * ly * lz or e["bytes"] != N * ly * lz * 40 or e["ret"] != 0 for e in io):
+        sys.exit("rank %d: transfers %s" % (r, [(e["args"], e["bytes"]) for e in io]))
+    etype = [e["args"]["newtype"] for e in mine if e["func"] == "MPI_Type_contiguous"]
+    if any(e["args"]["datatype"] != etype[0] for e in io) or any(v["filetype"] != sub["newtype"] for v in views):
+        sys.exit("rank %d: datatypes do not match the ones created" % r)
+    opens = [e for e in mine if e["func"] == "MPI_File_open"]
+    if [o["args"]["filename"] for o in opens] != ["btio.out"] * 2:
+        sys.exit("rank %d: file names %s" % (r, [o["args"]["filename"] for o in opens]))
+print("   P=%d: %d MPI-IO calls per rank, displacements and counts as btio_f.f90 computes them" % (P, len(want)))
+PY
+    mv btio.out traced.out
+    mpirun_np $P ./btio_f.plain -n $N -s $S > /dev/null || fail "untraced btio_f at P=$P"
+    cmp -s btio.out traced.out || fail "btio_f at P=$P: the traced run's file differs from the untraced one's"
+    rm -f btio_f.siot btio.out traced.out
+done
+
+# The same calls from C and from Fortran give the same events: requests and
+# their completion, Waitany's index (Fortran counts from 1), statuses given
+# and ignored, strings, communicators, datatypes, MPI-IO.
+$MPICC -O1 -c "$ROOT/tests/progs/fcalls.c" -o fcalls.o
+$MPICC fcalls.o -Wl,@"$FLAGS" -o fcalls
+mpif90.$MPI -O1 -c "$ROOT/tests/progs/fcalls_f.f90" -o fcalls_f.o
+mpif90.$MPI fcalls_f.o -Wl,@"$FLAGS" -o fcalls_f
+SIOT_TRACE=c.siot mpirun_np 4 ./fcalls || fail "fcalls (C)"
+rm -f fcalls.dat
+SIOT_TRACE=f.siot mpirun_np 4 ./fcalls_f || fail "fcalls_f (Fortran)"
+"$SIOT" diff c.siot f.siot > cf.diff || { cat cf.diff >&2; fail "the Fortran program's events differ from the C program's"; }
+echo "   fcalls: the Fortran program's $(jsonl f.siot | wc -l) events equal the C program's"
+
+# Fortran unit I/O goes through libgfortran: seen with -static-libgfortran
+# (three 7-byte lines and 100 doubles), not seen with the shared library.
+mpif90.$MPI -c "$ROOT/tests/progs/fio_f.f90" -o fio_f.o
+mpif90.$MPI -static-libgfortran fio_f.o -Wl,@"$FLAGS" -o fio_static
+mpif90.$MPI fio_f.o -Wl,@"$FLAGS" -o fio_shared
+SIOT_TRACE=st.siot mpirun_np 1 ./fio_static || fail "fio_f (static libgfortran)"
+SIOT_TRACE=sh.siot mpirun_np 1 ./fio_shared || fail "fio_f (shared libgfortran)"
+jsonl st.siot | python3 -c '
+import json, sys
+ev = [json.loads(l) for l in sys.stdin if "\"posix\"" in l]
+opens = [e["args"]["pathname"] for e in ev if e["func"] == "open"]
+written = sum(e["bytes"] for e in ev if e["func"] == "write")
+closes = sum(e["func"] == "close" for e in ev)
+if opens != ["fio.txt", "fio.bin"] or written != 21 + 800 or closes != 2:
+    sys.exit("static libgfortran: opens %s, %d bytes written, %d closes" % (opens, written, closes))
+' || fail "Fortran unit I/O with a static libgfortran"
+[ "$(jsonl sh.siot | grep -c '"posix"' || true)" = 0 ] || fail "Fortran unit I/O seen with a shared libgfortran?"
+echo "   Fortran unit I/O: traced with -static-libgfortran, invisible with the shared libgfortran"
+pass "Fortran MPI and MPI-IO calls traced as C ones, BT-IO's with the right displacements, counts and bytes"

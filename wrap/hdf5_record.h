@@ -1,0 +1,29 @@
+/* hdf5_record: what the generated HDF5 wrappers need: small stable ids for
+ * HDF5 identifiers, dataspace ranks, and the bytes a transfer moves.
+ *
+ * Ids (docs/handles.md): 0 is H5P_DEFAULT / H5S_ALL, 1..255 the predefined
+ * datatypes and property-list classes in a fixed order, created
+ * identifiers from 256, lowest free first, -1 an invalid id. */
+#ifndef SIOT_HDF5_RECORD_H
+#define SIOT_HDF5_RECORD_H
+
+#include <hdf5.h>
+
+#include "pmpi/mpi_record.h"
+#include "src/record.h"
+
+#define SIOT_HID_BASE 256
+
+int64_t siot_h5_id(hid_t id);
+int64_t siot_h5_new(hid_t id);
+/* The id of an identifier being closed; released when ok. */
+int64_t siot_h5_close(hid_t id, int ok);
+/* Rank of a dataspace (0 when it cannot be told). */
+int64_t siot_h5_space_rank(hid_t space);
+int64_t siot_h5_dset_rank(hid_t dset);
+/* Bytes of memory an H5Dwrite/H5Dread moves: selected elements x type size. */
+int64_t siot_h5_dset_bytes(hid_t dset, hid_t mem_type, hid_t mem_space, hid_t file_space);
+/* Bytes an H5Awrite/H5Aread moves: the attribute's elements x type size. */
+int64_t siot_h5_attr_bytes(hid_t attr, hid_t mem_type);
+
+#endif

@@ -1,0 +1,121 @@
+/* PnetCDF ids and byte counts for the generated PnetCDF wrappers. Runs with
+ * the thread inside the tracer: the inquiries below are not recorded. */
+#include "wrap/pnetcdf_record.h"
+
+int64_t siot_nc_id(int ncid) { return ncid < 0 ? -1 : siot_h_id(SIOT_H_NCID, (uintptr_t)(unsigned)ncid); }
+
+int64_t siot_nc_new(int ncid) { return ncid < 0 ? -1 : siot_h_new(SIOT_H_NCID, (uintptr_t)(unsigned)ncid); }
+
+int64_t siot_nc_close(int ncid, int ok)
+{
+    if (ncid < 0)
+        return -1;
+    return ok ? siot_h_release(SIOT_H_NCID, (uintptr_t)(unsigned)ncid) : siot_nc_id(ncid);
+}
+
+int64_t siot_nc_varndims(int ncid, int varid)
+{
+    int n = 0;
+    if (ncmpi_inq_varndims(ncid, varid, &n) != NC_NOERR || n < 0)
+        return 0;
+    return n;
+}
+
+int64_t siot_nc_count_bytes(int ncid, int varid, const MPI_Offset *count, int64_t elem)
+{
+    if (!count)
+        return 0;
+    int64_t n = siot_nc_varndims(ncid, varid), e = 1;
+    for (int64_t i = 0; i < n; i++)
+        e *= count[i] > 0 ? count[i] : 0;
+    return e * elem;
+}
+
+int64_t siot_nc_var_bytes(int ncid, int varid, int64_t elem)
+{
+    int nd = 0, dims[NC_MAX_VAR_DIMS];
+    if (ncmpi_inq_varndims(ncid, varid, &nd) != NC_NOERR || nd < 0 || nd > NC_MAX_VAR_DIMS ||
+        ncmpi_inq_vardimid(ncid, varid, dims) != NC_NOERR)
+        return 0;
+    int64_t e = 1;
+    for (int i = 0; i < nd; i++) {
+        MPI_Offset len = 0;
+        if (ncmpi_inq_dimlen(ncid, dims[i], &len) != NC_NOERR)
+            return 0;
+        e *= len;
+    }
+    return e * elem;
+}
+
+static int64_t nc_type_size(nc_type t)
+{
+    switch (t) {
+    case NC_BYTE:
+    case NC_CHAR:
+    case NC_UBYTE:
+        return 1;
+    case NC_SHORT:
+    case NC_USHORT:
+        return 2;
+    case NC_INT:
+    case NC_UINT:
+    case NC_FLOAT:
+        return 4;
+    case NC_DOUBLE:
+    case NC_INT64:
+    case NC_UINT64:
+        return 8;
+    }
+    return 0;
+}
+
+int64_t siot_nc_elem_size(int ncid, int varid)
+{
+    nc_type t;
+    return ncmpi_inq_vartype(ncid, varid, &t) == NC_NOERR ? nc_type_size(t) : 0;
+}
+
+int64_t siot_nc_flex_bytes(MPI_Offset bufcount, MPI_Datatype buftype, int64_t otherwise)
+{
+    if (bufcount < 0)
+        return otherwise;
+    int s = 0;
+    if (buftype == MPI_DATATYPE_NULL || PMPI_Type_size(buftype, &s) != MPI_SUCCESS)
+        return 0;
+    return (int64_t)bufcount * s;
+}
+
+int64_t siot_nc_req_new(int req)
+{
+    return req == NC_REQ_NULL ? -1 : siot_h_new(SIOT_H_NCREQ, (uintptr_t)(unsigned)req);
+}
+
+uint32_t siot_nc_save_reqs(const int *v, int64_t n)
+{
+    if (!v || n <= 0 || n > SIOT_MAX_ARRAY)
+        return 0;
+    uint32_t off = siot_pool_tmp((size_t)n * sizeof(int));
+    int *keys = siot_pool_at(off);
+    if (keys)
+        memcpy(keys, v, (size_t)n * sizeof(int));
+    return off;
+}
+
+void siot_nc_put_reqs(siot_raw *ev, uint32_t k, int64_t n, uint32_t saved, int ok)
+{
+    if (n < 0 && ok) { /* NC_REQ_ALL and friends: every pending request completed */
+        siot_h_clear(SIOT_H_NCREQ);
+        return;
+    }
+    if (!saved || n <= 0 || n > SIOT_MAX_ARRAY)
+        return;
+    int64_t *a = siot_put_arr(ev, k, (uint32_t)n);
+    const int *keys = siot_pool_at(saved); /* after siot_put_arr: the pool may have moved */
+    for (int64_t i = 0; i < n; i++) {
+        int64_t id = keys[i] == NC_REQ_NULL ? -1 : siot_h_find(SIOT_H_NCREQ, (uintptr_t)(unsigned)keys[i]);
+        if (a)
+            a[i] = id;
+        if (ok && keys[i] != NC_REQ_NULL)
+            siot_h_release(SIOT_H_NCREQ, (uintptr_t)(unsigned)keys[i]);
+    }
+}

@@ -1,0 +1,33 @@
+/* pnetcdf_record: what the generated PnetCDF wrappers need: small ids for
+ * netCDF file ids and non-blocking requests, variable ranks, and the bytes
+ * a put or get moves. */
+#ifndef SIOT_PNETCDF_RECORD_H
+#define SIOT_PNETCDF_RECORD_H
+
+#include <pnetcdf.h>
+
+#include "pmpi/mpi_record.h"
+#include "src/record.h"
+
+int64_t siot_nc_id(int ncid);
+int64_t siot_nc_new(int ncid);
+int64_t siot_nc_close(int ncid, int ok);
+/* Number of dimensions of a variable (0 when it cannot be told). */
+int64_t siot_nc_varndims(int ncid, int varid);
+/* Bytes of a subarray access: product of count[] x element size. */
+int64_t siot_nc_count_bytes(int ncid, int varid, const MPI_Offset *count, int64_t elem);
+/* Bytes of a whole-variable access. */
+int64_t siot_nc_var_bytes(int ncid, int varid, int64_t elem);
+/* Size of one element of a variable in its netCDF type. */
+int64_t siot_nc_elem_size(int ncid, int varid);
+/* Bytes of a flexible-API access: bufcount elements of buftype, or
+ * `otherwise` when bufcount is -1 (the request in the variable's type). */
+int64_t siot_nc_flex_bytes(MPI_Offset bufcount, MPI_Datatype buftype, int64_t otherwise);
+/* A new non-blocking request id. */
+int64_t siot_nc_req_new(int req);
+/* Request arrays of ncmpi_wait/wait_all: saved before the call (it resets
+ * them), recorded and released after. */
+uint32_t siot_nc_save_reqs(const int *v, int64_t n);
+void siot_nc_put_reqs(siot_raw *ev, uint32_t k, int64_t n, uint32_t saved, int ok);
+
+#endif
