@@ -38,7 +38,7 @@ LIB_LAYERS := hdf5 pnetcdf
 FORT_OBJ = $(O)/gen/fort_mpi.o $(O)/pmpi/fort_record.o
 endif
 
-CORE_SRC := src/vbuf.c src/arena.c src/roles.c src/format.c src/predef.c \
+CORE_SRC := src/salloc.c src/vbuf.c src/arena.c src/roles.c src/format.c src/predef.c \
             compress/ranklist.c compress/expr.c compress/hist.c
 RUNTIME_SRC := src/runtime.c src/handles.c src/stack.c compress/queue.c compress/pool.c compress/xmerge.c \
                compress/merge.c

@@ -1,4 +1,5 @@
 #include "merge.h"
+#include "../src/salloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,8 +45,8 @@ static void remap(siot_node *n, const maps *m)
 static int unify_tables(siot_trace *dst, siot_trace *src)
 {
     siot_arena *a = &dst->arena;
-    maps m = {calloc(src->nfuncs + 1, sizeof(uint32_t)), calloc(src->nsites + 1, sizeof(uint32_t))};
-    uint32_t *mmod = calloc(src->nmodules + 1, sizeof *mmod);
+    maps m = {siot_calloc(src->nfuncs + 1, sizeof(uint32_t)), siot_calloc(src->nsites + 1, sizeof(uint32_t))};
+    uint32_t *mmod = siot_calloc(src->nmodules + 1, sizeof *mmod);
     siot_funcdesc *funcs = siot_arena_alloc(a, (dst->nfuncs + src->nfuncs + 1) * sizeof *funcs);
     const char **mods = siot_arena_alloc(a, (dst->nmodules + src->nmodules + 1) * sizeof *mods);
     siot_site *sites = siot_arena_alloc(a, (dst->nsites + src->nsites + 1) * sizeof *sites);
@@ -101,9 +102,9 @@ static int unify_tables(siot_trace *dst, siot_trace *src)
     dst->nsites = ns;
     rc = 0;
 out:
-    free(m.func);
-    free(m.site);
-    free(mmod);
+    siot_free(m.func);
+    siot_free(m.site);
+    siot_free(mmod);
     return rc;
 }
 
@@ -457,7 +458,7 @@ static int out_push(outlist *o, siot_node *n)
 {
     if (o->n == o->cap) {
         uint32_t cap = o->cap ? o->cap * 2 : 64;
-        siot_node **v = realloc(o->v, cap * sizeof *v);
+        siot_node **v = siot_realloc(o->v, cap * sizeof *v);
         if (!v)
             return -1;
         o->v = v;
@@ -474,17 +475,17 @@ static int merge_loose(siot_arena *ar, siot_node *d, siot_node *s, unsigned w)
     siot_expr *cnt = merge_value(ar, d->u.loop.count, &d->ranks, s->u.loop.count, &s->ranks);
     outlist body = {0};
     if (!cnt || align(ar, d->u.loop.body, d->u.loop.nbody, s->u.loop.body, s->u.loop.nbody, w, &body)) {
-        free(body.v);
+        siot_free(body.v);
         return -1;
     }
     siot_node **v = siot_arena_alloc(ar, body.n * sizeof *v);
     siot_ranklist u;
     if (!v || !siot_rl_union(ar, &u, &d->ranks, &s->ranks)) {
-        free(body.v);
+        siot_free(body.v);
         return -1;
     }
     memcpy(v, body.v, body.n * sizeof *v);
-    free(body.v);
+    siot_free(body.v);
     d->u.loop.count = cnt;
     d->u.loop.body = v;
     d->u.loop.nbody = body.n;
@@ -571,7 +572,7 @@ static int find_match(siot_node **A, uint32_t na, uint32_t i, siot_node **B, uin
 static int align(siot_arena *ar, siot_node **A, uint32_t na, siot_node **B, uint32_t nb, unsigned w, outlist *o)
 {
     uint32_t i = 0, j = 0;
-    bindex *ix = malloc(sizeof *ix);
+    bindex *ix = siot_malloc(sizeof *ix);
     if (!ix)
         return -1;
     while (i < na && j < nb) {
@@ -598,10 +599,10 @@ static int align(siot_arena *ar, siot_node **A, uint32_t na, siot_node **B, uint
         i++;
         j++;
     }
-    free(ix);
+    siot_free(ix);
     return align_gap(ar, A + i, na - i, B + j, nb - j, w, o);
 oom:
-    free(ix);
+    siot_free(ix);
     return -1;
 }
 
@@ -652,7 +653,7 @@ int siot_trace_merge(siot_trace *dst, siot_trace *src, unsigned window)
     } else {
         rc = -1;
     }
-    free(o.v);
+    siot_free(o.v);
     dst->flags |= src->flags & (SIOT_TF_PARTIAL | SIOT_TF_APPROX | SIOT_TF_TRUNCATED);
     siot_trace_free(src);
     siot_trace_index(dst);

@@ -1,4 +1,5 @@
 #include "queue.h"
+#include "../src/salloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -42,12 +43,12 @@ void siot_queue_init(siot_queue *q, siot_arena *a, int32_t rank, int compress, u
 
 void siot_queue_free(siot_queue *q)
 {
-    free(q->nodes);
-    free(q->hash);
-    free(q->nbody);
-    free(q->pend);
-    free(q->pend_dist);
-    free(q->pbytes);
+    siot_free(q->nodes);
+    siot_free(q->hash);
+    siot_free(q->nbody);
+    siot_free(q->pend);
+    siot_free(q->pend_dist);
+    siot_free(q->pbytes);
     q->nodes = NULL;
     q->hash = NULL;
     q->nbody = NULL;
@@ -126,9 +127,9 @@ static int append(siot_queue *q, siot_node *node)
 {
     if (q->n == q->cap) {
         uint32_t cap = q->cap ? q->cap * 2 : 256;
-        siot_node **nodes = realloc(q->nodes, cap * sizeof *nodes);
-        uint64_t *hash = nodes ? realloc(q->hash, cap * sizeof *hash) : NULL;
-        uint32_t *nb = hash ? realloc(q->nbody, cap * sizeof *nb) : NULL;
+        siot_node **nodes = siot_realloc(q->nodes, cap * sizeof *nodes);
+        uint64_t *hash = nodes ? siot_realloc(q->hash, cap * sizeof *hash) : NULL;
+        uint32_t *nb = hash ? siot_realloc(q->nbody, cap * sizeof *nb) : NULL;
         if (nodes)
             q->nodes = nodes;
         if (hash)
@@ -380,8 +381,8 @@ static int stash(siot_queue *q, const siot_raw *r, int64_t dist, const uint8_t *
 {
     if (q->npend == q->cappend) {
         uint32_t cap = q->cappend ? q->cappend * 2 : 8;
-        siot_raw *pend = realloc(q->pend, cap * sizeof *pend);
-        int64_t *pd = pend ? realloc(q->pend_dist, cap * sizeof *pd) : NULL;
+        siot_raw *pend = siot_realloc(q->pend, cap * sizeof *pend);
+        int64_t *pd = pend ? siot_realloc(q->pend_dist, cap * sizeof *pd) : NULL;
         if (pend)
             q->pend = pend;
         if (!pd)
@@ -401,7 +402,7 @@ static int stash(siot_queue *q, const siot_raw *r, int64_t dist, const uint8_t *
             size_t cap = q->cappbytes ? q->cappbytes : 1024;
             while (cap < off + len)
                 cap *= 2;
-            uint8_t *b = realloc(q->pbytes, cap);
+            uint8_t *b = siot_realloc(q->pbytes, cap);
             if (!b)
                 return -1;
             q->pbytes = b;

@@ -1,4 +1,5 @@
 #include "ranklist.h"
+#include "../src/salloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -180,7 +181,7 @@ static int same_shape(const siot_rentry *a, const siot_rentry *b)
  * folded into one more dimension, as long as the result stays canonical. */
 int siot_rl_from_sorted(siot_arena *a, siot_ranklist *rl, const int32_t *ranks, uint32_t n)
 {
-    siot_rentry *tmp = malloc((n ? n : 1) * sizeof *tmp);
+    siot_rentry *tmp = siot_malloc((n ? n : 1) * sizeof *tmp);
     if (!tmp)
         return 0;
     uint32_t m = 0;
@@ -234,12 +235,12 @@ int siot_rl_from_sorted(siot_arena *a, siot_ranklist *rl, const int32_t *ranks, 
     }
     rl->e = siot_arena_alloc(a, (out ? out : 1) * sizeof *rl->e);
     if (!rl->e) {
-        free(tmp);
+        siot_free(tmp);
         return 0;
     }
     memcpy(rl->e, tmp, out * sizeof *rl->e);
     rl->n = out;
-    free(tmp);
+    siot_free(tmp);
     return 1;
 }
 
@@ -254,7 +255,7 @@ int siot_rl_union(siot_arena *a, siot_ranklist *out, const siot_ranklist *x, con
     uint64_t nx = siot_rl_size(x), ny = siot_rl_size(y);
     if (nx + ny > UINT32_MAX)
         return 0;
-    int32_t *all = malloc((nx + ny + 1) * sizeof *all);
+    int32_t *all = siot_malloc((nx + ny + 1) * sizeof *all);
     if (!all)
         return 0;
     uint64_t k = 0;
@@ -268,7 +269,7 @@ int siot_rl_union(siot_arena *a, siot_ranklist *out, const siot_ranklist *x, con
         if (u == 0 || all[u - 1] != all[i])
             all[u++] = all[i];
     int ok = siot_rl_from_sorted(a, out, all, (uint32_t)u);
-    free(all);
+    siot_free(all);
     return ok;
 }
 

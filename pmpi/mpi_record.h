@@ -105,5 +105,7 @@ int64_t siot_mpi_bytes(int count, MPI_Datatype dt);
 void siot_mpi_init_pre(void);
 void siot_mpi_init_post(void);
 void siot_mpi_finalize_hook(void);
+/* MPI_Abort: the job ends without MPI_Finalize; this rank writes its part. */
+void siot_mpi_abort_hook(int errorcode);
 
 #endif

@@ -55,6 +55,9 @@ void siot_mpi_init_post(void)
     siot_session_restart(rank, (uint32_t)size);
     register_predefined();
     siot_session_set_mpi(1);
+    /* MPI may have set signal and exit handlers of its own: ours go first. */
+    siot_install_signal_handlers();
+    atexit(siot_at_exit);
     /* Made now, so that MPI_Finalize does not pay for a collective. */
     if (inited && PMPI_Comm_dup(MPI_COMM_WORLD, &merge_comm) == MPI_SUCCESS)
         PMPI_Comm_set_errhandler(merge_comm, MPI_ERRORS_RETURN);
@@ -115,11 +118,20 @@ static uint8_t *recv_blob(int from, MPI_Comm comm, uint64_t *len)
     return p;
 }
 
+void siot_mpi_abort_hook(int errorcode)
+{
+    char why[96];
+    snprintf(why, sizeof why, "MPI_Abort(errorcode %d) on rank %d", errorcode, (int)siot_session_rank());
+    siot_end_session(why, 1);
+}
+
 void siot_mpi_finalize_hook(void)
 {
     if (finalized)
         return;
     finalized = 1;
+    if (siot_session_ended()) /* the program is exiting and its part is written: no merge now */
+        return;
     uint64_t t0 = siot_now();
     siot_trace mine;
     if (siot_session_take(&mine) != 0)

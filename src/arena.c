@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "model.h"
+#include "salloc.h"
 
 struct siot_arena_chunk {
     siot_arena_chunk *next;
@@ -21,7 +22,7 @@ void siot_arena_free(siot_arena *a)
     siot_arena_chunk *c = a->head;
     while (c) {
         siot_arena_chunk *n = c->next;
-        free(c);
+        siot_free(c);
         c = n;
     }
     a->head = NULL;
@@ -40,7 +41,7 @@ void *siot_arena_alloc(siot_arena *a, size_t n)
         size_t want = a->chunk_bytes ? a->chunk_bytes : 64 * 1024;
         /* Large requests get their own chunk so small ones keep filling the current one. */
         if (n > want / 4) {
-            siot_arena_chunk *big = calloc(1, sizeof *big + n);
+            siot_arena_chunk *big = siot_calloc(1, sizeof *big + n);
             if (!big)
                 return NULL;
             big->size = n;
@@ -54,7 +55,7 @@ void *siot_arena_alloc(siot_arena *a, size_t n)
             a->used_bytes += n;
             return big->data;
         }
-        c = calloc(1, sizeof *c + want);
+        c = siot_calloc(1, sizeof *c + want);
         if (!c)
             return NULL;
         c->size = want;

@@ -32,6 +32,9 @@ int siot_trace_encode_exact(const siot_trace *t, siot_vbuf *out);
 /* Parses p[0..n) into t (initialised here). On failure returns -1, leaves a
  * one-line reason in err and t freed. */
 int siot_trace_decode(const void *p, size_t n, siot_trace *t, char *err, size_t errlen);
+/* Checksums are verified unless this is 0: the fuzzer turns it off to reach
+ * the parsers behind them. */
+extern int siot_format_verify_crc;
 /* Reads and decodes a file. */
 int siot_trace_load(const char *path, siot_trace *t, char *err, size_t errlen);
 

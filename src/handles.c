@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "runtime.h"
+#include "salloc.h"
 
 typedef struct htab {
     uintptr_t *keys;
@@ -33,13 +34,13 @@ static uint32_t hash_key(uintptr_t k)
 static int grow(htab *h)
 {
     uint32_t ncap = h->cap ? h->cap * 2 : 64;
-    uintptr_t *keys = calloc(ncap, sizeof *keys);
-    int32_t *ids = calloc(ncap, sizeof *ids);
-    uint8_t *state = calloc(ncap, 1);
+    uintptr_t *keys = siot_calloc(ncap, sizeof *keys);
+    int32_t *ids = siot_calloc(ncap, sizeof *ids);
+    uint8_t *state = siot_calloc(ncap, 1);
     if (!keys || !ids || !state) {
-        free(keys);
-        free(ids);
-        free(state);
+        siot_free(keys);
+        siot_free(ids);
+        siot_free(state);
         return 0;
     }
     for (uint32_t i = 0; i < h->cap; i++) {
@@ -52,9 +53,9 @@ static int grow(htab *h)
         ids[j] = h->ids[i];
         state[j] = 1;
     }
-    free(h->keys);
-    free(h->ids);
-    free(h->state);
+    siot_free(h->keys);
+    siot_free(h->ids);
+    siot_free(h->state);
     h->keys = keys;
     h->ids = ids;
     h->state = state;
@@ -93,7 +94,7 @@ static int set_id(htab *h, int32_t id, int on)
         uint32_t nw = h->idwords ? h->idwords : 4;
         while (nw <= w)
             nw *= 2;
-        uint64_t *b = realloc(h->idbits, nw * sizeof *b);
+        uint64_t *b = siot_realloc(h->idbits, nw * sizeof *b);
         if (!b)
             return 0;
         memset(b + h->idwords, 0, (nw - h->idwords) * sizeof *b);
@@ -228,10 +229,10 @@ void siot_h_set_base(int kind, int32_t base)
 void siot_h_clear(int kind)
 {
     htab *h = &tabs[kind];
-    free(h->keys);
-    free(h->ids);
-    free(h->state);
-    free(h->idbits);
+    siot_free(h->keys);
+    siot_free(h->ids);
+    siot_free(h->state);
+    siot_free(h->idbits);
     int32_t base = h->base;
     memset(h, 0, sizeof *h);
     h->base = base;

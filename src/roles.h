@@ -18,7 +18,8 @@ enum siot_layer {
     X(map, 9) X(dup, 10) X(lock, 11) X(init, 12) X(finalize, 13) X(send, 14) X(recv, 15)     \
     X(sendrecv, 16) X(coll, 17) X(wait, 18) X(test, 19) X(probe, 20) X(start, 21)           \
     X(cancel, 22) X(comm, 23) X(group, 24) X(type, 25) X(view, 26) X(info, 27) X(query, 28) \
-    X(req, 29) X(attr, 30) X(space, 31) X(prop, 32) X(define, 33) X(mode, 34)
+    X(req, 29) X(attr, 30) X(space, 31) X(prop, 32) X(define, 33) X(mode, 34)  \
+    X(abort, 35) X(exit, 36)
 enum siot_class {
 #define X(n, v) SIOT_CLASS_##n = v,
     SIOT_CLASS_LIST(X)

@@ -3,11 +3,14 @@
  * own file I/O uses raw system calls, so it never reaches a wrapper. */
 
 #include "runtime.h"
+#include "salloc.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +36,9 @@ _Atomic uint32_t siot_layer_mask;
 siot_config siot_cfg;
 
 static atomic_flag big_lock = ATOMIC_FLAG_INIT;
+/* A signal that arrived while its thread was inside the tracer (siot_finish ends with it). */
+static volatile sig_atomic_t pending_signal;
+static atomic_int ending; /* a trace is being or has been taken for an ending */
 static _Atomic uint32_t next_thread = 1;
 
 static struct {
@@ -139,7 +145,7 @@ void siot_runtime_init(void)
 
     uint32_t nfd = fd_capacity();
     S.fdwords = (nfd + 63) / 64;
-    S.fdbits = calloc(S.fdwords, sizeof *S.fdbits);
+    S.fdbits = siot_calloc(S.fdwords, sizeof *S.fdbits);
     if (!S.fdbits)
         S.fdwords = 0;
 
@@ -164,7 +170,7 @@ void siot_runtime_init(void)
 static int grow_stage(siot_tls *t)
 {
     uint32_t cap = t->capstage ? t->capstage * 2 : 16;
-    siot_raw *s = realloc(t->stage, cap * sizeof *s);
+    siot_raw *s = siot_realloc(t->stage, cap * sizeof *s);
     if (!s)
         return 0;
     t->stage = s;
@@ -225,6 +231,8 @@ void siot_finish(int slot)
     }
     siot_unlock();
     t->busy--;
+    if (SIOT_UNLIKELY(pending_signal) && !t->busy)
+        siot_handle_pending_signal();
 }
 
 static uint8_t *pool_reserve(siot_tls *t, size_t n, uint32_t *off)
@@ -237,7 +245,7 @@ static uint8_t *pool_reserve(siot_tls *t, size_t n, uint32_t *off)
             cap *= 2;
         if (cap > UINT32_MAX)
             return NULL;
-        uint8_t *p = realloc(t->pool, cap);
+        uint8_t *p = siot_realloc(t->pool, cap);
         if (!p)
             return NULL;
         t->pool = p;
@@ -352,6 +360,8 @@ void siot_session_pause(void) { atomic_store(&siot_layer_mask, 0); }
 void siot_session_set_mpi(int on) { S.mpi = on; }
 
 int32_t siot_session_rank(void) { return S.rank; }
+
+int siot_session_ended(void) { return S.ended; }
 
 void siot_session_restart(int32_t rank, uint32_t nranks)
 {
@@ -483,7 +493,9 @@ static int write_tmp(const siot_trace *t, const char *tmp, int exact, size_t *le
         return -1;
     }
     int rc = write_all(fd, b.data, b.len);
-    if (rc == 0)
+    /* A part written while the job is being torn down skips fsync: the
+     * launcher may kill the process any moment, and the page cache outlives it. */
+    if (rc == 0 && !atomic_load(&ending))
         rc = (int)syscall(SYS_fsync, fd);
     syscall(SYS_close, fd);
     *len = b.len;
@@ -547,20 +559,185 @@ int siot_write_trace(const siot_trace *t)
     return rc == 0 ? 0 : -1;
 }
 
-/* ------------------------------------------------------------ start and end */
+/* ------------------------------------------------------------ endings */
 
-static void serial_at_exit(void)
+/* One line on stderr with raw writes (usable in a signal handler). */
+static void say(const char *a, const char *b, const char *c)
 {
-    if (S.mpi || S.ended)
-        return;
-    siot_trace t;
-    if (siot_session_take(&t) == 0)
-        siot_write_trace(&t);
-    siot_trace_free(&t);
+    const char *parts[4] = {"siotrace: ", a, b, c};
+    for (int i = 0; i < 4; i++)
+        if (parts[i])
+            syscall(SYS_write, 2, parts[i], strlen(parts[i]));
+    syscall(SYS_write, 2, "\n", 1);
 }
+
+
+/* The name of a rank's partial trace: the job's trace name with
+ * .part-RRRRRR before .siot (siot merge joins them afterwards). */
+static void partial_path(char *out, size_t n, int32_t rank)
+{
+    char base[PATH_MAX + 32];
+    if (siot_cfg.trace_path)
+        snprintf(base, sizeof base, "%s", siot_cfg.trace_path);
+    else
+        default_path(base, sizeof base, 0);
+    size_t l = strlen(base);
+    if (l > 5 && strcmp(base + l - 5, ".siot") == 0)
+        base[l - 5] = 0;
+    snprintf(out, n, "%s.part-%06d.siot", base, (int)rank);
+}
+
+static atomic_int end_written; /* ... and written */
+
+int siot_end_session(const char *reason, int partial)
+{
+    if (S.ended || atomic_exchange(&ending, 1))
+        return 0;
+    /* Signals that arrive now wait until the trace is written. */
+    siot_t.busy++;
+    siot_trace t;
+    int rc = siot_session_take(&t);
+    if (reason)
+        siot_trace_set_kv(&t, partial ? "partial" : "ended", reason);
+    if (partial)
+        t.flags |= SIOT_TF_PARTIAL;
+    if (S.mpi) {
+        /* The ranks cannot merge now: each writes its own part. */
+        char path[PATH_MAX + 64];
+        partial_path(path, sizeof path, S.rank);
+        rc = siot_write_trace_to(&t, path, 1);
+        if (rc == 0)
+            say(reason ? reason : "ended", ": this rank's trace is in ", path);
+    } else {
+        rc = siot_write_trace(&t);
+    }
+    siot_trace_free(&t);
+    atomic_store(&end_written, 1);
+    siot_t.busy--;
+    if (pending_signal && !siot_t.busy)
+        siot_handle_pending_signal();
+    return rc;
+}
+
+/* Signals that end the process: the trace so far is written, then the
+ * signal takes its course (the previous handler, or the default action). */
+static const int caught[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+#define NCAUGHT (sizeof caught / sizeof caught[0])
+static struct sigaction prev_action[NCAUGHT];
+
+static int caught_index(int sig)
+{
+    for (unsigned i = 0; i < NCAUGHT; i++)
+        if (caught[i] == sig)
+            return (int)i;
+    return -1;
+}
+
+static void end_by_signal(int sig)
+{
+    int i = caught_index(sig);
+    char why[64];
+    snprintf(why, sizeof why, "signal %d (%s)", sig, sigabbrev_np(sig) ? sigabbrev_np(sig) : "?");
+    /* The interrupted code may hold malloc's locks: allocate from fresh mappings. */
+    siot_emergency = 1;
+    if (atomic_load(&ending)) {
+        /* Another thread is writing the trace: let it finish (a few seconds at most). */
+        for (int k = 0; k < 3000 && !atomic_load(&end_written); k++) {
+            struct timespec ms = {0, 1000000};
+            nanosleep(&ms, NULL);
+        }
+    } else {
+        siot_end_session(why, 1);
+    }
+    if (i >= 0)
+        sigaction(sig, &prev_action[i], NULL);
+    raise(sig); /* delivered when the handler returns */
+}
+
+static void on_signal(int sig, siginfo_t *si, void *uc)
+{
+    (void)si;
+    (void)uc;
+    int saved = errno;
+    int sync = sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL;
+    if (siot_t.busy && !sync) {
+        /* Inside the tracer (its lock may be held by this thread): handled
+         * as soon as the tracer is done (siot_finish). */
+        pending_signal = sig;
+    } else if (siot_t.busy) {
+        /* A fault in the tracer itself: nothing safe to write. */
+        int i = caught_index(sig);
+        if (i >= 0)
+            sigaction(sig, &prev_action[i], NULL);
+        raise(sig);
+    } else {
+        end_by_signal(sig);
+    }
+    errno = saved;
+}
+
+void siot_handle_pending_signal(void)
+{
+    int sig = pending_signal;
+    pending_signal = 0;
+    if (sig)
+        end_by_signal(sig);
+}
+
+/* Installed before main and again after MPI_Init (which may set handlers of
+ * its own: ours then runs first and hands over to them). A handler the
+ * application sets later replaces ours; an ignored signal stays ignored. */
+void siot_install_signal_handlers(void)
+{
+    for (unsigned i = 0; i < NCAUGHT; i++) {
+        struct sigaction cur;
+        if (sigaction(caught[i], NULL, &cur) != 0 || cur.sa_handler == SIG_IGN ||
+            ((cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == on_signal))
+            continue;
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_sigaction = on_signal;
+        sa.sa_flags = SA_SIGINFO | SA_RESTART;
+        sigemptyset(&sa.sa_mask);
+        if (sigaction(caught[i], &sa, &prev_action[i]) != 0)
+            prev_action[i] = cur;
+    }
+}
+
+/* exit() without MPI_Finalize, or the end of a program that never called MPI. */
+void siot_at_exit(void)
+{
+    if (S.ended)
+        return;
+    if (S.mpi)
+        siot_end_session("the program exited without calling MPI_Finalize", 1);
+    else
+        siot_end_session(NULL, 0);
+}
+
+/* _exit and _Exit (generated wrappers), MPI_Abort (mpi_session.c). */
+void siot_exit_hook(int status)
+{
+    char why[64];
+    snprintf(why, sizeof why, "_exit(%d)%s", status, S.mpi ? " without MPI_Finalize" : "");
+    siot_end_session(why, S.mpi);
+}
+
+/* A forked child is not traced: it would otherwise write the parent's
+ * events into the parent's trace file. */
+static void in_child(void)
+{
+    atomic_store(&siot_layer_mask, 0);
+    S.ended = 1;
+    S.mpi = 0;
+}
+
+/* ------------------------------------------------------------ start */
 
 __attribute__((constructor)) static void siot_ctor(void)
 {
     siot_runtime_init();
-    atexit(serial_at_exit);
+    atexit(siot_at_exit);
+    pthread_atfork(NULL, NULL, in_child);
+    siot_install_signal_handlers();
 }

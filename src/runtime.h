@@ -129,6 +129,19 @@ int siot_session_take(siot_trace *t);
 int siot_write_trace(const siot_trace *t);
 /* Writes t atomically to path (replacing it); exact: keep exact histogram bins. */
 int siot_write_trace_to(const siot_trace *t, const char *path, int exact);
+/* Ends the session now and writes what was recorded: the trace (a serial
+ * program), or this rank's own part `<trace>.part-RRRRRR.siot` (an MPI
+ * program that cannot reach MPI_Finalize), marked partial with the reason
+ * when partial. Once per process. */
+int siot_end_session(const char *reason, int partial);
+void siot_exit_hook(int status);
+/* The at-exit writer (registered again after MPI_Init, to run before the
+ * MPI library's own exit handlers, which may call MPI_Finalize). */
+void siot_at_exit(void);
+/* True once the session has ended (the trace was taken). */
+int siot_session_ended(void);
+void siot_install_signal_handlers(void);
+void siot_handle_pending_signal(void);
 /* Set by the MPI layer once MPI_Init ran: the serial at-exit writer steps aside. */
 void siot_session_set_mpi(int on);
 int32_t siot_session_rank(void);

@@ -424,6 +424,32 @@ static int cmd_merge(int argc, char **argv)
                 goto done;
             }
         }
+    {
+        /* Parts of a job that ended abnormally: say which ranks are missing
+         * and why the parts ended. */
+        char note[1024] = "", missing[512] = "";
+        size_t nl = 0, ml = 0;
+        for (int i = 0; i < nin; i++) {
+            const char *why = siot_trace_get_kv(&t[i], "partial");
+            if (why && !strstr(note, why) && nl + strlen(why) + 3 < sizeof note)
+                nl += (size_t)snprintf(note + nl, sizeof note - nl, "%s%s", nl ? "; " : "", why);
+        }
+        uint32_t nmissing = 0;
+        for (uint32_t r = 0; r < t[0].nranks; r++)
+            if (!seen[r]) {
+                if (ml + 16 < sizeof missing)
+                    ml += (size_t)snprintf(missing + ml, sizeof missing - ml, "%s%u", ml ? "," : "", r);
+                nmissing++;
+            }
+        if (nmissing) {
+            if (ml + 16 >= sizeof missing)
+                snprintf(missing + ml, sizeof missing - ml, ",...");
+            siot_trace_set_kv(&t[0], "missing_ranks", missing);
+            t[0].flags |= SIOT_TF_PARTIAL;
+        }
+        if (nl)
+            siot_trace_set_kv(&t[0], "partial", note);
+    }
     rc = write_file(&t[0], out) == 0 ? 0 : 2;
 done:
     for (int i = 0; i < loaded; i++)

@@ -1,5 +1,6 @@
 #define UNW_LOCAL_ONLY
 #include "stack.h"
+#include "salloc.h"
 
 #include <link.h>
 #include <libunwind.h>
@@ -52,12 +53,12 @@ static uint32_t module_id(const char *path)
     for (uint32_t i = 0; i < G.npaths; i++)
         if (strcmp(G.paths[i], path) == 0)
             return i;
-    char **p = realloc(G.paths, (G.npaths + 1) * sizeof *p);
+    char **p = siot_realloc(G.paths, (G.npaths + 1) * sizeof *p);
     if (!p)
         return UINT32_MAX;
     G.paths = p;
     size_t n = strlen(path);
-    char *c = malloc(n + 1);
+    char *c = siot_malloc(n + 1);
     if (!c)
         return UINT32_MAX;
     memcpy(c, path, n + 1);
@@ -83,7 +84,7 @@ static int add_object(struct dl_phdr_info *info, size_t size, void *data)
             continue;
         if (m == UINT32_MAX && (m = module_id(name)) == UINT32_MAX)
             return 0;
-        range *r = realloc(G.ranges, (G.nranges + 1) * sizeof *r);
+        range *r = siot_realloc(G.ranges, (G.nranges + 1) * sizeof *r);
         if (!r)
             return 0;
         G.ranges = r;
@@ -98,7 +99,7 @@ static int add_object(struct dl_phdr_info *info, size_t size, void *data)
 
 static void rebuild_modules(void)
 {
-    free(G.ranges);
+    siot_free(G.ranges);
     G.ranges = NULL;
     G.nranges = 0;
     dl_iterate_phdr(add_object, NULL);
@@ -140,7 +141,7 @@ static int note_base(struct dl_phdr_info *info, size_t size, void *data)
     }
     for (uint32_t i = 0; i < G.npaths; i++)
         if (strcmp(G.paths[i], name) == 0) {
-            void *b = realloc(bases, (nbases + 1) * sizeof *bases);
+            void *b = siot_realloc(bases, (nbases + 1) * sizeof *bases);
             if (!b)
                 return 0;
             bases = b;
@@ -165,7 +166,7 @@ static int map_addr(uintptr_t a, uint64_t *out)
     if (!r && G.rebuilds < 64) {
         /* A library loaded since the last look (dlopen). */
         rebuild_modules();
-        free(bases);
+        siot_free(bases);
         bases = NULL;
         nbases = 0;
         dl_iterate_phdr(note_base, NULL);
@@ -194,11 +195,11 @@ static uint64_t hash_frames(const uint64_t *f, uint32_t n)
 static int index_grow(void)
 {
     uint32_t cap = G.capindex ? G.capindex * 2 : 256;
-    uint32_t *ix = calloc(cap, sizeof *ix);
-    uint64_t *ih = calloc(cap, sizeof *ih);
+    uint32_t *ix = siot_calloc(cap, sizeof *ix);
+    uint64_t *ih = siot_calloc(cap, sizeof *ih);
     if (!ix || !ih) {
-        free(ix);
-        free(ih);
+        siot_free(ix);
+        siot_free(ih);
         return -1;
     }
     for (uint32_t i = 0; i < G.capindex; i++) {
@@ -210,8 +211,8 @@ static int index_grow(void)
         ix[j] = G.index[i];
         ih[j] = G.index_hash[i];
     }
-    free(G.index);
-    free(G.index_hash);
+    siot_free(G.index);
+    siot_free(G.index_hash);
     G.index = ix;
     G.index_hash = ih;
     G.capindex = cap;
@@ -233,11 +234,11 @@ static uint32_t intern_site(const uint64_t *f, uint32_t n)
     }
     if (G.nsites == G.capsites) {
         uint32_t cap = G.capsites ? G.capsites * 2 : 64;
-        uint32_t *o = realloc(G.off, cap * sizeof *o);
+        uint32_t *o = siot_realloc(G.off, cap * sizeof *o);
         if (!o)
             return 0;
         G.off = o;
-        uint32_t *d = realloc(G.depth, cap * sizeof *d);
+        uint32_t *d = siot_realloc(G.depth, cap * sizeof *d);
         if (!d)
             return 0;
         G.depth = d;
@@ -247,7 +248,7 @@ static uint32_t intern_site(const uint64_t *f, uint32_t n)
         size_t cap = G.capframes ? G.capframes * 2 : 512;
         while (cap < G.nframes + n)
             cap *= 2;
-        uint64_t *fr = realloc(G.frames, cap * sizeof *fr);
+        uint64_t *fr = siot_realloc(G.frames, cap * sizeof *fr);
         if (!fr)
             return 0;
         G.frames = fr;
@@ -317,7 +318,7 @@ int siot_sites_export(siot_trace *t)
     siot_lock();
     int rc = 0;
     /* Only the modules that some frame points into, renumbered densely. */
-    uint32_t *map = calloc(G.npaths + 1, sizeof *map);
+    uint32_t *map = siot_calloc(G.npaths + 1, sizeof *map);
     if (!map) {
         siot_unlock();
         return -1;
@@ -351,7 +352,7 @@ int siot_sites_export(siot_trace *t)
             s->addrs[k] = SIOT_ADDR(map[SIOT_ADDR_MODULE(a)] - 1, SIOT_ADDR_OFFSET(a));
         }
     }
-    free(map);
+    siot_free(map);
     siot_unlock();
     return rc;
 }

@@ -17,6 +17,8 @@
 #include "dump.h"
 #include "roles.h"
 
+int siot_stats_resolve_sites = 1;
+
 enum { COMM_COLL, COMM_BLOCK, COMM_NB, COMM_OTHER, NCOMM };
 static const char *const COMM_NAMES[NCOMM] = {"collective", "blocking", "nonblocking", "other"};
 #define NCOLS (SIOT_NLAYERS + NCOMM)
@@ -126,6 +128,7 @@ static void set_handle(stats *s, uint8_t kind, int64_t id, int32_t file)
     }
     h->file = file;
 }
+
 
 /* Handle kinds: descriptors, streams and MPI files name files. */
 static int handle_kind(unsigned role)
@@ -284,7 +287,8 @@ static void resolve_sites(const siot_trace *t, siteloc *loc, uint32_t n)
                  (unsigned long long)SIOT_ADDR_OFFSET(pick));
         off[i] = (int)m == exe_mod ? (uint64_t)SIOT_ADDR_OFFSET(pick) : UINT64_MAX;
     }
-    if (exe_mod < 0 || access(t->exe, R_OK) != 0 || access("/usr/bin/addr2line", X_OK) != 0) {
+    if (!siot_stats_resolve_sites || exe_mod < 0 || access(t->exe, R_OK) != 0 ||
+        access("/usr/bin/addr2line", X_OK) != 0) {
         free(off);
         return;
     }

@@ -6,6 +6,10 @@
 
 #include "model.h"
 
+/* Call sites are resolved to file:line with addr2line on the traced
+ * executable unless this is 0 (set by the fuzzer). */
+extern int siot_stats_resolve_sites;
+
 /* format: 0 tables for a person, 1 JSON, 2 CSV. */
 int siot_stats(const siot_trace *t, const char *path, int format, FILE *out, char *err, size_t errlen);
 

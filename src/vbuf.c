@@ -1,4 +1,5 @@
 #include "vbuf.h"
+#include "salloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -7,7 +8,7 @@ void siot_vbuf_init(siot_vbuf *b) { memset(b, 0, sizeof *b); }
 
 void siot_vbuf_free(siot_vbuf *b)
 {
-    free(b->data);
+    siot_free(b->data);
     memset(b, 0, sizeof *b);
 }
 
@@ -30,7 +31,7 @@ int siot_vbuf_reserve(siot_vbuf *b, size_t extra)
         }
         cap *= 2;
     }
-    uint8_t *d = realloc(b->data, cap);
+    uint8_t *d = siot_realloc(b->data, cap);
     if (!d) {
         b->oom = 1;
         return 0;

@@ -72,3 +72,11 @@ roundtrip() {
     grep -q "calls replayed" "$name.report" || fail "$name: no report"
     echo "   $name at P=$np: same calls, $(wc -l < "$name.orig.files") files of the same sizes"
 }
+
+# dump_has TRACE REGEX: the human dump of TRACE matches REGEX (the dump is
+# read whole: grep -q on a pipe could end siot early, and pipefail would
+# take that as a failure)
+dump_has() {
+    "$SIOT" dump "$1" > "$WORK/.dump.txt" || fail "siot dump $1 exited $?"
+    grep -Eq -- "$2" "$WORK/.dump.txt"
+}

@@ -9,7 +9,7 @@ WARN := -Wall -Wextra -Wno-unused-parameter
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 UCFLAGS := -std=c11 -O1 -g $(WARN) -D_GNU_SOURCE -I. -I$(B)/gen $(SAN)
 
-CORE_SRC := src/vbuf.c src/arena.c src/roles.c src/format.c src/predef.c \
+CORE_SRC := src/salloc.c src/vbuf.c src/arena.c src/roles.c src/format.c src/predef.c \
             compress/ranklist.c compress/expr.c compress/hist.c \
             compress/pool.c compress/xmerge.c compress/queue.c compress/merge.c
 TOOL_SRC := src/dump.c src/diff.c src/stats.c replay/walk.c replay/analyze.c
@@ -38,7 +38,7 @@ $(T)/asan/siot: src/siot.c $(CORE_SRC) $(TOOL_SRC)
 # calls are traced like the original program's.
 O := $(B)/obj
 RP_OBJS := $(O)/replay/ioreplay.o $(O)/replay/rp.o $(O)/gen/replay_all.o $(O)/replay/walk.o \
-           $(O)/src/vbuf.o $(O)/src/arena.o $(O)/src/roles.o $(O)/src/format.o $(O)/src/predef.o \
+           $(O)/src/salloc.o $(O)/src/vbuf.o $(O)/src/arena.o $(O)/src/roles.o $(O)/src/format.o $(O)/src/predef.o \
            $(O)/compress/ranklist.o $(O)/compress/expr.o $(O)/compress/hist.o
 $(T)/ioreplay-traced: $(RP_OBJS) $(B)/lib/libsiotrace.a $(B)/wrap.flags
 	@mkdir -p $(@D)

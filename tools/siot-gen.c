@@ -974,10 +974,22 @@ static void emit_wrapper(const func *f)
     o(")\n{\n");
     emit_variadic_prologue(f);
 
-    if (base == SIOT_CLASS_finalize) {
+    if (base == SIOT_CLASS_finalize || base == SIOT_CLASS_abort || base == SIOT_CLASS_exit) {
+        /* recorded before the call (which ends the session or the process), then the session ends */
         o("    int slot = siot_recording(SIOT_LAYER_%s) ? siot_begin(SIOT_FN_%s) : -1;\n", layer, f->name);
-        o("    if (slot >= 0) {\n        siot_raw *ev = siot_end(slot);\n        ev->ret = 0;\n        siot_finish(slot);\n    }\n");
-        o("    siot_mpi_finalize_hook();\n    return %s(", real);
+        o("    if (slot >= 0) {\n        %s ret = 0;\n        (void)ret;\n        siot_raw *ev = siot_end(slot);\n",
+          isvoid ? "int" : f->rettype);
+        for (int i = 0; i < f->np; i++)
+            if (f->p[i].rec >= 0)
+                emit_record_param(f, &f->p[i]);
+        o("        ev->ret = 0;\n        siot_finish(slot);\n    }\n");
+        if (base == SIOT_CLASS_finalize)
+            o("    siot_mpi_finalize_hook();\n");
+        else if (base == SIOT_CLASS_abort)
+            o("    siot_mpi_abort_hook(%s);\n", find_name(f, "errorcode") ? "errorcode" : "-1");
+        else
+            o("    siot_exit_hook(%s);\n", f->np ? f->p[0].name : "0");
+        o("    %s%s(", isvoid ? "" : "return ", real);
         emit_args(f, 0);
         o(");\n}\n");
         return;
@@ -1091,6 +1103,8 @@ static const char *not_replayable(const func *f)
     unsigned b = SIOT_CLASS_BASE(f->cls);
     if (b == SIOT_CLASS_init || b == SIOT_CLASS_finalize)
         return "ioreplay initialises and finalises MPI itself";
+    if (b == SIOT_CLASS_abort || b == SIOT_CLASS_exit)
+        return "ending the replay early helps nobody: the end is in the report";
     if (b == SIOT_CLASS_map || strcmp(f->name, "msync") == 0)
         return "memory mappings are not replayed";
     if (f->layer != SIOT_LAYER_posix && f->layer != SIOT_LAYER_stdio && f->layer != SIOT_LAYER_mpi &&
@@ -1778,10 +1792,20 @@ static void emit_fortran_wrapper(const func *f)
     o("\n/* %s:%d */\n", f->file, f->line);
     o("extern void p%s_(%s%sMPI_Fint *ierr%s);\n", lname, params, sep, lensd);
     o("SIOT_TEXT void %s_(%s%sMPI_Fint *ierr%s)\n{\n", lname, params, sep, lensd);
-    if (base == SIOT_CLASS_finalize) {
+    if (base == SIOT_CLASS_finalize || base == SIOT_CLASS_abort) {
         o("    int slot = siot_recording(SIOT_LAYER_%s) ? siot_begin(SIOT_FN_%s) : -1;\n", layer, f->name);
-        o("    if (slot >= 0) {\n        siot_raw *ev = siot_end(slot);\n        ev->ret = 0;\n        siot_finish(slot);\n    }\n");
-        o("    siot_mpi_finalize_hook();\n    p%s_(%s%sierr%s);\n}\n", lname, args, sep, lens);
+        o("    if (slot >= 0) {\n        int ret = 0;\n        (void)ret;\n");
+        emit_fort_pre(f);
+        o("        siot_raw *ev = siot_end(slot);\n");
+        for (int i = 0; i < f->np; i++)
+            if (f->p[i].rec >= 0)
+                emit_record_param(f, &f->p[i]);
+        o("        ev->ret = 0;\n        siot_finish(slot);\n    }\n");
+        if (base == SIOT_CLASS_finalize)
+            o("    siot_mpi_finalize_hook();\n");
+        else
+            o("    siot_mpi_abort_hook((int)*(MPI_Fint *)errorcode_f);\n");
+        o("    p%s_(%s%sierr%s);\n}\n", lname, args, sep, lens);
         return;
     }
     if (base == SIOT_CLASS_init) {

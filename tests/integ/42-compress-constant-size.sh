@@ -14,5 +14,5 @@ min=$s1; max=$s1
 for s in $s2 $s3; do [ "$s" -lt "$min" ] && min=$s; [ "$s" -gt "$max" ] && max=$s; done
 echo "   trace sizes for inner counts 10, 1000, 100000:$sizes bytes"
 [ $((max * 100)) -le $((min * 105)) ] || fail "sizes$sizes differ by more than 5%"
-"$SIOT" dump n100000.siot | grep -q "loop x100000 {" || fail "the inner loop did not fold"
+dump_has n100000.siot "loop x100000 \{" || fail "the inner loop did not fold"
 pass "trace size independent of the iteration count (${min}..${max} bytes)"

@@ -8,6 +8,8 @@
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -70,6 +72,32 @@ int main(int argc, char **argv)
     LOG(rmdir(name));
     LOG(fopen("does/not/exist", "r") == NULL);
 
+    /* short transfers and EFBIG: a file size limit (SIGXFSZ ignored) */
+    snprintf(name, sizeof name, "t-short-%d.dat", rank);
+    fd = open(name, O_CREAT | O_RDWR | O_TRUNC, 0640);
+    struct rlimit old_fsize;
+    getrlimit(RLIMIT_FSIZE, &old_fsize);
+    struct rlimit small = {3000, old_fsize.rlim_max}; /* the hard limit stays: the soft one comes back */
+    signal(SIGXFSZ, SIG_IGN);
+    setrlimit(RLIMIT_FSIZE, &small);
+    LOG(pwrite(fd, buf, 1000, 2500)); /* short: 500 */
+    LOG(pwrite(fd, buf, 1000, 3000)); /* EFBIG */
+    setrlimit(RLIMIT_FSIZE, &old_fsize);
+    LOG(pread(fd, rd, 4000, 2000)); /* short: 1000 */
+    LOG(close(fd));
+    LOG(write(fd, buf, 10)); /* EBADF: closed a moment ago */
+    /* errno is left alone by calls that succeed, as without tracing */
+    fd = open(name, O_RDONLY);
+    errno = 1234;
+    long long ok = pread(fd, rd, 10, 0);
+    fprintf(logf, "errno kept across a successful pread: ret=%lld errno=%d\n", ok, errno);
+    errno = 4321;
+    ok = lseek(fd, 5, SEEK_SET);
+    fprintf(logf, "errno kept across a successful lseek: ret=%lld errno=%d\n", ok, errno);
+    errno = 77;
+    ok = close(fd);
+    fprintf(logf, "errno kept across a successful close: ret=%lld errno=%d\n", ok, errno);
+
     /* stdio */
     snprintf(name, sizeof name, "t-stdio-%d.txt", rank);
     FILE *f = fopen(name, "w+");
@@ -101,6 +129,16 @@ int main(int argc, char **argv)
     LOGR(memcmp(rd, buf, 64));
     LOGR(MPI_File_close(&fh));
     MPI_Type_free(&vec);
+    /* MPI errors returned, not raised: the same codes as without tracing */
+    int cls = -1, rc = MPI_File_open(MPI_COMM_SELF, "does/not/exist", MPI_MODE_RDONLY, MPI_INFO_NULL, &fh);
+    MPI_Error_class(rc, &cls);
+    fprintf(logf, "MPI_File_open of a missing file: %s, class %s\n", rc == MPI_SUCCESS ? "success" : "error",
+            cls == MPI_ERR_NO_SUCH_FILE ? "MPI_ERR_NO_SUCH_FILE" : cls == MPI_ERR_IO ? "MPI_ERR_IO" : "other");
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    rc = MPI_Send(buf, 1, MPI_INT, size + 5, 0, MPI_COMM_WORLD);
+    MPI_Error_class(rc, &cls);
+    fprintf(logf, "MPI_Send to a rank that does not exist: %s, class %s\n", rc == MPI_SUCCESS ? "success" : "error",
+            cls == MPI_ERR_RANK ? "MPI_ERR_RANK" : "other");
     fclose(logf);
     MPI_Finalize();
     return 0;

@@ -1,0 +1,40 @@
+/* salloc: the tracer's allocator on the paths that record and write a
+ * trace. Normally the C library's. In emergency mode (writing a partial
+ * trace from a signal handler, where the interrupted code may hold malloc's
+ * locks) a bump allocator over fresh anonymous mappings that never frees:
+ * the process is about to end. */
+#ifndef SIOT_SALLOC_H
+#define SIOT_SALLOC_H
+
+#include <stddef.h>
+#include <stdlib.h>
+
+extern volatile int siot_emergency;
+
+void *siot_emalloc(size_t n);
+void *siot_erealloc(void *p, size_t n);
+int siot_eowns(const void *p);
+
+static inline void *siot_malloc(size_t n) { return siot_emergency ? siot_emalloc(n) : malloc(n); }
+
+static inline void *siot_calloc(size_t a, size_t b)
+{
+    if (!siot_emergency)
+        return calloc(a, b);
+    if (b && a > (size_t)-1 / b)
+        return NULL;
+    return siot_emalloc(a * b); /* fresh mappings are zeroed and never reused */
+}
+
+static inline void *siot_realloc(void *p, size_t n)
+{
+    return siot_emergency || siot_eowns(p) ? siot_erealloc(p, n) : realloc(p, n);
+}
+
+static inline void siot_free(void *p)
+{
+    if (p && !siot_emergency && !siot_eowns(p))
+        free(p);
+}
+
+#endif

@@ -1,0 +1,26 @@
+# The trace-reader fuzzer (libFuzzer through clang, with ASan and UBSan).
+#   make fuzz                 build it
+#   make fuzz-run SECONDS=1800 fuzz that long from the corpus (new inputs go to build/fuzz/corpus)
+#   make fuzz-corpus          replay tests/fuzz/corpus (what `make check` runs, with a short fuzzing run)
+FZ := build/fuzz
+FUZZ_SRC := src/salloc.c src/vbuf.c src/arena.c src/roles.c src/format.c src/predef.c compress/ranklist.c compress/expr.c \
+            compress/hist.c compress/pool.c compress/xmerge.c compress/merge.c src/dump.c src/stats.c \
+            replay/walk.c replay/analyze.c
+FUZZ_FLAGS := -std=c11 -g -O1 -D_GNU_SOURCE -I. -Ibuild/mpich/gen -fsanitize=fuzzer,address,undefined \
+              -fno-sanitize-recover=undefined
+SECONDS ?= 60
+
+$(FZ)/fuzz_trace: tests/fuzz/fuzz_trace.c $(FUZZ_SRC) build/mpich/gen/.stamp
+	@mkdir -p $(@D)
+	clang $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_trace.c $(FUZZ_SRC) -lm -ldl
+
+.PHONY: fuzz fuzz-run fuzz-corpus
+fuzz: $(FZ)/fuzz_trace
+
+fuzz-corpus: $(FZ)/fuzz_trace
+	$(FZ)/fuzz_trace -runs=0 tests/fuzz/corpus
+
+fuzz-run: $(FZ)/fuzz_trace
+	@mkdir -p $(FZ)/corpus $(FZ)/crashes
+	$(FZ)/fuzz_trace -max_total_time=$(SECONDS) -rss_limit_mb=2048 -timeout=10 -artifact_prefix=$(FZ)/crashes/ \
+	    -print_final_stats=1 $(FZ)/corpus tests/fuzz/corpus
