@@ -4,6 +4,8 @@
 #   make check            builds both flavours and runs every test
 #   make bench            runs the benchmarks and prints their tables
 #   make deps             installs the Debian packages the build and tests need
+#   make demo             traces, summarises and replays the FLASH-IO-like example on 8 ranks
+#   make install PREFIX=/opt/siotrace   installs the built flavours
 
 MPI ?= mpich
 ifeq ($(filter $(MPI),mpich openmpi),)
@@ -43,7 +45,8 @@ CORE_SRC := src/salloc.c src/vbuf.c src/arena.c src/roles.c src/format.c src/pre
 RUNTIME_SRC := src/runtime.c src/handles.c src/stack.c compress/queue.c compress/pool.c compress/xmerge.c \
                compress/merge.c
 PMPI_SRC := pmpi/mpi_record.c pmpi/mpi_session.c
-TOOL_SRC := src/siot.c src/dump.c src/diff.c src/stats.c replay/walk.c replay/analyze.c \
+TOOL_SRC := src/siot.c src/dump.c src/diff.c src/stats.c src/report.c src/export.c src/synth.c src/progress.c \
+            replay/walk.c replay/analyze.c \
             compress/merge.c compress/xmerge.c compress/pool.c
 
 GEN_C := $(G)/functab.c $(WRAP_LAYERS:%=$(G)/wrap_%.c) $(PMPI_LAYERS:%=$(G)/pmpi_%.c) $(G)/replay_all.c \
@@ -57,7 +60,8 @@ PMPI_OBJ := $(PMPI_SRC:%.c=$(O)/%.o) $(PMPI_LAYERS:%=$(O)/gen/pmpi_%.o)
 LIBLAYER_OBJ := $(LIB_LAYERS:%=$(O)/gen/wrap_%.o) $(LIB_LAYERS:%=$(O)/wrap/%_record.o)
 TOOL_OBJ := $(TOOL_SRC:%.c=$(O)/%.o)
 
-REPLAY_OBJ := $(O)/replay/ioreplay.o $(O)/replay/rp.o $(O)/gen/replay_all.o $(O)/replay/walk.o
+REPLAY_OBJ := $(O)/replay/ioreplay.o $(O)/replay/rp.o $(O)/gen/replay_all.o $(O)/replay/walk.o \
+              $(O)/replay/analyze.o $(O)/src/synth.o $(O)/src/progress.o $(O)/compress/xmerge.o $(O)/compress/pool.o
 LIB := $(B)/lib/libsiotrace.a
 IOREPLAY := $(B)/bin/ioreplay
 FLAGS := $(B)/wrap.flags
@@ -84,7 +88,9 @@ HDF5_LINK := $(FORCE) $(abspath $(LIB)) -L/usr/lib/x86_64-linux-gnu/hdf5/openmpi
 PNETCDF_LINK := $(FORCE) $(abspath $(LIB)) -lpnetcdf -lunwind -lm
 endif
 
-.PHONY: all lib tools examples demo check check-one unit bench deps clean distclean
+
+.PHONY: install
+.PHONY: all lib tools examples demo check check-one unit bench deps clean distclean fuzz fuzz-run fuzz-corpus fuzz-check
 all: lib tools examples
 
 LIB_FLAGS := $(LIB_LAYERS:%=$(B)/wrap-%.flags)
@@ -221,17 +227,19 @@ $(B)/examples/btio_f: examples/btio/btio_f.f90 $(LIB) $(FLAGS)
 	mpif90.$(MPI) -O2 -g -Wall -Wno-unused-parameter -J$(@D) -c -o $@.o $<
 	mpif90.$(MPI) $@.o -Wl,@$(FLAGS) -o $@
 
-# Installs what is missing, builds, traces the main example on 8 ranks and
-# shows its trace.
+# Installs what is missing, builds, traces the FLASH-IO-like example on 8
+# ranks, prints its statistics, replays it and prints the round-trip verdict.
 demo:
-	sh tools/install-deps.sh
-	$(MAKE) --no-print-directory all
+	sh tools/install-deps.sh build
+	$(MAKE) --no-print-directory -j$$(nproc) all
+	$(MAKE) --no-print-directory -f tests/tests.mk MPI=$(MPI) $(B)/tests/ioreplay-traced
 	MPI=$(MPI) sh tools/demo.sh
 
 # ---------------------------------------------------------------- tests
 check:
 	@for f in $(FLAVOURS); do $(MAKE) --no-print-directory MPI=$$f check-one || exit 1; done
-	@echo "make check: all tests passed for $(FLAVOURS)"
+	@$(MAKE) --no-print-directory fuzz-check
+	@echo "make check: all tests passed for $(FLAVOURS), and the trace reader survived its fuzzing"
 
 check-one: all
 	@$(MAKE) --no-print-directory -f tests/tests.mk MPI=$(MPI) run
@@ -239,11 +247,30 @@ check-one: all
 unit:
 	@$(MAKE) --no-print-directory -f tests/tests.mk MPI=$(MPI) unit
 
+# The trace reader under libFuzzer (tests/fuzz/fuzz.mk): the corpus, then a
+# minute of fuzzing (FUZZ_SECONDS). Longer runs: make fuzz-run SECONDS=1800.
+FUZZ_SECONDS ?= 60
+fuzz-check:
+	@echo "== fuzz: the corpus, then $(FUZZ_SECONDS) s of fuzzing"
+	@$(MAKE) --no-print-directory -f tests/fuzz/fuzz.mk fuzz-corpus > build/fuzz-corpus.log 2>&1 || \
+	    { tail -30 build/fuzz-corpus.log; exit 1; }
+	@$(MAKE) --no-print-directory -f tests/fuzz/fuzz.mk fuzz-run SECONDS=$(FUZZ_SECONDS) > build/fuzz-run.log 2>&1 || \
+	    { tail -40 build/fuzz-run.log; exit 1; }
+	@grep -E '^Done|number_of_executed_units' build/fuzz-run.log | head -2
+fuzz fuzz-run fuzz-corpus:
+	@$(MAKE) --no-print-directory -f tests/fuzz/fuzz.mk $@
+
 bench: all
 	@$(MAKE) --no-print-directory -f bench/bench.mk MPI=$(MPI) run
 
 deps:
 	sh tools/install-deps.sh
+
+# Every built flavour, its flag files with installed paths, siot, ioreplay,
+# man pages and pkg-config files (tools/install.sh).
+PREFIX ?= /usr/local
+install:
+	PREFIX=$(PREFIX) DESTDIR=$(DESTDIR) VERSION=$(VERSION) sh tools/install.sh
 
 clean:
 	rm -rf build

@@ -450,10 +450,31 @@ static int fast_path(siot_queue *q, const siot_raw *r, int64_t dist, const uint8
     return 1;
 }
 
+/* Hands every node to the spill callback and frees them. */
+static void spill_now(siot_queue *q)
+{
+    if (siot_queue_finish(q) || !q->spill || q->spill(q->spill_arg, q->nodes, q->n) != 0) {
+        q->stopped = 1;
+        q->stopped_at = q->events;
+        return;
+    }
+    q->spills++;
+    q->spilled_nodes += q->n;
+    /* The arena holds nothing but the nodes: it goes back whole (free lists
+     * of grown tables would otherwise keep their memory). */
+    q->n = 0;
+    memset(q->seen, 0, sizeof q->seen);
+    siot_arena_free(q->arena);
+    siot_arena_init(q->arena);
+    siot_pool_init(&q->pool, q->arena);
+}
+
 int siot_queue_push(siot_queue *q, const siot_raw *grp, uint32_t n, const uint8_t *pool)
 {
-    if (q->oom)
+    if (q->oom || q->stopped) {
+        q->lost += n;
         return -1;
+    }
     for (uint32_t i = 0; i < n; i++) {
         const siot_raw *r = &grp[i];
         int64_t dist = r->parent >= 0 ? (int64_t)i - r->parent : 0;
@@ -465,7 +486,10 @@ int siot_queue_push(siot_queue *q, const siot_raw *grp, uint32_t n, const uint8_
             return -1;
         }
     }
-    return q->oom ? -1 : 0;
+    /* the arena measures what the recorder holds, free lists included */
+    if (q->limit && q->arena->used_bytes > q->limit && q->n)
+        spill_now(q);
+    return q->oom || q->stopped ? -1 : 0;
 }
 
 int siot_queue_finish(siot_queue *q)

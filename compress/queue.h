@@ -42,6 +42,17 @@ typedef struct siot_queue {
     uint8_t *pbytes;
     uint32_t npbytes, cappbytes;
     siot_xtmp tmp;
+    /* spilling (SIOT_MAX_MEMORY): when the arena holds more than `limit`
+     * bytes after a group, every node goes to spill() and the arena is
+     * freed; folding starts afresh after it. A failing spill() stops
+     * recording. */
+    size_t limit;
+    int (*spill)(void *arg, siot_node *const *nodes, uint32_t n);
+    void *spill_arg;
+    uint64_t spills, spilled_nodes;
+    int stopped;          /* recording stopped: a spill failed */
+    uint64_t stopped_at;  /* events recorded when it stopped */
+    uint64_t lost;        /* events that came after (or after running out of memory) */
     /* repeats further back than the window (folds the window made us miss) */
     uint64_t misses, miss_maxdist;
     struct {

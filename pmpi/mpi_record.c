@@ -180,6 +180,14 @@ void siot_mpi_put_status(siot_raw *ev, uint32_t k, const MPI_Status *st, int val
     a[2] = siot_mpi_status_bytes(st);
 }
 
+int64_t siot_mpi_err_class(int code)
+{
+    int cls = code;
+    if (code != MPI_SUCCESS && PMPI_Error_class(code, &cls) != MPI_SUCCESS)
+        cls = code;
+    return cls;
+}
+
 int64_t siot_mpi_bytes(int count, MPI_Datatype dt)
 {
     int size = 0;

@@ -101,6 +101,8 @@ static inline void siot_mpi_status_empty(MPI_Status *st)
     st->MPI_TAG = MPI_ANY_TAG;
 }
 int64_t siot_mpi_bytes(int count, MPI_Datatype dt);
+/* What a trace records of an MPI return code: 0 or the error class. */
+int64_t siot_mpi_err_class(int code);
 
 void siot_mpi_init_pre(void);
 void siot_mpi_init_post(void);

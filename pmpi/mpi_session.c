@@ -118,6 +118,123 @@ static uint8_t *recv_blob(int from, MPI_Comm comm, uint64_t *len)
     return p;
 }
 
+/* ---- a job where some rank spilled (SIOT_MAX_MEMORY): no merge; rank 0
+ * writes the header and then every rank's block in rank order, each
+ * streamed to it in pieces, so that no rank holds more than its own. */
+enum { TAG_BLOCK = 5, TAG_BLOCK_PIECE = 6 };
+#define PIECE (64u << 20)
+
+typedef struct sender {
+    MPI_Comm comm;
+    uint8_t *buf;
+    size_t n;
+} sender;
+
+static int send_flush(sender *s)
+{
+    if (!s->n)
+        return 0;
+    int rc = PMPI_Send(s->buf, (int)s->n, MPI_BYTE, 0, TAG_BLOCK_PIECE, s->comm) == MPI_SUCCESS ? 0 : -1;
+    s->n = 0;
+    return rc;
+}
+
+/* pieces of at most PIECE bytes, gathered so that small emits do not each cost a message */
+static int emit_send(void *arg, const void *p, size_t n)
+{
+    sender *s = arg;
+    const uint8_t *q = p;
+    while (n) {
+        size_t c = PIECE - s->n < n ? PIECE - s->n : n;
+        memcpy(s->buf + s->n, q, c);
+        s->n += c;
+        q += c;
+        n -= c;
+        if (s->n == PIECE && send_flush(s))
+            return -1;
+    }
+    return 0;
+}
+
+static int emit_write(void *arg, const void *p, size_t n) { return siot_write_fd(*(int *)arg, p, n); }
+
+typedef struct job {
+    siot_trace *mine;
+    siot_block *blk;
+    MPI_Comm comm;
+    int size;
+    uint64_t *info; /* per rank: length, sections, flags */
+} job;
+
+static int job_body(int fd, void *arg, size_t *len)
+{
+    job *j = arg;
+    siot_vbuf b;
+    siot_vbuf_init(&b);
+    uint32_t nsec = 1;
+    for (int r = 0; r < j->size; r++) {
+        nsec += (uint32_t)j->info[3 * r + 1];
+        j->mine->flags |= (uint32_t)j->info[3 * r + 2] & (SIOT_TF_PARTIAL | SIOT_TF_TRUNCATED);
+    }
+    int rc = siot_file_start(j->mine, &b) == 0 && siot_write_fd(fd, b.data, b.len) == 0 ? 0 : -1;
+    *len = b.len;
+    if (rc == 0)
+        rc = siot_block_emit(j->blk, emit_write, &fd);
+    *len += j->blk->len;
+    uint8_t *piece = rc == 0 ? malloc(PIECE) : NULL;
+    for (int r = 1; r < j->size && rc == 0; r++) {
+        /* every piece of rank r's block, whatever happens, so that r is not left waiting */
+        for (uint64_t got = 0; got < j->info[3 * r];) {
+            MPI_Status st;
+            int n = 0;
+            if (PMPI_Recv(piece, piece ? PIECE : 0, MPI_BYTE, r, TAG_BLOCK_PIECE, j->comm, &st) != MPI_SUCCESS) {
+                rc = -1;
+                break;
+            }
+            PMPI_Get_count(&st, MPI_BYTE, &n);
+            if (n <= 0 || siot_write_fd(fd, piece, (size_t)n) != 0)
+                rc = -1;
+            got += (uint64_t)(n > 0 ? n : 1);
+        }
+        *len += j->info[3 * r];
+    }
+    free(piece);
+    b.len = 0;
+    if (rc == 0)
+        rc = siot_file_end(nsec, &b) == 0 && siot_write_fd(fd, b.data, b.len) == 0 ? 0 : -1;
+    *len += b.len;
+    siot_vbuf_free(&b);
+    return rc;
+}
+
+static void write_spilled_job(siot_trace *mine, int rank, int size, MPI_Comm comm)
+{
+    siot_block blk;
+    int ok = siot_block_prepare(mine, &blk) == 0;
+    uint64_t me[3] = {ok ? blk.len : 0, ok ? blk.nsec : 0, mine->flags};
+    uint64_t *info = rank == 0 ? calloc((size_t)size * 3, sizeof *info) : NULL;
+    PMPI_Gather(me, 3, MPI_UINT64_T, info, 3, MPI_UINT64_T, 0, comm);
+    if (rank != 0) {
+        sender s = {comm, ok ? malloc(PIECE) : NULL, 0};
+        if (s.buf && siot_block_emit(&blk, emit_send, &s) == 0)
+            send_flush(&s);
+        free(s.buf);
+    } else if (info) {
+        char note[200];
+        int spilled = 0;
+        for (int r = 0; r < size; r++)
+            spilled += info[3 * r + 1] > 3;
+        snprintf(note, sizeof note,
+                 "SIOT_MAX_MEMORY was reached on %d of %d ranks: each rank's trace is kept as it was recorded "
+                 "(a block per rank), not merged", spilled, size);
+        siot_trace_set_kv(mine, "concatenated", note);
+        job j = {mine, &blk, comm, size, info};
+        siot_write_trace_with(job_body, &j);
+    }
+    free(info);
+    siot_block_free(&blk);
+}
+
 void siot_mpi_abort_hook(int errorcode)
 {
     char why[96];
@@ -151,6 +268,19 @@ void siot_mpi_finalize_hook(void)
         char path[4200];
         snprintf(path, sizeof path, "%s/rank-%06d.siot", siot_cfg.rank_traces, rank);
         siot_write_trace_to(&mine, path, 1);
+    }
+
+    /* A rank that spilled cannot merge in memory: then every rank's trace
+     * goes to the file as it is. */
+    int spilled = siot_session_spilled(), any = spilled;
+    PMPI_Allreduce(&spilled, &any, 1, MPI_INT, MPI_MAX, comm);
+    if (any) {
+        write_spilled_job(&mine, rank, size, comm);
+        siot_trace_free(&mine);
+        PMPI_Comm_free(&comm);
+        merge_comm = MPI_COMM_NULL;
+        siot_t.busy = busy;
+        return;
     }
 
     /* Round k: ranks with bit k set hand their (already merged) trace to

@@ -3,7 +3,7 @@
  * the recorded sizes and computation simulated from the timing histograms.
  *
  * usage: mpirun -np P ioreplay [--root DIR] [--level posix] [--no-compute]
- *                              [--time-scale X] [--seed N] [--quiet] FILE */
+ *                              [--time-scale X] [--seed N] [--quiet] [--progress] FILE */
 
 #include <errno.h>
 #include <fcntl.h>
@@ -21,6 +21,8 @@
 #include "../compress/expr.h"
 #include "../compress/hist.h"
 #include "../src/format.h"
+#include "../src/progress.h"
+#include "../src/synth.h"
 #include "../src/roles.h"
 #include "rp.h"
 #include "walk.h"
@@ -52,6 +54,10 @@ static const char *USAGE =
     "  --time-scale X   multiply the simulated computation times by X\n"
     "  --seed N         seed of the random draws from the histograms (default 1)\n"
     "  --quiet          no report at the end\n"
+    "  --progress       rank 0 shows its progress (events done of total, rate,\n"
+    "                   time left) on stderr; the default when stderr is a\n"
+    "                   terminal, which under mpirun it is not: MPI launchers\n"
+    "                   pipe the ranks' output\n"
     "\n"
     "Exit status: 0 done, 2 bad usage, an unreadable or corrupt trace, a rank\n"
     "count that does not match the trace, or a root that cannot be used (with\n"
@@ -59,7 +65,7 @@ static const char *USAGE =
 
 typedef struct opts {
     const char *root, *file;
-    int posix_level, no_compute, quiet;
+    int posix_level, no_compute, quiet, progress;
     double scale;
     uint64_t seed;
 } opts;
@@ -125,6 +131,8 @@ static int parse(int argc, char **argv, opts *o, const char **why)
             o->no_compute = 1;
         else if (!strcmp(a, "--quiet"))
             o->quiet = 1;
+        else if (!strcmp(a, "--progress"))
+            o->progress = 1;
         else if (!strcmp(a, "--time-scale") && i + 1 < argc) {
             char *end;
             o->scale = strtod(argv[++i], &end);
@@ -296,6 +304,10 @@ int main(int argc, char **argv)
         MPI_Init_thread(&argc, &argv, level, &provided);
     else
         MPI_Init(&argc, &argv);
+    /* A call that failed in the run fails again in the replay: its error
+     * code is compared with the recorded one, it must not end the replay. */
+    PMPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    PMPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
     int rank, size;
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -351,10 +363,20 @@ int main(int argc, char **argv)
         fprintf(stderr, "ioreplay: out of memory\n");
         PMPI_Abort(MPI_COMM_WORLD, 2);
     }
+    /* Progress on a terminal: rank 0's events (the others' stderr is
+     * usually the same terminal, and rank 0 stands for them). */
+    siot_progress pg;
+    uint64_t my_events = 0;
+    int show = rank == 0 && (o.progress || isatty(STDERR_FILENO));
+    char cerr[128];
+    if (show && siot_count_events(&t, 0, &my_events, cerr, sizeof cerr) != 0)
+        show = 0;
+    siot_progress_start(&pg, "ioreplay (rank 0)", my_events, show);
     siot_ctx ctx;
     const siot_node *n;
     int64_t seq = 0;
     while ((n = siot_iter_next(&it, &ctx))) {
+        siot_progress_tick(&pg, (uint64_t)seq);
         const siot_event *e = &n->u.ev;
         const siot_funcdesc *f = &t.funcs[e->func];
         int64_t pd = siot_eval_int(e->parent, &ctx, 0), parent = pd > 0 && pd <= seq ? seq - pd : -1;
@@ -411,6 +433,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "ioreplay: rank %d: %s\n", rank, it.err);
         PMPI_Abort(MPI_COMM_WORLD, 2);
     }
+    siot_progress_end(&pg, (uint64_t)seq);
     siot_iter_free(&it);
     rep[R_REPLAY] = (double)(now_ns() - t0) * 1e-9;
     rep[R_DIFF] = (double)c.different_results;

@@ -207,6 +207,14 @@ const char *rp_text(rp_state *c, int64_t n, int slot)
     return s;
 }
 
+int64_t rp_mpi_err_class(int code)
+{
+    int cls = code;
+    if (code != MPI_SUCCESS && MPI_Error_class(code, &cls) != MPI_SUCCESS)
+        cls = code;
+    return cls;
+}
+
 int rp_result(rp_state *c, int64_t recorded, int64_t got)
 {
     if (recorded != got)

@@ -55,6 +55,8 @@ const char *rp_str(rp_state *c, const siot_value *v, int slot);
 const char *rp_text(rp_state *c, int64_t n, int slot);
 /* Compares the replay's result with the recorded one (for the report). */
 int rp_result(rp_state *c, int64_t recorded, int64_t got);
+/* An MPI return code as traces record it: 0 or the error class. */
+int64_t rp_mpi_err_class(int code);
 
 /* ---- POSIX ---- */
 /* The path a replay uses for a recorded one: under the root, lexically

@@ -257,7 +257,7 @@ static void enc_node(siot_vbuf *b, const siot_node *n, const uint32_t *fmap, int
     enc_ranklist(b, &n->ranks);
     if (n->kind == SIOT_N_EVENT) {
         const siot_event *e = &n->u.ev;
-        siot_vbuf_uvar(b, fmap ? fmap[e->func] : e->func);
+        siot_vbuf_uvar(b, fmap ? fmap[e->func] - 1 : e->func);
         siot_vbuf_uvar(b, e->site);
         enc_expr(b, e->thread);
         enc_expr(b, e->parent);
@@ -297,88 +297,194 @@ static void end_section(siot_vbuf *out, uint8_t tag, const siot_vbuf *payload)
     siot_vbuf_u32le(out, crc);
 }
 
+/* ---- the pieces of a file (also written one by one when a rank spilled) */
+
+int siot_fmap_init(siot_fmap *m, uint32_t nfuncs)
+{
+    memset(m, 0, sizeof *m);
+    m->nfuncs = nfuncs;
+    m->id = siot_calloc(nfuncs + 1, sizeof *m->id);
+    m->order = siot_calloc(nfuncs + 1, sizeof *m->order);
+    return m->id && m->order ? 0 : -1;
+}
+
+void siot_fmap_free(siot_fmap *m)
+{
+    siot_free(m->id);
+    siot_free(m->order);
+    memset(m, 0, sizeof *m);
+}
+
+static void fmap_mark(siot_fmap *m, const siot_node *n)
+{
+    if (n->kind == SIOT_N_EVENT) {
+        uint32_t f = n->u.ev.func;
+        if (f < m->nfuncs && !m->id[f]) {
+            m->order[m->n] = f;
+            m->id[f] = ++m->n;
+        }
+        return;
+    }
+    for (uint32_t i = 0; i < n->u.loop.nbody; i++)
+        fmap_mark(m, n->u.loop.body[i]);
+}
+
+static void file_start(siot_vbuf *out)
+{
+    siot_vbuf_put(out, MAGIC, sizeof MAGIC);
+    uint8_t ver[4] = {SIOT_FORMAT_MAJOR & 0xff, SIOT_FORMAT_MAJOR >> 8, SIOT_FORMAT_MINOR & 0xff, SIOT_FORMAT_MINOR >> 8};
+    siot_vbuf_put(out, ver, 4);
+}
+
+static void header_section(const siot_trace *t, int exact, siot_vbuf *s, siot_vbuf *out)
+{
+    s->len = 0;
+    siot_vbuf_uvar(s, t->nranks);
+    siot_vbuf_uvar(s, exact ? t->flags & ~(uint32_t)SIOT_TF_QBINS : t->flags | SIOT_TF_QBINS);
+    siot_vbuf_uvar(s, t->start_ns);
+    put_cstr(s, t->exe);
+    put_cstr(s, t->flavour);
+    put_cstr(s, t->host);
+    put_cstr(s, t->version);
+    siot_vbuf_uvar(s, t->nkv);
+    for (uint32_t i = 0; i < t->nkv; i++) {
+        put_cstr(s, t->kv[i].key);
+        put_cstr(s, t->kv[i].val);
+    }
+    end_section(out, SEC_HEADER, s);
+}
+
+static void funcs_section(const siot_funcdesc *funcs, const siot_fmap *m, siot_vbuf *s, siot_vbuf *out)
+{
+    s->len = 0;
+    siot_vbuf_uvar(s, m->n);
+    for (uint32_t k = 0; k < m->n; k++) {
+        const siot_funcdesc *f = &funcs[m->order[k]];
+        put_cstr(s, f->name);
+        siot_vbuf_u8(s, f->layer);
+        siot_vbuf_uvar(s, f->cls);
+        siot_vbuf_u8(s, f->retrole);
+        siot_vbuf_uvar(s, f->nargs);
+        for (uint32_t a = 0; a < f->nargs; a++) {
+            put_cstr(s, f->argnames[a]);
+            siot_vbuf_u8(s, f->argroles[a]);
+        }
+    }
+    end_section(out, SEC_FUNCS, s);
+}
+
+static void sites_section(const siot_trace *t, siot_vbuf *s, siot_vbuf *out)
+{
+    s->len = 0;
+    siot_vbuf_uvar(s, t->nmodules);
+    for (uint32_t i = 0; i < t->nmodules; i++)
+        put_cstr(s, t->modules[i]);
+    siot_vbuf_uvar(s, t->nsites);
+    for (uint32_t i = 0; i < t->nsites; i++) {
+        siot_vbuf_uvar(s, t->sites[i].depth);
+        for (uint32_t k = 0; k < t->sites[i].depth; k++) {
+            siot_vbuf_uvar(s, SIOT_ADDR_MODULE(t->sites[i].addrs[k]));
+            siot_vbuf_uvar(s, SIOT_ADDR_OFFSET(t->sites[i].addrs[k]));
+        }
+    }
+    end_section(out, SEC_SITES, s);
+}
+
+/* fmap ids are the compact ids + 1 (0: unused) */
+static void nodes_section(siot_node *const *nodes, uint32_t n, const siot_fmap *m, int exact, siot_vbuf *s,
+                          siot_vbuf *out)
+{
+    s->len = 0;
+    siot_vbuf_uvar(s, n);
+    for (uint32_t i = 0; i < n; i++)
+        enc_node(s, nodes[i], m->id, exact);
+    end_section(out, SEC_NODES, s);
+}
+
+static void end_marker(uint32_t nsec, siot_vbuf *s, siot_vbuf *out)
+{
+    s->len = 0;
+    siot_vbuf_uvar(s, nsec);
+    end_section(out, SEC_END, s);
+}
+
+int siot_nodes_section(siot_node *const *nodes, uint32_t n, siot_fmap *m, siot_vbuf *out)
+{
+    for (uint32_t i = 0; i < n; i++)
+        fmap_mark(m, nodes[i]);
+    siot_vbuf s;
+    siot_vbuf_init(&s);
+    nodes_section(nodes, n, m, 0, &s, out);
+    int oom = s.oom || out->oom;
+    siot_vbuf_free(&s);
+    return oom ? -1 : 0;
+}
+
+int siot_block_tables(const siot_trace *t, const siot_fmap *m, siot_vbuf *out)
+{
+    siot_vbuf s;
+    siot_vbuf_init(&s);
+    funcs_section(t->funcs, m, &s, out);
+    sites_section(t, &s, out);
+    int oom = s.oom || out->oom;
+    siot_vbuf_free(&s);
+    return oom ? -1 : 0;
+}
+
+int siot_file_start(const siot_trace *t, siot_vbuf *out)
+{
+    siot_vbuf s;
+    siot_vbuf_init(&s);
+    file_start(out);
+    header_section(t, 0, &s, out);
+    int oom = s.oom || out->oom;
+    siot_vbuf_free(&s);
+    return oom ? -1 : 0;
+}
+
+int siot_file_end(uint32_t nsec, siot_vbuf *out)
+{
+    siot_vbuf s;
+    siot_vbuf_init(&s);
+    end_marker(nsec, &s, out);
+    int oom = s.oom || out->oom;
+    siot_vbuf_free(&s);
+    return oom ? -1 : 0;
+}
+
 static int encode(const siot_trace *t, siot_vbuf *out, int exact)
 {
     siot_vbuf s;
     siot_vbuf_init(&s);
-    siot_vbuf_put(out, MAGIC, sizeof MAGIC);
-    uint8_t ver[4] = {SIOT_FORMAT_MAJOR & 0xff, SIOT_FORMAT_MAJOR >> 8, SIOT_FORMAT_MINOR & 0xff, SIOT_FORMAT_MINOR >> 8};
-    siot_vbuf_put(out, ver, 4);
-
-    siot_vbuf_uvar(&s, t->nranks);
-    siot_vbuf_uvar(&s, exact ? t->flags & ~(uint32_t)SIOT_TF_QBINS : t->flags | SIOT_TF_QBINS);
-    siot_vbuf_uvar(&s, t->start_ns);
-    put_cstr(&s, t->exe);
-    put_cstr(&s, t->flavour);
-    put_cstr(&s, t->host);
-    put_cstr(&s, t->version);
-    siot_vbuf_uvar(&s, t->nkv);
-    for (uint32_t i = 0; i < t->nkv; i++) {
-        put_cstr(&s, t->kv[i].key);
-        put_cstr(&s, t->kv[i].val);
+    file_start(out);
+    header_section(t, exact, &s, out);
+    /* Only the functions in use are written, in table order. */
+    siot_fmap m;
+    if (siot_fmap_init(&m, t->nfuncs) != 0) {
+        siot_fmap_free(&m);
+        siot_vbuf_free(&s);
+        return -1;
     }
-    end_section(out, SEC_HEADER, &s);
-
-    /* Only the functions in use are written; fmap renumbers them. */
     uint8_t *used = siot_calloc(t->nfuncs + 1, 1);
-    uint32_t *fmap = siot_calloc(t->nfuncs + 1, sizeof *fmap);
-    if (!used || !fmap) {
-        siot_free(used);
-        siot_free(fmap);
+    if (!used) {
+        siot_fmap_free(&m);
         siot_vbuf_free(&s);
         return -1;
     }
     for (uint32_t i = 0; i < t->ntop; i++)
         mark_funcs(t->top[i], used, t->nfuncs);
-    uint32_t nused = 0;
     for (uint32_t i = 0; i < t->nfuncs; i++)
-        if (used[i])
-            fmap[i] = nused++;
-    s.len = 0;
-    siot_vbuf_uvar(&s, nused);
-    for (uint32_t i = 0; i < t->nfuncs; i++) {
-        if (!used[i])
-            continue;
-        const siot_funcdesc *f = &t->funcs[i];
-        put_cstr(&s, f->name);
-        siot_vbuf_u8(&s, f->layer);
-        siot_vbuf_uvar(&s, f->cls);
-        siot_vbuf_u8(&s, f->retrole);
-        siot_vbuf_uvar(&s, f->nargs);
-        for (uint32_t k = 0; k < f->nargs; k++) {
-            put_cstr(&s, f->argnames[k]);
-            siot_vbuf_u8(&s, f->argroles[k]);
+        if (used[i]) {
+            m.order[m.n] = i;
+            m.id[i] = ++m.n;
         }
-    }
-    end_section(out, SEC_FUNCS, &s);
-
-    s.len = 0;
-    siot_vbuf_uvar(&s, t->nmodules);
-    for (uint32_t i = 0; i < t->nmodules; i++)
-        put_cstr(&s, t->modules[i]);
-    siot_vbuf_uvar(&s, t->nsites);
-    for (uint32_t i = 0; i < t->nsites; i++) {
-        siot_vbuf_uvar(&s, t->sites[i].depth);
-        for (uint32_t k = 0; k < t->sites[i].depth; k++) {
-            siot_vbuf_uvar(&s, SIOT_ADDR_MODULE(t->sites[i].addrs[k]));
-            siot_vbuf_uvar(&s, SIOT_ADDR_OFFSET(t->sites[i].addrs[k]));
-        }
-    }
-    end_section(out, SEC_SITES, &s);
-
-    s.len = 0;
-    siot_vbuf_uvar(&s, t->ntop);
-    for (uint32_t i = 0; i < t->ntop; i++)
-        enc_node(&s, t->top[i], fmap, exact);
-    end_section(out, SEC_NODES, &s);
-
-    s.len = 0;
-    siot_vbuf_uvar(&s, 4);
-    end_section(out, SEC_END, &s);
-
-    int oom = s.oom || out->oom;
     siot_free(used);
-    siot_free(fmap);
+    funcs_section(t->funcs, &m, &s, out);
+    sites_section(t, &s, out);
+    nodes_section(t->top, t->ntop, &m, exact, &s, out);
+    end_marker(4, &s, out);
+    int oom = s.oom || out->oom;
+    siot_fmap_free(&m);
     siot_vbuf_free(&s);
     return oom ? -1 : 0;
 }
@@ -829,21 +935,33 @@ static int dec_sites(dec *d)
     return d->rd.err ? -1 : 0;
 }
 
+/* A NODES section; the nodes of a block's further sections follow its first ones. */
 static int dec_nodes(dec *d)
 {
     siot_trace *t = d->t;
     uint64_t n = siot_rd_count(&d->rd, 3, "node list longer than the data");
     if (d->rd.err)
         return -1;
-    t->ntop = (uint32_t)n;
-    t->top = dalloc(d, (n ? n : 1) * sizeof *t->top);
-    for (uint32_t i = 0; t->top && i < n && !d->rd.err; i++)
-        t->top[i] = dec_node(d);
+    if (t->ntop + n > UINT32_MAX / 2)
+        return dfail(d, "too many nodes");
+    siot_node **top = dalloc(d, (t->ntop + n ? t->ntop + n : 1) * sizeof *top);
+    if (!top)
+        return -1;
+    if (t->ntop)
+        memcpy(top, t->top, t->ntop * sizeof *top);
+    uint32_t base = t->ntop;
+    t->top = top;
+    for (uint32_t i = 0; i < n && !d->rd.err; i++) {
+        top[base + i] = dec_node(d);
+        t->ntop = base + i + 1;
+    }
     return d->rd.err ? -1 : 0;
 }
 
 int siot_trace_decode(const void *p, size_t n, siot_trace *t, char *err, size_t errlen)
 {
+    siot_trace blk; /* a block after the first, until it is joined to t */
+    int blk_live = 0;
     siot_trace_init(t);
     dec d;
     memset(&d, 0, sizeof d);
@@ -868,14 +986,15 @@ int siot_trace_decode(const void *p, size_t n, siot_trace *t, char *err, size_t 
         goto fail;
     }
 
-    int seen[8] = {0};
-    unsigned nsec = 0;
+    /* HEADER, then blocks of FUNCS SITES NODES [NODES...], then END. */
+    enum { WANT_HEADER, WANT_FUNCS, WANT_SITES, WANT_NODES, IN_NODES } state = WANT_HEADER;
+    unsigned nsec = 0, nblocks = 0;
+    siot_trace *cur = t;
     for (;;) {
         if (siot_rd_left(&d.rd) == 0) {
             why = "trace is truncated (no end marker)";
             goto fail;
         }
-        const uint8_t *sec_start = d.rd.p;
         uint8_t tag = siot_rd_u8(&d.rd);
         uint64_t len = siot_rd_uvar(&d.rd);
         if (d.rd.err || len > siot_rd_left(&d.rd) || siot_rd_left(&d.rd) - len < 4) {
@@ -887,40 +1006,64 @@ int siot_trace_decode(const void *p, size_t n, siot_trace *t, char *err, size_t 
         uint32_t want = siot_rd_u32le(&d.rd);
         uint32_t crc = siot_crc32(0, &tag, 1);
         crc = siot_crc32(crc, payload, len);
-        (void)sec_start;
         if (crc != want && siot_format_verify_crc) {
             snprintf(whybuf, sizeof whybuf, "trace is corrupt (checksum mismatch in section %u)", tag);
             why = whybuf;
             goto fail;
         }
-        if (tag >= 1 && tag <= 5) {
-            if (seen[tag]) {
-                why = "trace is corrupt (a section appears twice)";
-                goto fail;
-            }
-            seen[tag] = 1;
-        }
         /* Sections must come in order: each needs the ones before it. */
-        if ((tag == SEC_FUNCS && !seen[SEC_HEADER]) || (tag == SEC_SITES && !seen[SEC_FUNCS]) ||
-            (tag == SEC_NODES && !seen[SEC_SITES]) || (tag == SEC_END && !seen[SEC_NODES])) {
-            why = "trace is corrupt (sections out of order or missing)";
+        int in_order = tag > SEC_END || (tag == SEC_HEADER && state == WANT_HEADER) ||
+                       (tag == SEC_FUNCS && (state == WANT_FUNCS || state == IN_NODES)) ||
+                       (tag == SEC_SITES && state == WANT_SITES) ||
+                       (tag == SEC_NODES && (state == WANT_NODES || state == IN_NODES)) ||
+                       (tag == SEC_END && state == IN_NODES);
+        if (!in_order) {
+            why = state == WANT_HEADER || tag == SEC_HEADER ? "trace is corrupt (sections out of order, missing or repeated)"
+                                                            : "trace is corrupt (sections out of order or missing)";
             goto fail;
         }
+        if ((tag == SEC_FUNCS || tag == SEC_END) && state == IN_NODES && blk_live) {
+            /* a block after the first: joined to the trace (tables united) */
+            siot_trace_index(&blk);
+            blk_live = 0; /* freed below whatever happens */
+            int rc = siot_trace_append(t, &blk);
+            siot_trace_free(&blk);
+            if (rc != 0) {
+                why = "out of memory";
+                goto fail;
+            }
+        }
+        if (tag == SEC_FUNCS && nblocks++ > 0) {
+            if (nblocks > SIOT_MAX_RANKS + 1u) {
+                why = "trace is corrupt (too many blocks)";
+                goto fail;
+            }
+            siot_trace_init(&blk);
+            blk_live = 1;
+            blk.nranks = t->nranks;
+            blk.flags = t->flags;
+            cur = &blk;
+        }
         dec sub = d;
+        sub.t = cur;
         siot_rd_init(&sub.rd, payload, len);
         int rc = 0;
         switch (tag) {
         case SEC_HEADER:
             rc = dec_header(&sub);
+            state = WANT_FUNCS;
             break;
         case SEC_FUNCS:
             rc = dec_funcs(&sub);
+            state = WANT_SITES;
             break;
         case SEC_SITES:
             rc = dec_sites(&sub);
+            state = WANT_NODES;
             break;
         case SEC_NODES:
             rc = dec_nodes(&sub);
+            state = IN_NODES;
             break;
         case SEC_END: {
             uint64_t cnt = siot_rd_uvar(&sub.rd);
@@ -954,6 +1097,8 @@ int siot_trace_decode(const void *p, size_t n, siot_trace *t, char *err, size_t 
 fail:
     if (err && errlen)
         snprintf(err, errlen, "%s", why ? why : "trace is corrupt");
+    if (blk_live)
+        siot_trace_free(&blk);
     siot_trace_free(t);
     return -1;
 }

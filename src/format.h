@@ -2,7 +2,9 @@
  *
  *   magic "\x89SIOT\r\n\x1a", u16 major, u16 minor,
  *   sections: u8 tag, varint length, payload, u32 CRC-32 of tag and payload,
- *   HEADER, FUNCS, SITES, NODES, END (END holds the number of sections before it).
+ *   HEADER, then one or more blocks (FUNCS, SITES, NODES, NODES...), then END
+ *   (which holds the number of sections before it). A file has one block
+ *   unless a rank spilled (SIOT_MAX_MEMORY): then each rank's is a block.
  *
  * The decoder treats its input as hostile: every length, count, index, nesting
  * depth and rank is checked against hard limits and against what is left of
@@ -29,6 +31,24 @@ void siot_trace_free(siot_trace *t);
  * transfers between ranks. */
 int siot_trace_encode(const siot_trace *t, siot_vbuf *out);
 int siot_trace_encode_exact(const siot_trace *t, siot_vbuf *out);
+/* Writing a file piece by piece (a rank that spilled part of its trace to
+ * disk, SIOT_MAX_MEMORY): start (magic and header), then one block per rank
+ * or part: its tables (FUNCS, SITES) and one or more NODES sections, then the
+ * end marker with the number of sections before it. A block's function ids
+ * come from an siot_fmap that numbers functions as NODES sections first use
+ * them, so the tables can follow the sections they describe. */
+typedef struct siot_fmap {
+    uint32_t nfuncs, n;
+    uint32_t *id;    /* id[func] = compact id + 1, 0 when unused */
+    uint32_t *order; /* order[compact id] = func */
+} siot_fmap;
+int siot_fmap_init(siot_fmap *m, uint32_t nfuncs);
+void siot_fmap_free(siot_fmap *m);
+int siot_file_start(const siot_trace *t, siot_vbuf *out);
+int siot_nodes_section(siot_node *const *nodes, uint32_t n, siot_fmap *m, siot_vbuf *out);
+int siot_block_tables(const siot_trace *t, const siot_fmap *m, siot_vbuf *out);
+int siot_file_end(uint32_t nsec, siot_vbuf *out);
+
 /* Parses p[0..n) into t (initialised here). On failure returns -1, leaves a
  * one-line reason in err and t freed. */
 int siot_trace_decode(const void *p, size_t n, siot_trace *t, char *err, size_t errlen);

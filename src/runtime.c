@@ -52,7 +52,14 @@ static struct {
     siot_queue queue;
     uint64_t *fdbits; /* descriptors opened under tracing */
     uint32_t fdwords;
-} S;
+    /* what went to the spill file (SIOT_MAX_MEMORY): NODES sections */
+    int spill_fd;
+    uint64_t spill_bytes;
+    uint32_t spill_sections;
+    siot_fmap fmap; /* function ids of the spilled sections */
+    char stop_note[160];
+    const siot_trace *taken; /* the trace siot_session_take filled last */
+} S = {.spill_fd = -1};
 
 void siot_lock(void)
 {
@@ -95,6 +102,36 @@ static unsigned long env_uint(const char *name, unsigned long def, unsigned long
     return x;
 }
 
+/* A byte count with an optional K, M or G suffix; 0 means no limit. */
+static size_t parse_size(const char *v, size_t def)
+{
+    if (!v || !*v)
+        return def;
+    char *end;
+    unsigned long long x = strtoull(v, &end, 10);
+    unsigned long long mul = 1;
+    if (*end == 'k' || *end == 'K')
+        mul = 1ull << 10;
+    else if (*end == 'm' || *end == 'M')
+        mul = 1ull << 20;
+    else if (*end == 'g' || *end == 'G')
+        mul = 1ull << 30;
+    if (mul > 1)
+        end++;
+    if (*end == 'B' || *end == 'b')
+        end++;
+    if (*end || end == v || (x && x > (unsigned long long)SIZE_MAX / mul) || (x && x * mul < (1u << 20))) {
+        fprintf(stderr, "siotrace: SIOT_MAX_MEMORY=%s is not a size of at least 1M (like 512M or 2G); using %zuM\n", v,
+                def >> 20);
+        return def;
+    }
+    return (size_t)(x * mul);
+}
+
+static void setup_spill(void);
+static void drop_spill(void);
+static int write_all(int fd, const void *p, size_t n);
+
 static void tls_init(siot_tls *t)
 {
     t->inited = 1;
@@ -133,6 +170,12 @@ void siot_runtime_init(void)
     siot_cfg.rank_traces = getenv("SIOT_RANK_TRACES");
     if (siot_cfg.rank_traces && !*siot_cfg.rank_traces)
         siot_cfg.rank_traces = NULL;
+    siot_cfg.max_memory = parse_size(getenv("SIOT_MAX_MEMORY"), (size_t)256 << 20);
+    siot_cfg.spill_dir = getenv("SIOT_SPILL_DIR");
+    if (!siot_cfg.spill_dir || !*siot_cfg.spill_dir)
+        siot_cfg.spill_dir = getenv("TMPDIR");
+    if (!siot_cfg.spill_dir || !*siot_cfg.spill_dir)
+        siot_cfg.spill_dir = "/tmp";
     v = getenv("SIOT_TOLERANCE");
     if (v && *v) {
         char *end;
@@ -157,6 +200,7 @@ void siot_runtime_init(void)
     siot_arena_init(&S.arena);
     siot_queue_init(&S.queue, &S.arena, 0, siot_cfg.compress, siot_cfg.window);
     S.queue.tolerance = siot_cfg.tolerance;
+    setup_spill();
     siot_h_set_base(SIOT_H_STREAM, 3);
     siot_h_set_base(SIOT_H_FD, 3);
     tls_init(&siot_t);
@@ -164,6 +208,68 @@ void siot_runtime_init(void)
     siot_t.last_mark = siot_now();
     atomic_store(&siot_layer_mask, siot_cfg.layers);
 }
+
+/* ------------------------------------------------------------ spilling */
+
+
+static int open_spill(void)
+{
+    int fd = (int)syscall(SYS_openat, AT_FDCWD, siot_cfg.spill_dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    if (fd >= 0)
+        return fd;
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/siot-spill.%ld.%d", siot_cfg.spill_dir, (long)getpid(), (int)S.rank);
+    fd = (int)syscall(SYS_openat, AT_FDCWD, path, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0600);
+    if (fd >= 0)
+        syscall(SYS_unlinkat, AT_FDCWD, path, 0); /* gone with the process */
+    return fd;
+}
+
+/* The queue's spill callback (under the rank lock): the nodes are encoded
+ * as a NODES section and appended to the spill file. */
+static int spill_nodes(void *arg, siot_node *const *nodes, uint32_t n)
+{
+    (void)arg;
+    if (S.spill_fd < 0 && (S.spill_fd = open_spill()) < 0) {
+        snprintf(S.stop_note, sizeof S.stop_note, "no spill file in %s: %s", siot_cfg.spill_dir, strerror(errno));
+        return -1;
+    }
+    if (!S.fmap.id && siot_fmap_init(&S.fmap, siot_nfuncs) != 0)
+        return -1;
+    siot_vbuf b;
+    siot_vbuf_init(&b);
+    int rc = siot_nodes_section(nodes, n, &S.fmap, &b);
+    if (rc == 0 && write_all(S.spill_fd, b.data, b.len) != 0) {
+        snprintf(S.stop_note, sizeof S.stop_note, "the spill file in %s could not be written: %s", siot_cfg.spill_dir,
+                 strerror(errno));
+        rc = -1;
+    }
+    if (rc == 0) {
+        S.spill_bytes += b.len;
+        S.spill_sections++;
+    }
+    siot_vbuf_free(&b);
+    return rc;
+}
+
+static void setup_spill(void)
+{
+    S.queue.limit = siot_cfg.max_memory;
+    S.queue.spill = spill_nodes;
+}
+
+static void drop_spill(void)
+{
+    if (S.spill_fd >= 0)
+        syscall(SYS_close, S.spill_fd);
+    S.spill_fd = -1;
+    S.spill_bytes = 0;
+    S.spill_sections = 0;
+    siot_fmap_free(&S.fmap);
+    S.stop_note[0] = 0;
+}
+
+int siot_session_spilled(void) { return S.spill_sections > 0; }
 
 /* ------------------------------------------------------------ hot path */
 
@@ -373,6 +479,8 @@ void siot_session_restart(int32_t rank, uint32_t nranks)
     S.nranks = nranks;
     siot_queue_init(&S.queue, &S.arena, rank, siot_cfg.compress, siot_cfg.window);
     S.queue.tolerance = siot_cfg.tolerance;
+    drop_spill();
+    setup_spill();
     if (S.fdbits)
         memset(S.fdbits, 0, S.fdwords * sizeof *S.fdbits);
     siot_h_reset_all();
@@ -419,8 +527,31 @@ int siot_session_take(siot_trace *t)
     } else {
         rc = -1;
     }
-    if (S.queue.oom)
-        siot_trace_set_kv(t, "truncated", "the tracer ran out of memory; events after the last one shown were lost");
+    if (S.queue.oom) {
+        char why[200];
+        snprintf(why, sizeof why, "the tracer ran out of memory after event %llu: the %llu events after it were lost",
+                 (unsigned long long)S.queue.events, (unsigned long long)S.queue.lost);
+        siot_trace_set_kv(t, "truncated", why);
+    }
+    if (S.queue.stopped) {
+        char why[400];
+        snprintf(why, sizeof why,
+                 "recording stopped after event %llu of this rank (SIOT_MAX_MEMORY=%zu reached and %s); the %llu "
+                 "events after it are not in the trace",
+                 (unsigned long long)S.queue.stopped_at, siot_cfg.max_memory,
+                 S.stop_note[0] ? S.stop_note : "spilling failed", (unsigned long long)S.queue.lost);
+        siot_trace_set_kv(t, "stopped", why);
+        t->flags |= SIOT_TF_TRUNCATED;
+    }
+    if (S.spill_sections) {
+        char sp[200];
+        snprintf(sp, sizeof sp, "%llu nodes in %u sections (%llu bytes) went to disk to keep the recorder within "
+                 "SIOT_MAX_MEMORY=%zu",
+                 (unsigned long long)S.queue.spilled_nodes, S.spill_sections, (unsigned long long)S.spill_bytes,
+                 siot_cfg.max_memory);
+        siot_trace_set_kv(t, "spilled", sp);
+    }
+    S.taken = t;
     char note[160];
     snprintf(note, sizeof note, "%llu", (unsigned long long)S.queue.events);
     siot_trace_set_kv(t, "events_recorded", note);
@@ -450,8 +581,9 @@ int siot_session_take(siot_trace *t)
 
 /* ------------------------------------------------------------ trace file */
 
-static int write_all(int fd, const uint8_t *p, size_t n)
+static int write_all(int fd, const void *buf, size_t n)
 {
+    const uint8_t *p = buf;
     while (n) {
         ssize_t w = (ssize_t)syscall(SYS_write, fd, p, n);
         if (w < 0 && errno == EINTR)
@@ -476,30 +608,102 @@ static void default_path(char *out, size_t n, int attempt)
         snprintf(out, n, "%s.%d.siot", base, attempt);
 }
 
-/* Encodes t and writes it to a temporary name beside path, synced. */
-static int write_tmp(const siot_trace *t, const char *tmp, int exact, size_t *len)
+/* ---- a rank's block when it spilled: tables, spilled sections, the rest */
+
+int siot_block_prepare(const siot_trace *t, siot_block *b)
+{
+    memset(b, 0, sizeof *b);
+    siot_vbuf_init(&b->tables);
+    siot_vbuf_init(&b->last);
+    if (!S.fmap.id && siot_fmap_init(&S.fmap, siot_nfuncs) != 0)
+        return -1;
+    /* the last section first: it may number functions the tables must list */
+    if (siot_nodes_section(t->top, t->ntop, &S.fmap, &b->last) != 0 || siot_block_tables(t, &S.fmap, &b->tables) != 0)
+        return -1;
+    b->len = b->tables.len + S.spill_bytes + b->last.len;
+    b->nsec = 2 + S.spill_sections + 1;
+    return 0;
+}
+
+int siot_block_emit(const siot_block *b, siot_emit_fn emit, void *arg)
+{
+    if (emit(arg, b->tables.data, b->tables.len) != 0)
+        return -1;
+    static uint8_t buf[1 << 20]; /* static: usable in a signal handler, and one block at a time */
+    for (uint64_t off = 0; off < S.spill_bytes;) {
+        size_t want = S.spill_bytes - off < sizeof buf ? (size_t)(S.spill_bytes - off) : sizeof buf;
+        ssize_t r = (ssize_t)syscall(SYS_pread64, S.spill_fd, buf, want, (off_t)off);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0 || emit(arg, buf, (size_t)r) != 0)
+            return -1;
+        off += (uint64_t)r;
+    }
+    return emit(arg, b->last.data, b->last.len);
+}
+
+void siot_block_free(siot_block *b)
+{
+    siot_vbuf_free(&b->tables);
+    siot_vbuf_free(&b->last);
+}
+
+static int emit_fd(void *arg, const void *p, size_t n) { return write_all(*(int *)arg, p, n); }
+
+/* Writes t to fd: in one piece, or, when this rank spilled and t is its own
+ * trace, as header, its block (streamed from the spill file) and end. */
+static int write_to_fd(const siot_trace *t, int fd, int exact, size_t *len)
 {
     siot_vbuf b;
     siot_vbuf_init(&b);
-    if ((exact ? siot_trace_encode_exact(t, &b) : siot_trace_encode(t, &b)) != 0) {
-        fprintf(stderr, "siotrace: out of memory while encoding the trace\n");
-        siot_vbuf_free(&b);
-        return -1;
+    int rc;
+    if (S.spill_sections && t == S.taken) {
+        siot_block blk;
+        rc = siot_block_prepare(t, &blk) == 0 && siot_file_start(t, &b) == 0 ? 0 : -1;
+        if (rc == 0)
+            rc = write_all(fd, b.data, b.len);
+        if (rc == 0)
+            rc = siot_block_emit(&blk, emit_fd, &fd);
+        b.len = 0;
+        if (rc == 0)
+            rc = siot_file_end(1 + blk.nsec, &b) == 0 ? write_all(fd, b.data, b.len) : -1;
+        *len = blk.len + b.len;
+        siot_block_free(&blk);
+    } else {
+        rc = (exact ? siot_trace_encode_exact(t, &b) : siot_trace_encode(t, &b)) == 0 ? 0 : -1;
+        if (rc == 0)
+            rc = write_all(fd, b.data, b.len);
+        *len = b.len;
     }
+    siot_vbuf_free(&b);
+    return rc;
+}
+
+typedef struct exact_arg {
+    const siot_trace *t;
+    int exact;
+} exact_arg;
+
+static int trace_body(int fd, void *arg, size_t *len)
+{
+    const exact_arg *a = arg;
+    return write_to_fd(a->t, fd, a->exact, len);
+}
+
+/* Writes what body writes to the temporary name tmp, synced. */
+static int write_tmp(siot_body_fn body, void *arg, const char *tmp, size_t *len)
+{
     int fd = (int)syscall(SYS_openat, AT_FDCWD, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) {
         fprintf(stderr, "siotrace: cannot create %s: %s\n", tmp, strerror(errno));
-        siot_vbuf_free(&b);
         return -1;
     }
-    int rc = write_all(fd, b.data, b.len);
+    int rc = body(fd, arg, len);
     /* A part written while the job is being torn down skips fsync: the
      * launcher may kill the process any moment, and the page cache outlives it. */
     if (rc == 0 && !atomic_load(&ending))
         rc = (int)syscall(SYS_fsync, fd);
     syscall(SYS_close, fd);
-    *len = b.len;
-    siot_vbuf_free(&b);
     if (rc != 0) {
         fprintf(stderr, "siotrace: cannot write %s: %s\n", tmp, strerror(errno));
         syscall(SYS_unlinkat, AT_FDCWD, tmp, 0);
@@ -514,7 +718,8 @@ int siot_write_trace_to(const siot_trace *t, const char *path, int exact)
     char tmp[PATH_MAX + 64];
     size_t len = 0;
     snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-    int rc = write_tmp(t, tmp, exact, &len);
+    exact_arg a = {t, exact};
+    int rc = write_tmp(trace_body, &a, tmp, &len);
     if (rc == 0 && syscall(SYS_renameat, AT_FDCWD, tmp, AT_FDCWD, path) != 0) {
         fprintf(stderr, "siotrace: cannot rename %s to %s: %s\n", tmp, path, strerror(errno));
         rc = -1;
@@ -523,7 +728,13 @@ int siot_write_trace_to(const siot_trace *t, const char *path, int exact)
     return rc;
 }
 
-int siot_write_trace(const siot_trace *t)
+static int default_body(int fd, void *arg, size_t *len)
+{
+    const siot_trace *t = arg;
+    return write_to_fd(t, fd, 0, len);
+}
+
+int siot_write_trace_with(siot_body_fn body, void *arg)
 {
     int saved = errno;
     char path[PATH_MAX + 32], tmp[PATH_MAX + 64];
@@ -533,11 +744,11 @@ int siot_write_trace(const siot_trace *t)
     else
         default_path(path, sizeof path, 0);
     snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-    if (write_tmp(t, tmp, 0, &len) != 0) {
+    int rc = write_tmp(body, arg, tmp, &len);
+    if (rc != 0) {
         errno = saved;
         return -1;
     }
-    int rc;
     if (siot_cfg.trace_path) {
         rc = (int)syscall(SYS_renameat, AT_FDCWD, tmp, AT_FDCWD, path);
     } else {
@@ -558,6 +769,10 @@ int siot_write_trace(const siot_trace *t)
     errno = saved;
     return rc == 0 ? 0 : -1;
 }
+
+int siot_write_trace(const siot_trace *t) { return siot_write_trace_with(default_body, (void *)t); }
+
+int siot_write_fd(int fd, const void *p, size_t n) { return write_all(fd, p, n); }
 
 /* ------------------------------------------------------------ endings */
 

@@ -114,6 +114,8 @@ typedef struct siot_config {
     uint32_t stack_depth;   /* SIOT_STACK_DEPTH: frames in a call-site signature, 0 = none */
     double tolerance;       /* SIOT_TOLERANCE: percent by which folded loop counts may differ */
     const char *rank_traces; /* SIOT_RANK_TRACES: also write each rank's own trace in this directory */
+    size_t max_memory;       /* SIOT_MAX_MEMORY: recorder memory before nodes are spilled to disk */
+    const char *spill_dir;   /* SIOT_SPILL_DIR, else TMPDIR, else /tmp */
 } siot_config;
 extern siot_config siot_cfg;
 
@@ -127,6 +129,12 @@ void siot_session_restart(int32_t rank, uint32_t nranks);
 int siot_session_take(siot_trace *t);
 /* Writes t atomically to the configured path. Returns 0 or -1 with a message on stderr. */
 int siot_write_trace(const siot_trace *t);
+/* Writes the job's trace file atomically (at the configured path) with
+ * body, which writes the bytes to fd and says how many. */
+typedef int (*siot_body_fn)(int fd, void *arg, size_t *len);
+int siot_write_trace_with(siot_body_fn body, void *arg);
+/* All of p[0..n) to fd, with system calls (the tracer's own I/O). */
+int siot_write_fd(int fd, const void *p, size_t n);
 /* Writes t atomically to path (replacing it); exact: keep exact histogram bins. */
 int siot_write_trace_to(const siot_trace *t, const char *path, int exact);
 /* Ends the session now and writes what was recorded: the trace (a serial
@@ -142,6 +150,21 @@ void siot_at_exit(void);
 int siot_session_ended(void);
 void siot_install_signal_handlers(void);
 void siot_handle_pending_signal(void);
+/* True when this rank sent part of its trace to the spill file. */
+int siot_session_spilled(void);
+/* This rank's block of a job file after it (or another rank) spilled: its
+ * tables, its spilled NODES sections and one with the nodes still in memory
+ * (t: the trace siot_session_take gave). len and nsec are known after
+ * prepare; emit receives the bytes in order. */
+typedef struct siot_block {
+    siot_vbuf tables, last;
+    uint64_t len;
+    uint32_t nsec;
+} siot_block;
+typedef int (*siot_emit_fn)(void *arg, const void *p, size_t n);
+int siot_block_prepare(const siot_trace *t, siot_block *b);
+int siot_block_emit(const siot_block *b, siot_emit_fn emit, void *arg);
+void siot_block_free(siot_block *b);
 /* Set by the MPI layer once MPI_Init ran: the serial at-exit writer steps aside. */
 void siot_session_set_mpi(int on);
 int32_t siot_session_rank(void);

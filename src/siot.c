@@ -1,5 +1,6 @@
 /* siot: the command-line tool for siotrace traces.
  * Exit status: 0 success, 1 a negative answer, 2 bad usage or input. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +16,9 @@
 #include "../compress/ranklist.h"
 #include "diff.h"
 #include "dump.h"
+#include "export.h"
 #include "format.h"
+#include "report.h"
 #include "roles.h"
 
 #ifndef SIOT_VERSION
@@ -39,6 +42,12 @@ static const char *USAGE =
     "  merge [--concat] -o OUT IN...\n"
     "                        one trace from traces of disjoint sets of ranks\n"
     "                        (per-rank traces: SIOT_RANK_TRACES, partial traces)\n"
+    "  report FILE -o OUT.html\n"
+    "                        a self-contained HTML page with charts: layers,\n"
+    "                        ranks, request sizes, timeline, call sites\n"
+    "  export --chrome|--csv FILE -o OUT\n"
+    "                        every event with synthesised times, as\n"
+    "                        Chrome/Perfetto trace-event JSON or as CSV\n"
     "  help [COMMAND]        this text, or a command's\n"
     "  --version             the version\n"
     "\n"
@@ -113,6 +122,44 @@ static const char *STATS_HELP =
     "char **argv) (replay/analyze.h); its handlers receive aggregate records\n"
     "(event, ranks, calls per rank, bytes per call, evaluation context) and do\n"
     "their own output. --plugin-arg passes arguments to it.\n";
+
+static const char *REPORT_HELP =
+    "usage: siot report [--ranks N] [--events N] FILE [-o OUT.html]\n"
+    "\n"
+    "Writes one HTML page (no script, nothing fetched: it opens offline) with\n"
+    "SVG charts computed on the compressed trace:\n"
+    "  - calls, bytes read and written, and time per layer;\n"
+    "  - bytes and time per rank (outermost calls; I/O against MPI time), to\n"
+    "    see which ranks do the I/O and which wait; many ranks are grouped;\n"
+    "  - request-size histograms per layer (reads and writes);\n"
+    "  - a timeline of the outermost calls of up to N ranks (--ranks, default\n"
+    "    32, spread over the job), rebuilt from each event's mean computation\n"
+    "    time and duration: the trace keeps histograms, not timestamps; each\n"
+    "    drawn rank's first N events (--events, default 200000) are walked;\n"
+    "  - the call sites that took the most time, as file:line when the traced\n"
+    "    executable is still there.\n"
+    "Without -o, or with -o -, the page goes to standard output; otherwise\n"
+    "OUT is written under a temporary name and renamed when complete.\n";
+
+static const char *EXPORT_HELP =
+    "usage: siot export --chrome|--csv [--max-events N] [--sample] FILE [-o OUT]\n"
+    "\n"
+    "Expands the trace into every event of every rank, with times synthesised\n"
+    "from each event's mean computation time and mean duration (a call issued\n"
+    "by another is placed inside its parent's span):\n"
+    "  --chrome   Chrome trace-event JSON, for chrome://tracing and\n"
+    "             ui.perfetto.dev: one process per rank, one thread per traced\n"
+    "             thread, one complete (\"X\") event per call with its arguments,\n"
+    "             return value and bytes in args; ts and dur in microseconds\n"
+    "  --csv      one row per call: rank,seq,layer,func,parent,depth,start_ns,\n"
+    "             dur_ns,ret,errno,bytes,thread,args (args: a JSON object)\n"
+    "  --max-events N  the most events written (default 1000000); a larger\n"
+    "             trace is refused (exit 2) unless --sample is given\n"
+    "  --sample   keep one event in k (in each rank's program order), k the\n"
+    "             smallest that fits in --max-events\n"
+    "On a terminal, progress (events done, rate, time left) is shown on\n"
+    "standard error. OUT is written under a temporary name and renamed when\n"
+    "complete; without -o, or with -o -, to standard output.\n";
 
 static int usage_error(const char *msg)
 {
@@ -460,6 +507,173 @@ done:
     return rc;
 }
 
+/* Output to a temporary file beside OUT, renamed when complete: a
+ * failure never leaves half a file under the name asked for. */
+typedef struct outfile {
+    FILE *fp;
+    const char *path;
+    char tmp[4200];
+} outfile;
+
+static int out_open(outfile *of, const char *path)
+{
+    of->path = path;
+    of->tmp[0] = 0;
+    if (!path || strcmp(path, "-") == 0) {
+        of->fp = stdout;
+        return 0;
+    }
+    if ((size_t)snprintf(of->tmp, sizeof of->tmp, "%s.tmp-%ld", path, (long)getpid()) >= sizeof of->tmp) {
+        fprintf(stderr, "siot: %s: name too long\n", path);
+        return -1;
+    }
+    of->fp = fopen(of->tmp, "w");
+    if (!of->fp) {
+        fprintf(stderr, "siot: %s: %s\n", of->tmp, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+static int out_close(outfile *of, int ok)
+{
+    if (of->fp == stdout)
+        return fflush(stdout) == 0 && ok ? 0 : -1;
+    int rc = fclose(of->fp) == 0 && ok ? 0 : -1;
+    if (rc == 0 && rename(of->tmp, of->path) != 0) {
+        fprintf(stderr, "siot: %s: %s\n", of->path, strerror(errno));
+        rc = -1;
+    }
+    if (rc != 0)
+        unlink(of->tmp);
+    return rc;
+}
+
+static int parse_u64(const char *s, uint64_t *v)
+{
+    char *end;
+    errno = 0;
+    unsigned long long x = strtoull(s, &end, 10);
+    if (errno || end == s || *end || s[0] == '-')
+        return -1;
+    *v = x;
+    return 0;
+}
+
+/* Loads the trace at path, runs fn with its output going to out (see
+ * out_open), and reports a failure as "siot: CMD: PATH: reason". */
+typedef int (*output_fn)(const siot_trace *t, const char *path, void *opts, FILE *fp, uint64_t *count, char *err,
+                         size_t errlen);
+
+static int run_to_output(const char *cmd, const char *path, const char *out, output_fn fn, void *opts,
+                         uint64_t *count)
+{
+    siot_trace t;
+    if (load(path, &t) != 0)
+        return 2;
+    outfile of;
+    if (out_open(&of, out) != 0) {
+        siot_trace_free(&t);
+        return 2;
+    }
+    char err[512];
+    uint64_t dummy;
+    int rc = fn(&t, path, opts, of.fp, count ? count : &dummy, err, sizeof err);
+    if (rc != 0)
+        fprintf(stderr, "siot: %s: %s: %s\n", cmd, path, err);
+    siot_trace_free(&t);
+    if (out_close(&of, rc == 0) != 0) {
+        if (rc == 0)
+            fprintf(stderr, "siot: %s: write error\n", cmd);
+        return 2;
+    }
+    return 0;
+}
+
+static int report_fn(const siot_trace *t, const char *path, void *opts, FILE *fp, uint64_t *count, char *err,
+                     size_t errlen)
+{
+    (void)count;
+    return siot_report(t, path, opts, fp, err, errlen);
+}
+
+static int export_fn(const siot_trace *t, const char *path, void *opts, FILE *fp, uint64_t *count, char *err,
+                     size_t errlen)
+{
+    (void)path;
+    return siot_export(t, opts, fp, count, err, errlen);
+}
+
+static int cmd_report(int argc, char **argv)
+{
+    if (wants_help(argc, argv)) {
+        fputs(REPORT_HELP, stdout);
+        return 0;
+    }
+    const char *path = NULL, *out = NULL;
+    siot_report_opts o = {32, 200000};
+    for (int i = 0; i < argc; i++) {
+        uint64_t v;
+        if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
+            out = argv[++i];
+        else if (strcmp(argv[i], "--ranks") == 0 && i + 1 < argc) {
+            if (parse_u64(argv[++i], &v) != 0 || v < 1 || v > 4096)
+                return usage_error("report: --ranks must be in 1..4096");
+            o.timeline_ranks = (uint32_t)v;
+        } else if (strcmp(argv[i], "--events") == 0 && i + 1 < argc) {
+            if (parse_u64(argv[++i], &v) != 0 || v < 1)
+                return usage_error("report: --events must be a positive number");
+            o.timeline_events = v;
+        } else if (argv[i][0] == '-' && argv[i][1])
+            return usage_error("report: unknown option");
+        else if (!path)
+            path = argv[i];
+        else
+            return usage_error("report: one trace file at a time");
+    }
+    if (!path)
+        return usage_error("report: missing trace file");
+    return run_to_output("report", path, out, report_fn, &o, NULL);
+}
+
+static int cmd_export(int argc, char **argv)
+{
+    if (wants_help(argc, argv)) {
+        fputs(EXPORT_HELP, stdout);
+        return 0;
+    }
+    const char *path = NULL, *out = NULL;
+    siot_export_opts o = {0, 1000000, 0, -1};
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--chrome") == 0)
+            o.format = SIOT_EXPORT_CHROME;
+        else if (strcmp(argv[i], "--csv") == 0)
+            o.format = SIOT_EXPORT_CSV;
+        else if (strcmp(argv[i], "--sample") == 0)
+            o.sample = 1;
+        else if (strcmp(argv[i], "--max-events") == 0 && i + 1 < argc) {
+            if (parse_u64(argv[++i], &o.max_events) != 0 || o.max_events == 0)
+                return usage_error("export: --max-events must be a positive number");
+        } else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
+            out = argv[++i];
+        else if (argv[i][0] == '-' && argv[i][1])
+            return usage_error("export: unknown option");
+        else if (!path)
+            path = argv[i];
+        else
+            return usage_error("export: one trace file at a time");
+    }
+    if (!o.format)
+        return usage_error("export: say --chrome or --csv");
+    if (!path)
+        return usage_error("export: missing trace file");
+    uint64_t written = 0;
+    int rc = run_to_output("export", path, out, export_fn, &o, &written);
+    if (rc == 0 && out && strcmp(out, "-") != 0)
+        fprintf(stderr, "siot: export: %" PRIu64 " events written to %s\n", written, out);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2)
@@ -475,6 +689,8 @@ int main(int argc, char **argv)
               : strcmp(which, "diff") == 0 ? DIFF_HELP
               : strcmp(which, "merge") == 0 ? MERGE_HELP
               : strcmp(which, "stats") == 0 ? STATS_HELP
+              : strcmp(which, "report") == 0 ? REPORT_HELP
+              : strcmp(which, "export") == 0 ? EXPORT_HELP
                                             : USAGE,
               stdout);
         return 0;
@@ -487,6 +703,10 @@ int main(int argc, char **argv)
         return cmd_merge(argc - 2, argv + 2);
     if (strcmp(cmd, "stats") == 0)
         return cmd_stats(argc - 2, argv + 2);
+    if (strcmp(cmd, "report") == 0)
+        return cmd_report(argc - 2, argv + 2);
+    if (strcmp(cmd, "export") == 0)
+        return cmd_export(argc - 2, argv + 2);
     fprintf(stderr, "siot: unknown command '%s' (try 'siot help')\n", cmd);
     return 2;
 }

@@ -256,14 +256,10 @@ static void on_event(void *user, const siot_agg_event *e)
 
 /* ------------------------------------------------------------ call sites */
 
-typedef struct siteloc {
-    uint32_t site;
-    char where[512];
-} siteloc;
 
 /* The innermost frame of each site that is in the traced executable,
  * resolved with addr2line (binutils); module+offset when that fails. */
-static void resolve_sites(const siot_trace *t, siteloc *loc, uint32_t n)
+void siot_resolve_sites(const siot_trace *t, siot_siteloc *loc, uint32_t n)
 {
     int exe_mod = -1;
     for (uint32_t m = 0; m < t->nmodules; m++)
@@ -388,7 +384,7 @@ static int cmp_site(const void *a, const void *b, void *ctx)
     return s->site_calls[y] > s->site_calls[x] ? 1 : s->site_calls[y] < s->site_calls[x] ? -1 : (x > y) - (x < y);
 }
 
-static uint32_t top_sites(stats *s, siteloc *loc, uint32_t max)
+static uint32_t top_sites(stats *s, siot_siteloc *loc, uint32_t max)
 {
     uint32_t n = 0, *ids = malloc((s->t->nsites + 1) * sizeof *ids);
     if (!ids)
@@ -402,7 +398,7 @@ static uint32_t top_sites(stats *s, siteloc *loc, uint32_t max)
     for (uint32_t i = 0; i < n; i++)
         loc[i].site = ids[i];
     free(ids);
-    resolve_sites(s->t, loc, n);
+    siot_resolve_sites(s->t, loc, n);
     return n;
 }
 
@@ -491,7 +487,7 @@ static void print_human(stats *s, const char *path, FILE *o)
             }
     }
 
-    siteloc loc[10];
+    siot_siteloc loc[10];
     uint32_t n = top_sites(s, loc, 10);
     if (n) {
         fprintf(o, "\nTop call sites               calls  function             location\n");
@@ -589,7 +585,7 @@ static void print_json(stats *s, FILE *o)
             fprintf(o, "]");
         }
     fprintf(o, "},\"call_sites\":[");
-    siteloc loc[20];
+    siot_siteloc loc[20];
     uint32_t n = top_sites(s, loc, 20);
     for (uint32_t i = 0; i < n; i++) {
         fprintf(o, "%s{\"site\":%u,\"function\":", i ? "," : "", loc[i].site);

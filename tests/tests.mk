@@ -12,7 +12,8 @@ UCFLAGS := -std=c11 -O1 -g $(WARN) -D_GNU_SOURCE -I. -I$(B)/gen $(SAN)
 CORE_SRC := src/salloc.c src/vbuf.c src/arena.c src/roles.c src/format.c src/predef.c \
             compress/ranklist.c compress/expr.c compress/hist.c \
             compress/pool.c compress/xmerge.c compress/queue.c compress/merge.c
-TOOL_SRC := src/dump.c src/diff.c src/stats.c replay/walk.c replay/analyze.c
+TOOL_SRC := src/dump.c src/diff.c src/stats.c src/report.c src/export.c src/synth.c src/progress.c \
+            replay/walk.c replay/analyze.c
 
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(T)/unit/%)
@@ -34,15 +35,21 @@ $(T)/asan/siot: src/siot.c $(CORE_SRC) $(TOOL_SRC)
 	@mkdir -p $(@D)
 	gcc $(UCFLAGS) -rdynamic -o $@ src/siot.c $(CORE_SRC) $(TOOL_SRC) -lm -ldl
 
+# Test tools: trace rewriters built on the format library (ASan, UBSan).
+$(T)/tools/%: tests/tools/%.c $(CORE_SRC) $(TOOL_SRC)
+	@mkdir -p $(@D)
+	gcc $(UCFLAGS) -o $@ $< $(CORE_SRC) $(TOOL_SRC) -lm -ldl
+
 # ioreplay linked with the tracer, for the round-trip tests: the replay's own
 # calls are traced like the original program's.
 O := $(B)/obj
 RP_OBJS := $(O)/replay/ioreplay.o $(O)/replay/rp.o $(O)/gen/replay_all.o $(O)/replay/walk.o \
+           $(O)/replay/analyze.o $(O)/src/synth.o $(O)/src/progress.o $(O)/compress/xmerge.o $(O)/compress/pool.o \
            $(O)/src/salloc.o $(O)/src/vbuf.o $(O)/src/arena.o $(O)/src/roles.o $(O)/src/format.o $(O)/src/predef.o \
            $(O)/compress/ranklist.o $(O)/compress/expr.o $(O)/compress/hist.o
 $(T)/ioreplay-traced: $(RP_OBJS) $(B)/lib/libsiotrace.a $(B)/wrap.flags
 	@mkdir -p $(@D)
 	$(MPICC) -o $@ $(RP_OBJS) -Wl,@$(B)/wrap.flags -lm
 
-integ: asan-tools $(T)/ioreplay-traced
+integ: asan-tools $(T)/ioreplay-traced $(T)/tools/hostile $(T)/tools/blocks
 	@for t in $(INTEG); do echo "== [$(MPI)] $$t"; MPI=$(MPI) bash $$t || exit 1; done

@@ -1,10 +1,13 @@
 #!/bin/sh
-# Installs the Debian packages siotrace builds and tests with, when missing
-# (apt-get update runs once, and only if something is missing).
+# Installs the Debian packages siotrace needs, when missing (apt-get update
+# runs once, and only if something is missing).
+#   install-deps.sh build   what building and `make demo` need
+#   install-deps.sh         that and what the tests need (fuzzer, browser, man)
 set -eu
 PKGS="gcc make binutils python3 mpich libmpich-dev openmpi-bin libopenmpi-dev \
 libhdf5-mpich-dev libhdf5-openmpi-dev hdf5-tools libpnetcdf-dev pnetcdf-bin \
-libunwind-dev gfortran"
+libunwind-dev gfortran pkgconf"
+[ "${1:-all}" = build ] || PKGS="$PKGS clang libclang-rt-14-dev chromium man-db groff-base bsdutils"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

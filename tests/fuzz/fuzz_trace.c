@@ -3,8 +3,10 @@
  * The input is a trace file. It must be rejected with a reason or decoded;
  * a decoded trace must survive what siot does with one: the structure dump,
  * the statistics in every format (arithmetic on loop counts, never
- * expansion), a bounded walk of some ranks' events with every argument
- * evaluated, and re-encoding, whose output must decode again.
+ * expansion), the HTML report (a bounded timeline), the exports within a
+ * small --max-events (refused beyond it, counted arithmetically), a
+ * bounded walk of some ranks' events with every argument evaluated, and
+ * re-encoding, whose output must decode again.
  *
  *   make fuzz             builds build/fuzz/fuzz_trace (clang, libFuzzer, ASan, UBSan)
  *   build/fuzz/fuzz_trace tests/fuzz/corpus -max_total_time=1800
@@ -17,7 +19,9 @@
 #include "compress/expr.h"
 #include "replay/walk.h"
 #include "src/dump.h"
+#include "src/export.h"
 #include "src/format.h"
+#include "src/report.h"
 #include "src/stats.h"
 
 #define WALK_EVENTS 20000
@@ -69,6 +73,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     siot_dump_human(&t, "fuzz", sink);
     for (int fmt = 0; fmt < 3; fmt++)
         siot_stats(&t, "fuzz", fmt, sink, err, sizeof err);
+    siot_report_opts ro = {WALK_RANKS, 2000};
+    siot_report(&t, "fuzz", &ro, sink, err, sizeof err);
+    for (int fmt = SIOT_EXPORT_CHROME; fmt <= SIOT_EXPORT_CSV; fmt++) {
+        siot_export_opts eo = {fmt, 5000, 0, 0};
+        uint64_t written;
+        siot_export(&t, &eo, sink, &written, err, sizeof err);
+    }
     walk_some(&t);
     siot_vbuf b;
     siot_vbuf_init(&b);

@@ -9,6 +9,8 @@ for p in known loops gather0 transp classic; do build_traced $p; done
 roundtrip known 4 "$WORK/known"
 roundtrip loops 3 "$WORK/loops" all 10
 roundtrip gather0 4 "$WORK/gather0"
-roundtrip transp 3 "$WORK/transp"
+# a replay reissues requests whole: the file-size limit part of transp
+# (short writes, EFBIG) depends on the original's environment, left out here
+TRANSP_NO_FSIZE_LIMIT=1 roundtrip transp 3 "$WORK/transp"
 roundtrip classic 2 "$WORK/classic" 5 20
 pass "round trip of the test programs: traced replay == original, same files (the examples: 80-examples)"

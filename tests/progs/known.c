@@ -1,3 +1,4 @@
+#define _GNU_SOURCE
 /* known: a program whose events are known in advance (tests/py/check_known.py
  * lists them). Each rank writes 10 blocks of 100 bytes at offset
  * (rank*10+i)*100 of a shared file with MPI_File_write_at, writes its own

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <mpi.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <signal.h>
 #include <sys/resource.h>
@@ -78,11 +79,15 @@ int main(int argc, char **argv)
     struct rlimit old_fsize;
     getrlimit(RLIMIT_FSIZE, &old_fsize);
     struct rlimit small = {3000, old_fsize.rlim_max}; /* the hard limit stays: the soft one comes back */
-    signal(SIGXFSZ, SIG_IGN);
-    setrlimit(RLIMIT_FSIZE, &small);
-    LOG(pwrite(fd, buf, 1000, 2500)); /* short: 500 */
-    LOG(pwrite(fd, buf, 1000, 3000)); /* EFBIG */
-    setrlimit(RLIMIT_FSIZE, &old_fsize);
+    /* a replay cannot reproduce the limit (its writes are whole): the
+       round-trip test leaves this part out */
+    if (!getenv("TRANSP_NO_FSIZE_LIMIT")) {
+        signal(SIGXFSZ, SIG_IGN);
+        setrlimit(RLIMIT_FSIZE, &small);
+        LOG(pwrite(fd, buf, 1000, 2500)); /* short: 500 */
+        LOG(pwrite(fd, buf, 1000, 3000)); /* EFBIG */
+        setrlimit(RLIMIT_FSIZE, &old_fsize);
+    }
     LOG(pread(fd, rd, 4000, 2000)); /* short: 1000 */
     LOG(close(fd));
     LOG(write(fd, buf, 10)); /* EBADF: closed a moment ago */

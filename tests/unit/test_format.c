@@ -1440,7 +1440,28 @@ int main(void)
         end.len = 0;
         siot_vbuf_uvar(&end, 5);
         put_section(&g, S_END, &end);
-        CHECK(expect_reject("NODES twice", &g));
+        {
+            /* a block's nodes in two sections (what a rank that spilled writes) */
+            siot_trace two;
+            CHECK(expect_accept("NODES twice", &g, &two));
+            siot_trace_free(&two);
+        }
+        g.len = upto_nodes;
+        put_section(&g, S_SITES, &c.sites);
+        end.len = 0;
+        siot_vbuf_uvar(&end, 5);
+        put_section(&g, S_END, &end);
+        CHECK(expect_reject("SITES after NODES", &g));
+        g.len = upto_nodes;
+        put_section(&g, S_FUNCS, &c.funcs);
+        end.len = 0;
+        siot_vbuf_uvar(&end, 5);
+        put_section(&g, S_END, &end);
+        CHECK(expect_reject("a block of FUNCS alone", &g));
+        g.len = 12;
+        put_section(&g, S_HEADER, &c.hdr);
+        put_section(&g, S_HEADER, &c.hdr);
+        CHECK(expect_reject("HEADER twice", &g));
         g.len = 12;
         put_section(&g, S_HEADER, &c.hdr);
         put_section(&g, S_SITES, &c.sites);
