@@ -254,7 +254,7 @@ fuzz-check:
 	@echo "== fuzz: the corpus, then $(FUZZ_SECONDS) s of fuzzing"
 	@$(MAKE) --no-print-directory -f tests/fuzz/fuzz.mk fuzz-corpus > build/fuzz-corpus.log 2>&1 || \
 	    { tail -30 build/fuzz-corpus.log; exit 1; }
-	@$(MAKE) --no-print-directory -f tests/fuzz/fuzz.mk fuzz-run SECONDS=$(FUZZ_SECONDS) > build/fuzz-run.log 2>&1 || \
+	@$(MAKE) --no-print-directory -f tests/fuzz/fuzz.mk fuzz-run SECONDS=$(FUZZ_SECONDS) TIMEOUT=30 > build/fuzz-run.log 2>&1 || \
 	    { tail -40 build/fuzz-run.log; exit 1; }
 	@grep -E '^Done|number_of_executed_units' build/fuzz-run.log | head -2
 fuzz fuzz-run fuzz-corpus:

@@ -1,6 +1,7 @@
 #include "export.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../compress/expr.h"
@@ -135,8 +136,15 @@ int siot_export(const siot_trace *t, const siot_export_opts *opt, FILE *out, uin
 {
     uint64_t total = 0;
     *written = 0;
-    if (siot_count_events(t, -1, &total, err, errlen) != 0)
+    uint8_t *has = calloc(t->nranks ? t->nranks : 1, 1);
+    if (!has) {
+        snprintf(err, errlen, "out of memory");
         return -1;
+    }
+    if (siot_count_events_by_rank(t, has, &total, err, errlen) != 0) {
+        free(has);
+        return -1;
+    }
     uint64_t every = 1;
     if (total > opt->max_events) {
         if (!opt->sample || opt->max_events == 0) {
@@ -144,6 +152,7 @@ int siot_export(const siot_trace *t, const siot_export_opts *opt, FILE *out, uin
                      "the trace holds %" PRIu64 " events, more than --max-events %" PRIu64
                      ": raise the limit, or add --sample to keep one event in %" PRIu64,
                      total, opt->max_events, opt->max_events ? (total + opt->max_events - 1) / opt->max_events : total);
+            free(has);
             return 1;
         }
         every = (total + opt->max_events - 1) / opt->max_events;
@@ -161,6 +170,8 @@ int siot_export(const siot_trace *t, const siot_export_opts *opt, FILE *out, uin
         putf_i64(&o, ",\"sampled_one_in\":", (int64_t)every);
         put(&o, "},\"traceEvents\":[");
         for (uint32_t r = 0; r < t->nranks; r++) {
+            if (!has[r])
+                continue;
             char m[160];
             int n = snprintf(m, sizeof m,
                              "%s\n{\"ph\":\"M\",\"pid\":%u,\"name\":\"process_name\",\"args\":{\"name\":\"rank %u\"}}",
@@ -175,6 +186,8 @@ int siot_export(const siot_trace *t, const siot_export_opts *opt, FILE *out, uin
     siot_progress_start(&pg, "siot export", total, opt->progress);
     uint64_t done = 0;
     for (uint32_t r = 0; r < t->nranks && rc == 0; r++) {
+        if (!has[r])
+            continue;
         siot_synth s;
         if (siot_synth_init(&s, t, r) != 0) {
             snprintf(err, errlen, "out of memory");
@@ -211,5 +224,6 @@ int siot_export(const siot_trace *t, const siot_export_opts *opt, FILE *out, uin
     siot_vbuf_free(&o);
     siot_vbuf_free(&scratch);
     siot_vbuf_free(&argbuf);
+    free(has);
     return rc;
 }

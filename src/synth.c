@@ -71,12 +71,18 @@ typedef struct {
     int64_t rank;
     uint64_t n;
     int overflow;
+    uint8_t *has;
+    uint32_t nranks;
 } counter;
 
 static void count_event(void *user, const siot_agg_event *e)
 {
     counter *c = user;
     uint64_t k = e->nranks;
+    if (c->has && e->calls)
+        for (uint32_t i = 0; i < e->nranks; i++)
+            if ((uint32_t)e->ranks[i] < c->nranks)
+                c->has[e->ranks[i]] = 1;
     if (c->rank >= 0) {
         k = 0;
         for (uint32_t i = 0; i < e->nranks; i++)
@@ -91,9 +97,9 @@ static void count_event(void *user, const siot_agg_event *e)
         c->n += k * e->calls;
 }
 
-int siot_count_events(const siot_trace *t, int64_t rank, uint64_t *count, char *err, size_t errlen)
+static int count_events(const siot_trace *t, int64_t rank, uint8_t *has, uint64_t *count, char *err, size_t errlen)
 {
-    counter c = {rank, 0, 0};
+    counter c = {rank, 0, 0, has, t->nranks};
     siot_handlers h = {0};
     h.user = &c;
     h.event = count_event;
@@ -101,4 +107,14 @@ int siot_count_events(const siot_trace *t, int64_t rank, uint64_t *count, char *
         return -1;
     *count = c.overflow ? UINT64_MAX : c.n;
     return 0;
+}
+
+int siot_count_events(const siot_trace *t, int64_t rank, uint64_t *count, char *err, size_t errlen)
+{
+    return count_events(t, rank, NULL, count, err, errlen);
+}
+
+int siot_count_events_by_rank(const siot_trace *t, uint8_t *has, uint64_t *count, char *err, size_t errlen)
+{
+    return count_events(t, -1, has, count, err, errlen);
 }

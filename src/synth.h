@@ -43,5 +43,8 @@ void siot_synth_free(siot_synth *s);
 /* Events of the trace (rank < 0) or of one rank, counted on the compressed
  * form without expanding it. Returns 0, or -1 with a reason in err. */
 int siot_count_events(const siot_trace *t, int64_t rank, uint64_t *count, char *err, size_t errlen);
+/* The same over all ranks, also marking in has[nranks] the ranks that have
+ * events (a job of 10^6 ranks where few do I/O is walked for those only). */
+int siot_count_events_by_rank(const siot_trace *t, uint8_t *has, uint64_t *count, char *err, size_t errlen);
 
 #endif
