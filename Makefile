@@ -248,13 +248,14 @@ unit:
 	@$(MAKE) --no-print-directory -f tests/tests.mk MPI=$(MPI) unit
 
 # The trace reader under libFuzzer (tests/fuzz/fuzz.mk): the corpus, then a
-# minute of fuzzing (FUZZ_SECONDS). Longer runs: make fuzz-run SECONDS=1800.
+# minute at most of fuzzing (FUZZ_SECONDS), seeded and bounded in executions so
+# that make check is reproducible. Longer runs: make fuzz-run SECONDS=1800.
 FUZZ_SECONDS ?= 60
 fuzz-check:
 	@echo "== fuzz: the corpus, then $(FUZZ_SECONDS) s of fuzzing"
 	@$(MAKE) --no-print-directory -f tests/fuzz/fuzz.mk fuzz-corpus > build/fuzz-corpus.log 2>&1 || \
 	    { tail -30 build/fuzz-corpus.log; exit 1; }
-	@$(MAKE) --no-print-directory -f tests/fuzz/fuzz.mk fuzz-run SECONDS=$(FUZZ_SECONDS) TIMEOUT=30 > build/fuzz-run.log 2>&1 || \
+	@$(MAKE) --no-print-directory -f tests/fuzz/fuzz.mk fuzz-run SECONDS=$(FUZZ_SECONDS) TIMEOUT=30 FUZZ_OPTS="-seed=1 -runs=150000" > build/fuzz-run.log 2>&1 || \
 	    { tail -40 build/fuzz-run.log; exit 1; }
 	@grep -E '^Done|number_of_executed_units' build/fuzz-run.log | head -2
 fuzz fuzz-run fuzz-corpus:

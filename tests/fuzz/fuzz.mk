@@ -27,4 +27,4 @@ fuzz-corpus: $(FZ)/fuzz_trace
 fuzz-run: $(FZ)/fuzz_trace
 	@mkdir -p $(FZ)/corpus $(FZ)/crashes
 	$(FZ)/fuzz_trace -max_total_time=$(SECONDS) -rss_limit_mb=2048 -timeout=$(TIMEOUT) -artifact_prefix=$(FZ)/crashes/ \
-	    -print_final_stats=1 $(FZ)/corpus tests/fuzz/corpus
+	    -print_final_stats=1 $(FUZZ_OPTS) $(FZ)/corpus tests/fuzz/corpus
