@@ -56,25 +56,14 @@ static int unify_tables(siot_trace *dst, siot_trace *src)
     if (dst->nfuncs)
         memcpy(funcs, dst->funcs, dst->nfuncs * sizeof *funcs);
     uint32_t nf = dst->nfuncs;
-    for (uint32_t i = 0; i < src->nfuncs; i++) {
-        uint32_t j = 0;
-        while (j < nf && strcmp(funcs[j].name, src->funcs[i].name) != 0)
-            j++;
-        if (j == nf)
-            funcs[nf++] = src->funcs[i];
-        m.func[i] = j;
+    if (siot_unite_funcs(funcs, &nf, src->funcs, src->nfuncs, m.func) != 0) {
+        rc = SIOT_E_CONFLICT;
+        goto out;
     }
     if (dst->nmodules)
         memcpy(mods, dst->modules, dst->nmodules * sizeof *mods);
     uint32_t nm = dst->nmodules;
-    for (uint32_t i = 0; i < src->nmodules; i++) {
-        uint32_t j = 0;
-        while (j < nm && strcmp(mods[j], src->modules[i]) != 0)
-            j++;
-        if (j == nm)
-            mods[nm++] = src->modules[i];
-        mmod[i] = j;
-    }
+    siot_unite_names(mods, &nm, src->modules, src->nmodules, mmod);
     if (dst->nsites)
         memcpy(sites, dst->sites, dst->nsites * sizeof *sites);
     uint32_t ns = dst->nsites;
@@ -633,9 +622,10 @@ int siot_trace_merge(siot_trace *dst, siot_trace *src, unsigned window)
 {
     if (!window)
         window = 64;
-    if (unify_tables(dst, src) || siot_merge_notes(dst, src)) {
+    int urc = unify_tables(dst, src);
+    if (urc || siot_merge_notes(dst, src)) {
         siot_trace_free(src);
-        return -1;
+        return urc ? urc : -1;
     }
     for (uint32_t i = 0; i < dst->ntop; i++)
         hash_node(dst->top[i]);

@@ -16,8 +16,9 @@
 #include "../src/model.h"
 
 /* Merges src's ranks into dst (src is consumed: its memory moves into dst).
- * window bounds the alignment's look-ahead. Returns 0, or -1 on OOM (dst
- * then still holds its own ranks, src is freed). */
+ * window bounds the alignment's look-ahead. Returns 0, -1 on OOM, or
+ * SIOT_E_CONFLICT when the two describe a function differently (dst then
+ * still holds its own ranks, src is freed). */
 int siot_trace_merge(siot_trace *dst, siot_trace *src, unsigned window);
 
 /* Notes of two traces combined (counts added, memory maxima kept). */

@@ -300,6 +300,7 @@ void siot_mpi_finalize_hook(void)
             uint8_t *blob = recv_blob(rank + step, comm, &n);
             siot_trace theirs;
             char why[256];
+            int mrc;
             if (!blob) {
                 fprintf(stderr, "siotrace: rank %d: lost the traces of ranks %d-%d (transfer failed)\n", rank,
                         rank + step, rank + 2 * step - 1 < size ? rank + 2 * step - 1 : size - 1);
@@ -308,9 +309,10 @@ void siot_mpi_finalize_hook(void)
             } else if (siot_trace_decode(blob, n, &theirs, why, sizeof why) != 0) {
                 fprintf(stderr, "siotrace: rank %d: cannot merge the trace of rank %d: %s\n", rank, rank + step, why);
                 mine.flags |= SIOT_TF_PARTIAL;
-            } else if ((siot_cfg.compress ? siot_trace_merge(&mine, &theirs, siot_cfg.window)
-                                          : siot_trace_append(&mine, &theirs)) != 0) {
-                fprintf(stderr, "siotrace: rank %d: out of memory while merging\n", rank);
+            } else if ((mrc = siot_cfg.compress ? siot_trace_merge(&mine, &theirs, siot_cfg.window)
+                                                : siot_trace_append(&mine, &theirs)) != 0) {
+                fprintf(stderr, "siotrace: rank %d: %s while merging the trace of rank %d\n", rank,
+                        mrc == SIOT_E_CONFLICT ? "function tables differ" : "out of memory", rank + step);
                 mine.flags |= SIOT_TF_PARTIAL;
             }
             free(blob);

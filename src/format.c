@@ -1031,7 +1031,8 @@ int siot_trace_decode(const void *p, size_t n, siot_trace *t, char *err, size_t 
             int rc = siot_trace_append(t, &blk);
             siot_trace_free(&blk);
             if (rc != 0) {
-                why = "out of memory";
+                why = rc == SIOT_E_CONFLICT ? "trace is corrupt (blocks describe a function differently)"
+                                            : "out of memory";
                 goto fail;
             }
         }
@@ -1151,6 +1152,47 @@ int siot_trace_load(const char *path, siot_trace *t, char *err, size_t errlen)
 
 /* ------------------------------------------------------------------ merge */
 
+static int same_funcdesc(const siot_funcdesc *a, const siot_funcdesc *b)
+{
+    if (a->layer != b->layer || a->cls != b->cls || a->retrole != b->retrole || a->nargs != b->nargs)
+        return 0;
+    for (uint32_t k = 0; k < a->nargs; k++)
+        if (a->argroles[k] != b->argroles[k] || strcmp(a->argnames[k], b->argnames[k]) != 0)
+            return 0;
+    return 1;
+}
+
+int siot_unite_funcs(siot_funcdesc *funcs, uint32_t *n, const siot_funcdesc *src, uint32_t nsrc, uint32_t *map)
+{
+    uint32_t nf = *n;
+    for (uint32_t i = 0; i < nsrc; i++) {
+        uint32_t j = 0;
+        while (j < nf && strcmp(funcs[j].name, src[i].name) != 0)
+            j++;
+        if (j == nf)
+            funcs[nf++] = src[i];
+        else if (!same_funcdesc(&funcs[j], &src[i]))
+            return SIOT_E_CONFLICT;
+        map[i] = j;
+    }
+    *n = nf;
+    return 0;
+}
+
+void siot_unite_names(const char **names, uint32_t *n, const char *const *src, uint32_t nsrc, uint32_t *map)
+{
+    uint32_t nn = *n;
+    for (uint32_t i = 0; i < nsrc; i++) {
+        uint32_t j = 0;
+        while (j < nn && strcmp(names[j], src[i]) != 0)
+            j++;
+        if (j == nn)
+            names[nn++] = src[i];
+        map[i] = j;
+    }
+    *n = nn;
+}
+
 static void remap_funcs(siot_node *n, const uint32_t *map)
 {
     if (n->kind == SIOT_N_EVENT) {
@@ -1189,13 +1231,10 @@ int siot_trace_append(siot_trace *dst, siot_trace *src)
     }
     copy_n(funcs, dst->funcs, dst->nfuncs * sizeof *funcs);
     uint32_t nf = dst->nfuncs;
-    for (uint32_t i = 0; i < src->nfuncs; i++) {
-        uint32_t j = 0;
-        while (j < nf && strcmp(funcs[j].name, src->funcs[i].name) != 0)
-            j++;
-        if (j == nf)
-            funcs[nf++] = src->funcs[i];
-        map[i] = j;
+    if (siot_unite_funcs(funcs, &nf, src->funcs, src->nfuncs, map) != 0) {
+        siot_free(map);
+        siot_trace_free(src);
+        return SIOT_E_CONFLICT;
     }
     /* Modules united by path; the source's site addresses renumbered. */
     const char **mods = siot_arena_alloc(&dst->arena, (dst->nmodules + src->nmodules + 1) * sizeof *mods);
@@ -1208,14 +1247,7 @@ int siot_trace_append(siot_trace *dst, siot_trace *src)
     }
     copy_n(mods, dst->modules, dst->nmodules * sizeof *mods);
     uint32_t nm = dst->nmodules;
-    for (uint32_t i = 0; i < src->nmodules; i++) {
-        uint32_t j = 0;
-        while (j < nm && strcmp(mods[j], src->modules[i]) != 0)
-            j++;
-        if (j == nm)
-            mods[nm++] = src->modules[i];
-        mmap_[i] = j;
-    }
+    siot_unite_names(mods, &nm, src->modules, src->nmodules, mmap_);
     copy_n(sites, dst->sites, dst->nsites * sizeof *sites);
     copy_n(sites + dst->nsites, src->sites, src->nsites * sizeof *sites);
     for (uint32_t i = 0; i < src->nsites; i++)

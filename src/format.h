@@ -60,8 +60,19 @@ int siot_trace_load(const char *path, siot_trace *t, char *err, size_t errlen);
 
 /* Appends src's nodes after dst's, taking over src's memory (src is left
  * empty, also on failure). Function and call-site tables are united and indices remapped.
- * The rank lists are kept as they are. */
+ * The rank lists are kept as they are. Returns 0, -1 when out of memory, or
+ * SIOT_E_CONFLICT when the two traces describe one function differently. */
 int siot_trace_append(siot_trace *dst, siot_trace *src);
+#define SIOT_E_CONFLICT (-2)
+
+/* Table union shared by append and merge. funcs[0..*n) has room for nsrc
+ * more; src function i ends up at funcs[map[i]]. Functions are united by name,
+ * and a name described differently (layer, class, arguments) on the two sides
+ * is refused with SIOT_E_CONFLICT: events of one side would be read with the
+ * other's argument list. */
+int siot_unite_funcs(siot_funcdesc *funcs, uint32_t *n, const siot_funcdesc *src, uint32_t nsrc, uint32_t *map);
+/* Same for module paths (equal strings are one module). */
+void siot_unite_names(const char **names, uint32_t *n, const char *const *src, uint32_t nsrc, uint32_t *map);
 /* Renumbers node ids and recomputes nnodes and max_depth. */
 void siot_trace_index(siot_trace *t);
 /* Sets or replaces a header note. */

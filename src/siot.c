@@ -467,7 +467,10 @@ static int cmd_merge(int argc, char **argv)
             int r = concat ? siot_trace_append(&t[i], &t[i + step]) : siot_trace_merge(&t[i], &t[i + step], window);
             t[i + step].arena.head = NULL;
             if (r != 0) {
-                fprintf(stderr, "siot: merge: out of memory\n");
+                fprintf(stderr, "siot: merge: %s\n",
+                        r == SIOT_E_CONFLICT ? "the inputs describe a function differently (traces of different "
+                                               "siotrace versions?)"
+                                             : "out of memory");
                 goto done;
             }
         }

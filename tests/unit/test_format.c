@@ -10,6 +10,7 @@
 
 #include "compress/expr.h"
 #include "compress/hist.h"
+#include "compress/merge.h"
 #include "compress/ranklist.h"
 #include "replay/walk.h"
 #include "src/format.h"
@@ -1458,6 +1459,92 @@ int main(void)
         siot_vbuf_uvar(&end, 5);
         put_section(&g, S_END, &end);
         CHECK(expect_reject("a block of FUNCS alone", &g));
+        {
+            /* Two blocks (a spilled rank's file) naming one function: united
+             * when they describe it alike, refused when the second gives "f"
+             * two arguments (its events would be read with the first's one). */
+            siot_vbuf ev1, ev2, funcs2, arg2;
+            siot_vbuf_init(&ev1);
+            siot_vbuf_init(&ev2);
+            siot_vbuf_init(&funcs2);
+            siot_vbuf_init(&arg2);
+            siot_vbuf_uvar(&ev1, 1);
+            w_event_const(&ev1, 3, 7);
+            w_const(&arg2, 7);
+            w_const(&arg2, 8);
+            siot_vbuf_uvar(&ev2, 1);
+            w_event(&ev2, 3, &arg2);
+            siot_vbuf_uvar(&funcs2, 1);
+            put_str(&funcs2, "f");
+            siot_vbuf_u8(&funcs2, SIOT_LAYER_posix);
+            siot_vbuf_uvar(&funcs2, SIOT_CLASS_meta);
+            siot_vbuf_u8(&funcs2, SIOT_ROLE_r_int);
+            siot_vbuf_uvar(&funcs2, 2);
+            put_str(&funcs2, "x");
+            siot_vbuf_u8(&funcs2, SIOT_ROLE_int);
+            put_str(&funcs2, "y");
+            siot_vbuf_u8(&funcs2, SIOT_ROLE_int);
+            for (int differ = 0; differ < 2; differ++) {
+                g.len = 12;
+                put_section(&g, S_HEADER, &c.hdr);
+                put_section(&g, S_FUNCS, &c.funcs);
+                put_section(&g, S_SITES, &c.sites);
+                put_section(&g, S_NODES, &ev1);
+                put_section(&g, S_FUNCS, differ ? &funcs2 : &c.funcs);
+                put_section(&g, S_SITES, &c.sites);
+                put_section(&g, S_NODES, differ ? &ev2 : &ev1);
+                end.len = 0;
+                siot_vbuf_uvar(&end, 7);
+                put_section(&g, S_END, &end);
+                if (differ) {
+                    CHECK(expect_reject("two blocks describing f differently", &g));
+                } else {
+                    siot_trace two;
+                    int accepted = expect_accept("two blocks describing f alike", &g, &two);
+                    CHECK(accepted);
+                    if (accepted) {
+                        CHECK(two.nfuncs == 1 && two.ntop == 2);
+                        CHECK(two.top[1]->u.ev.func == 0 && two.top[1]->u.ev.nargs == 1);
+                        siot_trace_free(&two);
+                    }
+                }
+            }
+            /* The same pair as two jobs' traces given to siot merge: refused,
+             * and the first keeps what it had. */
+            for (int differ = 0; differ < 2; differ++) {
+                siot_trace a, b;
+                c.nodes.len = 0;
+                siot_vbuf_put(&c.nodes, ev1.data, ev1.len);
+                g.len = 0;
+                craft_file(&c, &g);
+                int ok_a = expect_accept("merge input a", &g, &a);
+                siot_vbuf keep = c.funcs;
+                if (differ) {
+                    c.funcs = funcs2;
+                    c.nodes.len = 0;
+                    siot_vbuf_put(&c.nodes, ev2.data, ev2.len);
+                }
+                g.len = 0;
+                craft_file(&c, &g);
+                c.funcs = keep;
+                int ok_b = expect_accept("merge input b", &g, &b);
+                CHECK(ok_a && ok_b);
+                if (ok_a && ok_b) {
+                    int rc = siot_trace_merge(&a, &b, 0);
+                    CHECK_EQ_I64(rc, differ ? SIOT_E_CONFLICT : 0);
+                    CHECK(a.nfuncs == 1 && a.funcs[0].nargs == 1 && a.ntop >= 1);
+                } else if (ok_b) {
+                    siot_trace_free(&b);
+                }
+                if (ok_a)
+                    siot_trace_free(&a);
+            }
+            c.nodes.len = 0;
+            siot_vbuf_free(&ev1);
+            siot_vbuf_free(&ev2);
+            siot_vbuf_free(&funcs2);
+            siot_vbuf_free(&arg2);
+        }
         g.len = 12;
         put_section(&g, S_HEADER, &c.hdr);
         put_section(&g, S_HEADER, &c.hdr);
