@@ -66,17 +66,23 @@ static uint32_t module_id(const char *path)
     return G.npaths++;
 }
 
+/* The path of a loaded object (the executable's own entry has no name). */
+static const char *object_path(const struct dl_phdr_info *info, char exe[PATH_MAX])
+{
+    const char *name = info->dlpi_name;
+    if (name && *name)
+        return name;
+    ssize_t r = (ssize_t)syscall(SYS_readlink, "/proc/self/exe", exe, PATH_MAX - 1);
+    exe[r > 0 ? r : 0] = 0;
+    return exe;
+}
+
 static int add_object(struct dl_phdr_info *info, size_t size, void *data)
 {
     (void)size;
     (void)data;
     char exe[PATH_MAX];
-    const char *name = info->dlpi_name;
-    if (!name || !*name) {
-        ssize_t r = (ssize_t)syscall(SYS_readlink, "/proc/self/exe", exe, sizeof exe - 1);
-        exe[r > 0 ? r : 0] = 0;
-        name = exe;
-    }
+    const char *name = object_path(info, exe);
     uint32_t m = UINT32_MAX;
     for (int i = 0; i < info->dlpi_phnum; i++) {
         const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
@@ -133,12 +139,7 @@ static int note_base(struct dl_phdr_info *info, size_t size, void *data)
     (void)size;
     (void)data;
     char exe[PATH_MAX];
-    const char *name = info->dlpi_name;
-    if (!name || !*name) {
-        ssize_t r = (ssize_t)syscall(SYS_readlink, "/proc/self/exe", exe, sizeof exe - 1);
-        exe[r > 0 ? r : 0] = 0;
-        name = exe;
-    }
+    const char *name = object_path(info, exe);
     for (uint32_t i = 0; i < G.npaths; i++)
         if (strcmp(G.paths[i], name) == 0) {
             void *b = siot_realloc(bases, (nbases + 1) * sizeof *bases);

@@ -588,37 +588,62 @@ static void emit_pre(const func *f)
     }
 }
 
-static void emit_record_param(const func *f, const param *p)
+/* Arguments recorded by one function of the argument: an id read from it
+ * (REC_ID: fn(arg)), a handle it returns when the call succeeds (REC_NEW:
+ * fn(*arg), -1 on failure), or a handle the call frees (REC_RELEASE: the
+ * table named fn releases the id noted before the call). */
+enum { REC_ID, REC_NEW, REC_RELEASE };
+typedef struct record_form {
+    uint8_t role, kind;
+    const char *fn;
+} record_form;
+static const record_form RECORD_FORMS[] = {
+    {SIOT_ROLE_int, REC_ID, "(int64_t)"},
+    {SIOT_ROLE_count, REC_ID, "(int64_t)"},
+    {SIOT_ROLE_size, REC_ID, "(int64_t)"},
+    {SIOT_ROLE_offset, REC_ID, "(int64_t)"},
+    {SIOT_ROLE_whence, REC_ID, "(int64_t)"},
+    {SIOT_ROLE_oflags, REC_ID, "(int64_t)"},
+    {SIOT_ROLE_mode, REC_ID, "(int64_t)"},
+    {SIOT_ROLE_omode, REC_ID, "(int64_t)"},
+    {SIOT_ROLE_varid, REC_ID, "(int64_t)"},
+    {SIOT_ROLE_fd, REC_ID, "siot_fd_id"},
+    {SIOT_ROLE_comm, REC_ID, "siot_mpi_comm_id"},
+    {SIOT_ROLE_group, REC_ID, "siot_mpi_group_id"},
+    {SIOT_ROLE_dtype, REC_ID, "siot_mpi_dtype_id"},
+    {SIOT_ROLE_op, REC_ID, "siot_mpi_op_id"},
+    {SIOT_ROLE_file, REC_ID, "siot_mpi_file_id"},
+    {SIOT_ROLE_req, REC_ID, "siot_mpi_req_id"},
+    {SIOT_ROLE_hid, REC_ID, "siot_h5_id"},
+    {SIOT_ROLE_outint, REC_NEW, "(int64_t)"},
+    {SIOT_ROLE_outoff, REC_NEW, "(int64_t)"},
+    {SIOT_ROLE_outflag, REC_NEW, "(int64_t)"},
+    {SIOT_ROLE_outvarid, REC_NEW, "(int64_t)"},
+    {SIOT_ROLE_newgroup, REC_NEW, "siot_mpi_group_new"},
+    {SIOT_ROLE_newdtype, REC_NEW, "siot_mpi_dtype_new"},
+    {SIOT_ROLE_outdtype, REC_NEW, "siot_mpi_dtype_new"},
+    {SIOT_ROLE_outncid, REC_NEW, "siot_nc_new"},
+    {SIOT_ROLE_ncreq, REC_NEW, "siot_nc_req_new"},
+    {SIOT_ROLE_freecomm, REC_RELEASE, "SIOT_H_COMM"},
+    {SIOT_ROLE_freegroup, REC_RELEASE, "SIOT_H_GROUP"},
+    {SIOT_ROLE_freedtype, REC_RELEASE, "SIOT_H_DTYPE"},
+};
+
+static const record_form *record_form_of(unsigned role)
 {
-    const char *ok = success_expr(f);
-    int k = p->rec;
-    char L[256] = "";
-    if (siot_role_is_array(p->role) && p->role != SIOT_ROLE_status)
-        len_expr(f, p, L, sizeof L);
-    const param *comm = find_role(f, SIOT_ROLE_comm);
-    const param *root = find_role(f, SIOT_ROLE_root);
-    if (p->rootonly) {
-        if (!comm || !root)
-            die(f->file, f->line, "%s: @root needs comm and root parameters", f->name);
-        o("    if (siot_mpi_is_root(%s, %s)) {\n", comm->name, root->name);
-    }
+    for (size_t i = 0; i < sizeof RECORD_FORMS / sizeof *RECORD_FORMS; i++)
+        if (RECORD_FORMS[i].role == role)
+            return &RECORD_FORMS[i];
+    return NULL;
+}
+
+/* The arguments whose recording is not one of the RECORD_FORMS. */
+static void emit_record_special(const func *f, const param *p, int k, const char *ok, const char *L)
+{
     switch (p->role) {
     case SIOT_ROLE_path:
     case SIOT_ROLE_str:
         o("    siot_put_str(ev, %d, %s);\n", k, p->name);
-        break;
-    case SIOT_ROLE_int:
-    case SIOT_ROLE_count:
-    case SIOT_ROLE_size:
-    case SIOT_ROLE_offset:
-    case SIOT_ROLE_whence:
-    case SIOT_ROLE_oflags:
-    case SIOT_ROLE_mode:
-    case SIOT_ROLE_omode:
-        o("    siot_put_int(ev, %d, (int64_t)(%s));\n", k, p->name);
-        break;
-    case SIOT_ROLE_fd:
-        o("    siot_put_int(ev, %d, siot_fd_id(%s));\n", k, p->name);
         break;
     case SIOT_ROLE_fdnew:
         /* dup2's target: recorded as the id it gets (the return value's). */
@@ -643,20 +668,12 @@ static void emit_record_param(const func *f, const param *p)
     case SIOT_ROLE_dir:
         o("    siot_put_int(ev, %d, siot_h_find(SIOT_H_DIR, (uintptr_t)%s));\n", k, p->name);
         break;
-    case SIOT_ROLE_outint:
-    case SIOT_ROLE_outoff:
-    case SIOT_ROLE_outflag:
-        o("    siot_put_int(ev, %d, (%s && %s) ? (int64_t)*%s : -1);\n", k, p->name, ok, p->name);
-        break;
     case SIOT_ROLE_iov:
         o("    siot_put_iov(ev, %d, %s, %s);\n", k, p->name, L);
         break;
     case SIOT_ROLE_strlen:
         o("    siot_put_int(ev, %d, %s ? (int64_t)strlen(%s) : 0);\n", k, p->name, p->name);
         o("    if (ret >= 0 && %s) ev->bytes = (int64_t)strlen(%s);\n", p->name, p->name);
-        break;
-    case SIOT_ROLE_comm:
-        o("    siot_put_int(ev, %d, siot_mpi_comm_id(%s));\n", k, p->name);
         break;
     case SIOT_ROLE_newcomm:
         if (agreed_handle(f) == p)
@@ -666,39 +683,11 @@ static void emit_record_param(const func *f, const param *p)
         else
             o("    siot_put_int(ev, %d, (%s && %s) ? siot_mpi_comm_new(*%s) : -1);\n", k, p->name, ok, p->name);
         break;
-    case SIOT_ROLE_freecomm:
-        o("    siot_put_int(ev, %d, siot_h_release(SIOT_H_COMM, siot_k_%s));\n", k, p->name);
-        break;
-    case SIOT_ROLE_group:
-        o("    siot_put_int(ev, %d, siot_mpi_group_id(%s));\n", k, p->name);
-        break;
-    case SIOT_ROLE_newgroup:
-        o("    siot_put_int(ev, %d, (%s && %s) ? siot_mpi_group_new(*%s) : -1);\n", k, p->name, ok, p->name);
-        break;
-    case SIOT_ROLE_freegroup:
-        o("    siot_put_int(ev, %d, siot_h_release(SIOT_H_GROUP, siot_k_%s));\n", k, p->name);
-        break;
-    case SIOT_ROLE_dtype:
-        o("    siot_put_int(ev, %d, siot_mpi_dtype_id(%s));\n", k, p->name);
-        break;
-    case SIOT_ROLE_newdtype:
-    case SIOT_ROLE_outdtype:
-        o("    siot_put_int(ev, %d, (%s && %s) ? siot_mpi_dtype_new(*%s) : -1);\n", k, p->name, ok, p->name);
-        break;
-    case SIOT_ROLE_freedtype:
-        o("    siot_put_int(ev, %d, siot_h_release(SIOT_H_DTYPE, siot_k_%s));\n", k, p->name);
-        break;
     case SIOT_ROLE_commitdtype:
         o("    siot_put_int(ev, %d, %s ? siot_mpi_dtype_id(*%s) : -1);\n", k, p->name, p->name);
         break;
     case SIOT_ROLE_dtypearr:
         o("    siot_mpi_put_dtypes(ev, %d, %s, %s);\n", k, p->name, L);
-        break;
-    case SIOT_ROLE_op:
-        o("    siot_put_int(ev, %d, siot_mpi_op_id(%s));\n", k, p->name);
-        break;
-    case SIOT_ROLE_file:
-        o("    siot_put_int(ev, %d, siot_mpi_file_id(%s));\n", k, p->name);
         break;
     case SIOT_ROLE_newfile:
         o("    siot_put_int(ev, %d, (%s && %s) ? siot_h_new_at(SIOT_H_FILE, siot_hkey_file(*%s), %s) : -1);\n", k,
@@ -710,9 +699,6 @@ static void emit_record_param(const func *f, const param *p)
         break;
     case SIOT_ROLE_info:
         o("    siot_mpi_put_info(ev, %d, %s);\n", k, p->name);
-        break;
-    case SIOT_ROLE_req:
-        o("    siot_put_int(ev, %d, siot_mpi_req_id(%s));\n", k, p->name);
         break;
     case SIOT_ROLE_newreq:
         o("    siot_put_int(ev, %d, (%s && %s) ? siot_h_new(SIOT_H_REQ, siot_hkey_req(*%s)) : -1);\n", k, p->name, ok,
@@ -747,9 +733,6 @@ static void emit_record_param(const func *f, const param *p)
     case SIOT_ROLE_intarr3:
         o("    siot_put_ints(ev, %d, %s ? &%s[0][0] : NULL, 3 * (%s));\n", k, p->name, p->name, L);
         break;
-    case SIOT_ROLE_hid:
-        o("    siot_put_int(ev, %d, siot_h5_id(%s));\n", k, p->name);
-        break;
     case SIOT_ROLE_closehid:
         o("    siot_put_int(ev, %d, siot_h5_close(%s, %s));\n", k, p->name, ok);
         break;
@@ -763,24 +746,37 @@ static void emit_record_param(const func *f, const param *p)
         else
             o("    siot_put_int(ev, %d, siot_nc_id(%s));\n", k, p->name);
         break;
-    case SIOT_ROLE_outncid:
-        o("    siot_put_int(ev, %d, (%s && %s) ? siot_nc_new(*%s) : -1);\n", k, p->name, ok, p->name);
-        break;
-    case SIOT_ROLE_varid:
-        o("    siot_put_int(ev, %d, (int64_t)(%s));\n", k, p->name);
-        break;
-    case SIOT_ROLE_outvarid:
-        o("    siot_put_int(ev, %d, (%s && %s) ? (int64_t)*%s : -1);\n", k, p->name, ok, p->name);
-        break;
-    case SIOT_ROLE_ncreq:
-        o("    siot_put_int(ev, %d, (%s && %s) ? siot_nc_req_new(*%s) : -1);\n", k, p->name, ok, p->name);
-        break;
     case SIOT_ROLE_ncreqarr:
         o("    siot_nc_put_reqs(ev, %d, siot_n_%s, siot_o_%s, %s);\n", k, p->name, p->name, ok);
         break;
     default:
         die(f->file, f->line, "%s: role %s is not supported by the generator", f->name, siot_role_name(p->role));
     }
+}
+
+static void emit_record_param(const func *f, const param *p)
+{
+    const char *ok = success_expr(f);
+    int k = p->rec;
+    char L[256] = "";
+    if (siot_role_is_array(p->role) && p->role != SIOT_ROLE_status)
+        len_expr(f, p, L, sizeof L);
+    const param *comm = find_role(f, SIOT_ROLE_comm);
+    const param *root = find_role(f, SIOT_ROLE_root);
+    if (p->rootonly) {
+        if (!comm || !root)
+            die(f->file, f->line, "%s: @root needs comm and root parameters", f->name);
+        o("    if (siot_mpi_is_root(%s, %s)) {\n", comm->name, root->name);
+    }
+    const record_form *rf = record_form_of(p->role);
+    if (rf && rf->kind == REC_ID)
+        o("    siot_put_int(ev, %d, %s(%s));\n", k, rf->fn, p->name);
+    else if (rf && rf->kind == REC_NEW)
+        o("    siot_put_int(ev, %d, (%s && %s) ? %s(*%s) : -1);\n", k, p->name, ok, rf->fn, p->name);
+    else if (rf)
+        o("    siot_put_int(ev, %d, siot_h_release(%s, siot_k_%s));\n", k, rf->fn, p->name);
+    else
+        emit_record_special(f, p, k, ok, L);
     if (p->rootonly)
         o("    }\n");
 }
@@ -1352,42 +1348,35 @@ static void emit_replay_unrecorded(const func *f, const param *p)
     }
 }
 
+/* Handles a replayed call creates or frees: role -> the table rp_set_* /
+ * rp_drop_* keeps them in (the recorded id is the key). */
+typedef struct handle_table {
+    uint8_t role;
+    const char *table;
+} handle_table;
+static const handle_table HANDLE_SETS[] = {
+    {SIOT_ROLE_newcomm, "comm"},      {SIOT_ROLE_newgroup, "group"}, {SIOT_ROLE_newdtype, "dtype"},
+    {SIOT_ROLE_outdtype, "dtype"},    {SIOT_ROLE_commitdtype, "dtype"}, {SIOT_ROLE_newfile, "file"},
+    {SIOT_ROLE_newreq, "req"},
+};
+static const handle_table HANDLE_DROPS[] = {
+    {SIOT_ROLE_freecomm, "comm"},
+    {SIOT_ROLE_freegroup, "group"},
+    {SIOT_ROLE_freedtype, "dtype"},
+    {SIOT_ROLE_closefile, "file"},
+};
+
 static void emit_replay_post(const func *f, const param *p)
 {
     int k = p->rec;
     const char *ok = success_expr(f);
+    for (size_t i = 0; i < sizeof HANDLE_SETS / sizeof *HANDLE_SETS; i++)
+        if (p->role == HANDLE_SETS[i].role)
+            o("    if (%s) rp_set_%s(c, rp_i(&a[%d]), %s_v);\n", ok, HANDLE_SETS[i].table, k, p->name);
+    for (size_t i = 0; i < sizeof HANDLE_DROPS / sizeof *HANDLE_DROPS; i++)
+        if (p->role == HANDLE_DROPS[i].role)
+            o("    rp_drop_%s(c, rp_i(&a[%d]));\n", HANDLE_DROPS[i].table, k);
     switch (p->role) {
-    case SIOT_ROLE_newcomm:
-        o("    if (%s) rp_set_comm(c, rp_i(&a[%d]), %s_v);\n", ok, k, p->name);
-        break;
-    case SIOT_ROLE_newgroup:
-        o("    if (%s) rp_set_group(c, rp_i(&a[%d]), %s_v);\n", ok, k, p->name);
-        break;
-    case SIOT_ROLE_newdtype:
-    case SIOT_ROLE_outdtype:
-        o("    if (%s) rp_set_dtype(c, rp_i(&a[%d]), %s_v);\n", ok, k, p->name);
-        break;
-    case SIOT_ROLE_commitdtype:
-        o("    if (%s) rp_set_dtype(c, rp_i(&a[%d]), %s_v);\n", ok, k, p->name);
-        break;
-    case SIOT_ROLE_newfile:
-        o("    if (%s) rp_set_file(c, rp_i(&a[%d]), %s_v);\n", ok, k, p->name);
-        break;
-    case SIOT_ROLE_newreq:
-        o("    if (%s) rp_set_req(c, rp_i(&a[%d]), %s_v);\n", ok, k, p->name);
-        break;
-    case SIOT_ROLE_freecomm:
-        o("    rp_drop_comm(c, rp_i(&a[%d]));\n", k);
-        break;
-    case SIOT_ROLE_freegroup:
-        o("    rp_drop_group(c, rp_i(&a[%d]));\n", k);
-        break;
-    case SIOT_ROLE_freedtype:
-        o("    rp_drop_dtype(c, rp_i(&a[%d]));\n", k);
-        break;
-    case SIOT_ROLE_closefile:
-        o("    rp_drop_file(c, rp_i(&a[%d]));\n", k);
-        break;
     case SIOT_ROLE_waitreq:
         o("    if (%s_v == MPI_REQUEST_NULL) rp_drop_req(c, rp_i(&a[%d]));\n", p->name, k);
         break;

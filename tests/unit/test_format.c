@@ -516,6 +516,18 @@ static void w_event(siot_vbuf *b, uint64_t nranks, const siot_vbuf *arg)
     siot_vbuf_uvar(b, 0);
 }
 
+/* An event of function 0 at no call site on ranks [0, nranks): five zero
+ * fields and a zero argument; its two histograms are for the caller to write. */
+static void w_event_zero(siot_vbuf *b, uint64_t nranks)
+{
+    siot_vbuf_u8(b, SIOT_N_EVENT);
+    w_rl_all(b, nranks);
+    siot_vbuf_uvar(b, 0);
+    siot_vbuf_uvar(b, 0);
+    for (int i = 0; i < 6; i++)
+        w_const(b, 0);
+}
+
 static void w_event_const(siot_vbuf *b, uint64_t nranks, int64_t v)
 {
     siot_vbuf arg;
@@ -565,6 +577,16 @@ static int expect_accept(const char *what, const siot_vbuf *f, siot_trace *t)
     if (rc != 0)
         fprintf(stderr, "  %s: expected success, got '%s'\n", what, err);
     return rc == 0;
+}
+
+/* Builds c's file into f, expects the reader to refuse it, frees c. */
+static int reject_crafted(const char *what, craft *c, siot_vbuf *f)
+{
+    f->len = 0;
+    craft_file(c, f);
+    int ok = expect_reject(what, f);
+    craft_free(c);
+    return ok;
 }
 
 /* Builds a file whose NODES section is one event with the given argument bytes. */
@@ -1027,18 +1049,12 @@ int main(void)
             w_const(&c.nodes, 0);
         siot_vbuf_uvar(&c.nodes, 0);
         siot_vbuf_uvar(&c.nodes, 0);
-        f.len = 0;
-        craft_file(&c, &f);
-        CHECK(expect_reject("node on rank 4 of 4", &f));
-        craft_free(&c);
+        CHECK(reject_crafted("node on rank 4 of 4", &c, &f));
         /* node on ranks 0-4 of a 4-rank job */
         craft_init(&c, 4);
         siot_vbuf_uvar(&c.nodes, 1);
         w_event_const(&c.nodes, 5, 0);
-        f.len = 0;
-        craft_file(&c, &f);
-        CHECK(expect_reject("node on ranks 0-4 of 4", &f));
-        craft_free(&c);
+        CHECK(reject_crafted("node on ranks 0-4 of 4", &c, &f));
         /* stride 0 */
         craft_init(&c, 4);
         siot_vbuf_uvar(&c.nodes, 1);
@@ -1051,10 +1067,7 @@ int main(void)
             w_const(&c.nodes, 0);
         siot_vbuf_uvar(&c.nodes, 0);
         siot_vbuf_uvar(&c.nodes, 0);
-        f.len = 0;
-        craft_file(&c, &f);
-        CHECK(expect_reject("rank list stride 0", &f));
-        craft_free(&c);
+        CHECK(reject_crafted("rank list stride 0", &c, &f));
         /* rank table entry naming rank 7 of 4 */
         siot_vbuf_u8(&arg, SIOT_X_RANKED);
         siot_vbuf_uvar(&arg, 1);
@@ -1068,12 +1081,7 @@ int main(void)
         /* histogram maximum at rank 4 of 4 (stored as rank+1 = 5) */
         craft_init(&c, 4);
         siot_vbuf_uvar(&c.nodes, 1);
-        siot_vbuf_u8(&c.nodes, SIOT_N_EVENT);
-        w_rl_all(&c.nodes, 4);
-        siot_vbuf_uvar(&c.nodes, 0);
-        siot_vbuf_uvar(&c.nodes, 0);
-        for (int i = 0; i < 6; i++)
-            w_const(&c.nodes, 0);
+        w_event_zero(&c.nodes, 4);
         const uint8_t h1[] = {1, 10, 0, 5, 0}; /* count 1, min 10, span 0, rank+1 5, occ 0 */
         siot_vbuf_put(&c.nodes, h1, sizeof h1);
         siot_vbuf_uvar(&c.nodes, 0);
@@ -1181,10 +1189,7 @@ int main(void)
         craft_init(&c, 2);
         siot_vbuf_uvar(&c.nodes, HUGE_N);
         w_event_const(&c.nodes, 2, 0);
-        f.len = 0;
-        craft_file(&c, &f);
-        CHECK(expect_reject("2^40 nodes", &f));
-        craft_free(&c);
+        CHECK(reject_crafted("2^40 nodes", &c, &f));
         /* rank list of 2^40 entries */
         craft_init(&c, 2);
         siot_vbuf_uvar(&c.nodes, 1);
@@ -1192,28 +1197,17 @@ int main(void)
         siot_vbuf_uvar(&c.nodes, HUGE_N);
         siot_vbuf_uvar(&c.nodes, 0);
         siot_vbuf_u8(&c.nodes, 0);
-        f.len = 0;
-        craft_file(&c, &f);
-        CHECK(expect_reject("rank list of 2^40 entries", &f));
-        craft_free(&c);
+        CHECK(reject_crafted("rank list of 2^40 entries", &c, &f));
         /* loop body of 2^40 nodes */
         craft_init(&c, 2);
         siot_vbuf_uvar(&c.nodes, 1);
         w_loop_head(&c.nodes, 2, 3, HUGE_N);
         w_event_const(&c.nodes, 2, 0);
-        f.len = 0;
-        craft_file(&c, &f);
-        CHECK(expect_reject("loop body of 2^40 nodes", &f));
-        craft_free(&c);
+        CHECK(reject_crafted("loop body of 2^40 nodes", &c, &f));
         /* 2^40 histogram bins */
         craft_init(&c, 2);
         siot_vbuf_uvar(&c.nodes, 1);
-        siot_vbuf_u8(&c.nodes, SIOT_N_EVENT);
-        w_rl_all(&c.nodes, 2);
-        siot_vbuf_uvar(&c.nodes, 0);
-        siot_vbuf_uvar(&c.nodes, 0);
-        for (int i = 0; i < 6; i++)
-            w_const(&c.nodes, 0);
+        w_event_zero(&c.nodes, 2);
         siot_vbuf_uvar(&c.nodes, 2);
         siot_vbuf_uvar(&c.nodes, 1);
         siot_vbuf_uvar(&c.nodes, 1);
@@ -1265,10 +1259,7 @@ int main(void)
         }
         double nan = NAN;
         memcpy(c.nodes.data + hist_nnz_at - 16, &nan, 8);
-        f.len = 0;
-        craft_file(&c, &f);
-        CHECK(expect_reject("histogram NaN mean", &f));
-        craft_free(&c);
+        CHECK(reject_crafted("histogram NaN mean", &c, &f));
 
         /* header notes, function table, call sites, arguments, site depth, string length */
         craft_init(&c, 2);
@@ -1277,10 +1268,7 @@ int main(void)
         put_str(&c.hdr, "k");
         put_str(&c.hdr, "v");
         siot_vbuf_uvar(&c.nodes, 0);
-        f.len = 0;
-        craft_file(&c, &f);
-        CHECK(expect_reject("2^40 header notes", &f));
-        craft_free(&c);
+        CHECK(reject_crafted("2^40 header notes", &c, &f));
 
         craft_init(&c, 2);
         c.funcs.len = 0;
@@ -1288,10 +1276,7 @@ int main(void)
         put_str(&c.funcs, "f");
         siot_vbuf_put(&c.funcs, "\0\7\x64\0", 4);
         siot_vbuf_uvar(&c.nodes, 0);
-        f.len = 0;
-        craft_file(&c, &f);
-        CHECK(expect_reject("2^40 functions", &f));
-        craft_free(&c);
+        CHECK(reject_crafted("2^40 functions", &c, &f));
 
         craft_init(&c, 2);
         c.funcs.len = 0;
@@ -1302,19 +1287,13 @@ int main(void)
         put_str(&c.funcs, "x");
         siot_vbuf_u8(&c.funcs, 4);
         siot_vbuf_uvar(&c.nodes, 0);
-        f.len = 0;
-        craft_file(&c, &f);
-        CHECK(expect_reject("function of 2^40 arguments", &f));
-        craft_free(&c);
+        CHECK(reject_crafted("function of 2^40 arguments", &c, &f));
 
         craft_init(&c, 2);
         c.sites.len = 0;
         siot_vbuf_uvar(&c.sites, HUGE_N); /* modules */
         siot_vbuf_uvar(&c.nodes, 0);
-        f.len = 0;
-        craft_file(&c, &f);
-        CHECK(expect_reject("2^40 modules", &f));
-        craft_free(&c);
+        CHECK(reject_crafted("2^40 modules", &c, &f));
 
         craft_init(&c, 2);
         c.sites.len = 0;
@@ -1322,10 +1301,7 @@ int main(void)
         siot_vbuf_uvar(&c.sites, HUGE_N);
         siot_vbuf_uvar(&c.sites, 0);
         siot_vbuf_uvar(&c.nodes, 0);
-        f.len = 0;
-        craft_file(&c, &f);
-        CHECK(expect_reject("2^40 call sites", &f));
-        craft_free(&c);
+        CHECK(reject_crafted("2^40 call sites", &c, &f));
 
         craft_init(&c, 2);
         c.sites.len = 0;
@@ -1336,10 +1312,7 @@ int main(void)
         siot_vbuf_uvar(&c.sites, 3); /* module 3 of 1 */
         siot_vbuf_uvar(&c.sites, 0x1000);
         siot_vbuf_uvar(&c.nodes, 0);
-        f.len = 0;
-        craft_file(&c, &f);
-        CHECK(expect_reject("call site in an unknown module", &f));
-        craft_free(&c);
+        CHECK(reject_crafted("call site in an unknown module", &c, &f));
 
         craft_init(&c, 2);
         c.sites.len = 0;
@@ -1350,10 +1323,7 @@ int main(void)
         siot_vbuf_uvar(&c.sites, 0);
         siot_vbuf_uvar(&c.sites, 0x1000);
         siot_vbuf_uvar(&c.nodes, 0);
-        f.len = 0;
-        craft_file(&c, &f);
-        CHECK(expect_reject("call site 2^40 deep", &f));
-        craft_free(&c);
+        CHECK(reject_crafted("call site 2^40 deep", &c, &f));
 
         craft_init(&c, 2);
         c.hdr.len = 0;
@@ -1363,10 +1333,7 @@ int main(void)
         siot_vbuf_uvar(&c.hdr, HUGE_N); /* executable name length */
         siot_vbuf_put(&c.hdr, "exe", 3);
         siot_vbuf_uvar(&c.nodes, 0);
-        f.len = 0;
-        craft_file(&c, &f);
-        CHECK(expect_reject("executable name of 2^40 bytes", &f));
-        craft_free(&c);
+        CHECK(reject_crafted("executable name of 2^40 bytes", &c, &f));
 
         /* a section length of 2^40 */
         craft_init(&c, 2);
@@ -1581,10 +1548,7 @@ int main(void)
         /* zero ranks */
         craft_init(&c, 0);
         siot_vbuf_uvar(&c.nodes, 0);
-        f.len = 0;
-        craft_file(&c, &f);
-        CHECK(expect_reject("zero ranks", &f));
-        craft_free(&c);
+        CHECK(reject_crafted("zero ranks", &c, &f));
 
         /* event of an unknown function, unknown call site, unknown node kind, empty loop body */
         const struct {
@@ -1614,10 +1578,7 @@ int main(void)
         craft_init(&c, 2);
         siot_vbuf_uvar(&c.nodes, 1);
         w_loop_head(&c.nodes, 2, 3, 0);
-        f.len = 0;
-        craft_file(&c, &f);
-        CHECK(expect_reject("empty loop body", &f));
-        craft_free(&c);
+        CHECK(reject_crafted("empty loop body", &c, &f));
 
         /* expressions: unknown kind, a string or nothing where a number is required,
          * a progression over more loops than enclose it */
@@ -1648,10 +1609,7 @@ int main(void)
         w_const(&c.nodes, 0);
         siot_vbuf_uvar(&c.nodes, 0);
         siot_vbuf_uvar(&c.nodes, 0);
-        f.len = 0;
-        craft_file(&c, &f);
-        CHECK(expect_reject("string return value", &f));
-        craft_free(&c);
+        CHECK(reject_crafted("string return value", &c, &f));
         /* the loop count is evaluated outside its own loop: an AFFINE count over 1 loop at top level */
         craft_init(&c, 2);
         siot_vbuf_uvar(&c.nodes, 1);
@@ -1660,10 +1618,7 @@ int main(void)
         w_affine(&c.nodes, 1, 1, 1);
         siot_vbuf_uvar(&c.nodes, 1);
         w_event_const(&c.nodes, 2, 0);
-        f.len = 0;
-        craft_file(&c, &f);
-        CHECK(expect_reject("loop count over its own loop", &f));
-        craft_free(&c);
+        CHECK(reject_crafted("loop count over its own loop", &c, &f));
         siot_vbuf_free(&arg);
     }
 
