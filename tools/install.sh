@@ -6,6 +6,8 @@
 #     is rewritten to the installed one
 #   lib/pkgconfig/siotrace-FLAVOUR.pc (siotrace.pc: the default flavour)
 #   share/man/man1/siot.1 ioreplay.1, share/man/man7/siotrace.7
+#   include/siotrace/: the headers a `siot stats --plugin` library is built
+#     against (replay/analyze.h and what it includes, in the same layout)
 set -eu
 : "${PREFIX:?PREFIX must be set}"
 DESTDIR=${DESTDIR:-}
@@ -46,6 +48,7 @@ for f in $built; do
         [ -f "$L/wrap-hdf5.flags" ] && echo "wrap_hdf5=\${libdir}/wrap-hdf5.flags"
         [ -f "$L/wrap-pnetcdf.flags" ] && echo "wrap_pnetcdf=\${libdir}/wrap-pnetcdf.flags"
         echo "ioreplay=\${prefix}/bin/ioreplay.$f"
+        echo "plugin_cflags=-I\${prefix}/include/siotrace"
         echo
         echo "Name: siotrace-$f"
         echo "Description: multi-level I/O tracer for MPI programs built with mpicc.$f (link option)"
@@ -58,6 +61,9 @@ ln -sf "ioreplay.$first" "$D/bin/ioreplay"
 ln -sf "siotrace-$first.pc" "$D/lib/pkgconfig/siotrace.pc"
 install -m 644 man/siot.1 man/ioreplay.1 "$D/share/man/man1/"
 install -m 644 man/siotrace.7 "$D/share/man/man7/"
+mkdir -p "$D/include/siotrace/replay" "$D/include/siotrace/src"
+install -m 644 replay/analyze.h "$D/include/siotrace/replay/"
+install -m 644 src/model.h src/vbuf.h "$D/include/siotrace/src/"
 echo "install: siotrace $VERSION ($built ) in $D"
 echo "  link:  mpicc.$first app.o -Wl,@$PREFIX/lib/siotrace/$first/wrap.flags -o app"
 echo "         or \$(pkg-config --libs siotrace-$first) with PKG_CONFIG_PATH=$PREFIX/lib/pkgconfig"

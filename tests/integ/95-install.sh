@@ -9,7 +9,7 @@ trap 'rm -rf "$P"' EXIT
 make -s -C "$ROOT" install PREFIX="$P" > install.out || fail "make install"
 for f in bin/siot "bin/ioreplay.$MPI" "lib/siotrace/$MPI/libsiotrace.a" "lib/siotrace/$MPI/wrap.flags" \
     "lib/siotrace/$MPI/wrap-hdf5.flags" "lib/pkgconfig/siotrace-$MPI.pc" share/man/man1/siot.1 \
-    share/man/man1/ioreplay.1 share/man/man7/siotrace.7; do
+    share/man/man1/ioreplay.1 share/man/man7/siotrace.7 include/siotrace/replay/analyze.h; do
     [ -e "$P/$f" ] || fail "not installed: $f"
 done
 # Nothing installed points back into the source tree.
@@ -38,6 +38,18 @@ mpicc.$MPI flash.o -Wl,@"$hdf5" -o flash || fail "linking with the installed wra
 SIOT_TRACE=$WORK/flash.siot mpirun_np 2 ./flash -n 1 -i > /dev/null || fail "traced flash-io (installed)"
 "$P/bin/siot" stats "$WORK/flash.siot" > flash.stats || fail "installed siot stats"
 grep -q H5Dwrite flash.stats || fail "no H5Dwrite in the installed build's trace"
+# A siot stats plug-in built against the installed headers only (no source
+# tree on the include path), loaded by the installed siot: MPI_File_write_at_all
+# bytes per rank of an ior run, 4 segments x 65536 bytes (as in test 60).
+cp "$ROOT/tests/plugin/write_all_bytes.c" .
+pcf=$(pkg-config --variable=plugin_cflags "siotrace-$MPI")
+[ "$pcf" = "-I$P/include/siotrace" ] || fail "plugin_cflags is '$pcf'"
+gcc -std=c11 -O1 -shared -fPIC $pcf -o writeall.so write_all_bytes.c || fail "plug-in build with the installed headers"
+SIOT_TRACE=$WORK/ior.siot mpirun_np 4 "$B/examples/ior" -a mpiio -c -s 4 -b 65536 -t 16384 > /dev/null || fail ior
+"$P/bin/siot" stats --plugin ./writeall.so "$WORK/ior.siot" > p.txt || fail "installed siot stats --plugin"
+for r in 0 1 2 3; do
+    grep -qx "rank $r MPI_File_write_at_all bytes 262144" p.txt || { cat p.txt >&2; fail "installed plug-in: rank $r"; }
+done
 cd "$WORK"
 mkdir rp && (cd rp && mpirun_np 4 "$P/bin/ioreplay.$MPI" --quiet --no-compute "$WORK/app.siot") || fail "installed ioreplay"
 # man pages: found through MANPATH, formatted without warnings
@@ -61,4 +73,4 @@ for o in --root --level --no-compute --time-scale --seed --quiet --progress; do
     "$P/bin/ioreplay.$MPI" --help > rphelp.txt || fail "ioreplay --help"
     grep -q -- "$o" rphelp.txt || fail "ioreplay --help lacks $o"
 done
-pass "installed to a prefix; a Makefile app traced through pkg-config, HDF5 through wrap_hdf5; man pages; --help"
+pass "installed to a prefix; a Makefile app traced through pkg-config, HDF5 through wrap_hdf5; a plug-in on the installed headers; man pages; --help"
