@@ -167,6 +167,13 @@ static int usage_error(const char *msg)
     return 2;
 }
 
+/* An option the command does not know, or one given without its value. */
+static int bad_option(const char *cmd, const char *opt)
+{
+    fprintf(stderr, "siot: %s: unknown option '%s', or it needs a value (try 'siot help %s')\n", cmd, opt, cmd);
+    return 2;
+}
+
 static int load(const char *path, siot_trace *t)
 {
     char err[512];
@@ -197,7 +204,7 @@ static int cmd_dump(int argc, char **argv)
         if (strcmp(argv[i], "--jsonl") == 0)
             jsonl = 1;
         else if (argv[i][0] == '-' && argv[i][1])
-            return usage_error("dump: unknown option");
+            return bad_option("dump", argv[i]);
         else if (!path)
             path = argv[i];
         else
@@ -244,7 +251,7 @@ static int cmd_diff(int argc, char **argv)
                 flt.layers |= 1u << l;
             }
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            return usage_error("diff: unknown option");
+            return bad_option("diff", argv[i]);
         } else if (nf < 2) {
             files[nf++] = argv[i];
         } else {
@@ -293,7 +300,7 @@ static int cmd_stats(int argc, char **argv)
             pargs[npargs++] = argv[++i];
         else if (argv[i][0] == '-' && argv[i][1]) {
             free(pargs);
-            return usage_error("stats: unknown option");
+            return bad_option("stats", argv[i]);
         } else if (!path)
             path = argv[i];
         else {
@@ -419,7 +426,7 @@ static int cmd_merge(int argc, char **argv)
             }
         } else if (argv[i][0] == '-' && argv[i][1]) {
             free(in);
-            return usage_error("merge: unknown option");
+            return bad_option("merge", argv[i]);
         } else {
             in[nin++] = argv[i];
         }
@@ -532,7 +539,7 @@ static int out_open(outfile *of, const char *path)
     }
     of->fp = fopen(of->tmp, "w");
     if (!of->fp) {
-        fprintf(stderr, "siot: %s: %s\n", of->tmp, strerror(errno));
+        fprintf(stderr, "siot: cannot write %s: %s\n", path, strerror(errno));
         return -1;
     }
     return 0;
@@ -628,7 +635,7 @@ static int cmd_report(int argc, char **argv)
                 return usage_error("report: --events must be a positive number");
             o.timeline_events = v;
         } else if (argv[i][0] == '-' && argv[i][1])
-            return usage_error("report: unknown option");
+            return bad_option("report", argv[i]);
         else if (!path)
             path = argv[i];
         else
@@ -660,7 +667,7 @@ static int cmd_export(int argc, char **argv)
         } else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
             out = argv[++i];
         else if (argv[i][0] == '-' && argv[i][1])
-            return usage_error("export: unknown option");
+            return bad_option("export", argv[i]);
         else if (!path)
             path = argv[i];
         else

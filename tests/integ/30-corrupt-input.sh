@@ -48,4 +48,26 @@ check_rejected junk.siot "junk file"
 check_rejected empty.siot "empty file"
 check_rejected /nonexistent/x.siot "missing file"
 check_rejected . "a directory"
-pass "17 truncations, $flips byte flips, junk, empty, missing: exit 2 with a reason, no sanitizer report"
+
+# Bad command lines: exit 2, one line that names what is wrong; an output
+# that cannot be completed leaves nothing behind (no partial file, no temp).
+bad_usage() { # EXPECTED-TEXT ARGS...
+    local want=$1
+    shift
+    set +e
+    "$ASAN_SIOT" "$@" > /dev/null 2> err.txt
+    local st=$?
+    set -e
+    [ $st = 2 ] || { cat err.txt >&2; fail "siot $*: exited $st, expected 2"; }
+    [ "$(wc -l < err.txt)" = 1 ] && grep -qF -- "$want" err.txt || { cat err.txt >&2; fail "siot $*: reason lacks '$want'"; }
+}
+bad_usage "'-o'" merge -o
+bad_usage "'--bogus'" dump --bogus known.siot
+bad_usage "'--window'" merge --window
+bad_usage "cannot write /nonexistent/dir/r.html" report known.siot -o /nonexistent/dir/r.html
+bad_usage "--max-events" export --csv --max-events 0 known.siot
+bad_usage "one trace file" export --csv known.siot known.siot
+bad_usage "more than --max-events 3" export --csv --max-events 3 known.siot -o out.csv
+[ ! -e out.csv ] || fail "a refused export left out.csv"
+! ls ./*.tmp-* > /dev/null 2>&1 || fail "temporary files left behind"
+pass "17 truncations, $flips byte flips, junk, empty, missing: exit 2 with a reason, no sanitizer report; bad command lines"
