@@ -14,7 +14,10 @@ endif
 FLAVOURS := mpich openmpi
 
 VERSION := 0.1.0
-B := build/$(MPI)
+# SAN=1: the tracer built with AddressSanitizer and UBSan under
+# build/<flavour>-san (programs linked with it add the same -fsanitize).
+SAN ?=
+B := build/$(MPI)$(if $(SAN),-san)
 O := $(B)/obj
 G := $(B)/gen
 MPICC := mpicc.$(MPI)
@@ -24,6 +27,10 @@ OPT ?= -O2
 CFLAGS := -std=c11 $(OPT) -g -fno-omit-frame-pointer $(WARN) -D_GNU_SOURCE \
           -DSIOT_VERSION=\"$(VERSION)\" -DSIOT_FLAVOUR=\"$(MPI)\" -I. -I$(G)
 HOSTCFLAGS := -std=c11 -O1 -g $(WARN) -D_GNU_SOURCE -I.
+ifneq ($(SAN),)
+SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined
+CFLAGS += $(SANFLAGS)
+endif
 
 SPECS := spec/posix.spec spec/stdio.spec spec/mpi.spec spec/mpiio.spec spec/hdf5.spec spec/pnetcdf.spec
 WRAP_LAYERS := posix stdio

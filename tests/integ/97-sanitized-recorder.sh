@@ -1,0 +1,71 @@
+#!/bin/bash
+# The recorder itself under AddressSanitizer and UBSan (make SAN=1: the
+# archive under build/<flavour>-san, programs linked with -fsanitize): the
+# hardening cases run again with every memory access of the wrappers, the
+# compression, the merge, the spill and the signal-time writer checked.
+# Any report fails the run (exit 99 for ASan; UBSan halts). Leak checking is
+# off: the MPI libraries keep memory until exit.
+. "$(dirname "$0")/../lib.sh"
+make -s -C "$ROOT" MPI="$MPI" SAN=1 lib > san-build.out 2>&1 || { tail -20 san-build.out >&2; fail "make SAN=1 lib"; }
+SANB=$ROOT/build/$MPI-san
+SANF=-fsanitize=address,undefined
+export ASAN_OPTIONS=detect_leaks=0:exitcode=99 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+build_san() { # NAME [CFLAGS...]
+    local name=$1
+    shift
+    $MPICC -std=c11 -O1 -g -Wno-unused-result $SANF "$@" -c "$ROOT/tests/progs/$name.c" -o "$name.o"
+    $MPICC $SANF "$@" "$name.o" -Wl,@"$SANB/wrap.flags" -o "$name"
+    $MPICC "$name.o" -Wl,@"$FLAGS" $SANF "$@" -o "$name.normal"
+}
+no_reports() { # FILE WHAT
+    ! grep -Eq "ERROR: AddressSanitizer|runtime error:" "$1" || { grep -E -A12 "ERROR: Address|runtime error" "$1" >&2; fail "$2: sanitizer report"; }
+}
+
+# Known events: the sanitized recorder writes the same trace as the normal one.
+build_san known
+mkdir -p k-san k-normal # each from no files (MPI-IO looks at the file before creating it)
+(cd k-san && SIOT_TRACE=$WORK/k-san.siot mpirun_np 4 ../known > /dev/null 2> ../k.err) ||
+    { cat k.err >&2; fail "known (sanitized) failed"; }
+no_reports k.err known
+(cd k-normal && SIOT_TRACE=$WORK/k-normal.siot mpirun_np 4 ../known.normal > /dev/null) || fail "known (normal) exited $?"
+"$SIOT" diff k-normal.siot k-san.siot > k.diff || { cat k.diff >&2; fail "the sanitized recorder's trace differs"; }
+
+# Failing calls and errno (test 20's program): same files, failures recorded.
+build_san transp
+mkdir -p tr
+(cd tr && mpirun_np 3 "$WORK/transp" 2> ../t.err) || { cat t.err >&2; fail "transp (sanitized) failed"; }
+no_reports t.err transp
+grep -q "errno kept across a successful pread: ret=10 errno=1234" tr/t-log-0.txt || fail "transp: errno check did not run"
+jsonl tr/transp.siot | grep -c '"errno":2' > /dev/null || fail "transp: no ENOENT recorded"
+
+# Threads: 8 threads of POSIX I/O, MPI_THREAD_MULTIPLE with MPI in the threads.
+build_san threads -pthread
+SIOT_TRACE=$WORK/th1.siot ./threads serial 2> th.err || { cat th.err >&2; fail "threads serial (sanitized)"; }
+no_reports th.err "threads serial"
+jsonl th1.siot > th1.jsonl
+py check_threads.py th1.jsonl 1 0 || fail "threads serial (sanitized)"
+SIOT_TRACE=$WORK/th2.siot mpirun_np 2 ./threads multiple 2> th.err || { cat th.err >&2; fail "threads multiple (sanitized)"; }
+no_reports th.err "threads multiple"
+jsonl th2.siot > th2.jsonl
+py check_threads.py th2.jsonl 2 1 || fail "threads multiple (sanitized)"
+
+# Abnormal endings: the signal-time writer (emergency allocator) and MPI_Abort.
+build_san ending
+export OMPI_MCA_odls_base_sigkill_timeout=3
+SIOT_TRACE=$WORK/job.siot mpirun_np 3 ./ending signal > /dev/null 2> e.err && fail "signal: the job did not fail"
+no_reports e.err "ending signal"
+[ "$(jsonl job.part-000002.siot | grep -c '"func":"pwrite"')" = 5 ] || fail "signal: the killed rank's part lacks its pwrites"
+rm -f job.*
+SIOT_TRACE=$WORK/job.siot mpirun_np 3 ./ending abort > /dev/null 2> e.err && fail "abort: the job did not fail"
+no_reports e.err "ending abort"
+[ "$(jsonl job.part-000001.siot | grep -c '"func":"pwrite"')" = 5 ] || fail "abort: the aborting rank's part lacks its pwrites"
+
+# Irregular events past SIOT_MAX_MEMORY: spilled blocks, concatenated at MPI_Finalize.
+build_san big
+N=100000
+SIOT_TRACE=$WORK/big.siot SIOT_MAX_MEMORY=1M mpirun_np 2 ./big irregular $N mpi 2> b.err || { cat b.err >&2; fail "big (sanitized)"; }
+no_reports b.err "big irregular"
+dump_has big.siot "note spilled: " || fail "big: nothing spilled under a 1M limit"
+jsonl big.siot > b.jsonl
+py check_irregular.py b.jsonl 2 $N || fail "big: spilled trace not exact (sanitized)"
+pass "the recorder under ASan+UBSan: known events, failures and errno, 8 threads, signal and abort endings, spilling: no report, same traces"
