@@ -207,8 +207,20 @@ static int job_body(int fd, void *arg, size_t *len)
     return rc;
 }
 
-static void write_spilled_job(siot_trace *mine, int rank, int size, MPI_Comm comm)
+/* Rank 0 says whether the job's trace was written; each rank then drops
+ * its last checkpoint (SIOT_CHECKPOINT), or keeps it when the trace failed. */
+static void settle_checkpoints(int written, MPI_Comm comm)
 {
+    if (!siot_cfg.checkpoint_ns)
+        return;
+    PMPI_Bcast(&written, 1, MPI_INT, 0, comm);
+    siot_checkpoint_settle(written);
+}
+
+/* Returns 0 when the job's trace was written (on rank 0; others 0). */
+static int write_spilled_job(siot_trace *mine, int rank, int size, MPI_Comm comm)
+{
+    int rc = 0;
     siot_block blk;
     int ok = siot_block_prepare(mine, &blk) == 0;
     uint64_t me[3] = {ok ? blk.len : 0, ok ? blk.nsec : 0, mine->flags};
@@ -229,10 +241,13 @@ static void write_spilled_job(siot_trace *mine, int rank, int size, MPI_Comm com
                  "(a block per rank), not merged", spilled, size);
         siot_trace_set_kv(mine, "concatenated", note);
         job j = {mine, &blk, comm, size, info};
-        siot_write_trace_with(job_body, &j);
+        rc = siot_write_trace_with(job_body, &j);
+    } else {
+        rc = -1;
     }
     free(info);
     siot_block_free(&blk);
+    return rc;
 }
 
 void siot_mpi_abort_hook(int errorcode)
@@ -250,6 +265,7 @@ void siot_mpi_finalize_hook(void)
     if (siot_session_ended()) /* the program is exiting and its part is written: no merge now */
         return;
     uint64_t t0 = siot_now();
+    int written = 1; /* the job's trace, on rank 0 */
     siot_trace mine;
     if (siot_session_take(&mine) != 0)
         fprintf(stderr, "siotrace: out of memory while closing the trace; it is incomplete\n");
@@ -275,7 +291,7 @@ void siot_mpi_finalize_hook(void)
     int spilled = siot_session_spilled(), any = spilled;
     PMPI_Allreduce(&spilled, &any, 1, MPI_INT, MPI_MAX, comm);
     if (any) {
-        write_spilled_job(&mine, rank, size, comm);
+        settle_checkpoints(write_spilled_job(&mine, rank, size, comm) == 0, comm);
         siot_trace_free(&mine);
         PMPI_Comm_free(&comm);
         merge_comm = MPI_COMM_NULL;
@@ -323,8 +339,9 @@ void siot_mpi_finalize_hook(void)
         char note[64];
         snprintf(note, sizeof note, "%.6f", (double)(siot_now() - t0) * 1e-9);
         siot_trace_set_kv(&mine, "finalize_seconds", note);
-        siot_write_trace(&mine);
+        written = siot_write_trace(&mine) == 0;
     }
+    settle_checkpoints(written, comm);
     siot_trace_free(&mine);
     PMPI_Comm_free(&comm);
     merge_comm = MPI_COMM_NULL;

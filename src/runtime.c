@@ -59,7 +59,12 @@ static struct {
     siot_fmap fmap; /* function ids of the spilled sections */
     char stop_note[160];
     const siot_trace *taken; /* the trace siot_session_take filled last */
-} S = {.spill_fd = -1};
+    /* checkpoints (SIOT_CHECKPOINT): the first traced call at or after
+     * ckpt_next writes the rank's part */
+    uint64_t ckpt_next;
+    uint64_t ckpts;     /* checkpoints written */
+    uint64_t ckpt_ns;   /* time they took */
+} S = {.spill_fd = -1, .ckpt_next = UINT64_MAX};
 
 void siot_lock(void)
 {
@@ -176,6 +181,15 @@ void siot_runtime_init(void)
         siot_cfg.spill_dir = getenv("TMPDIR");
     if (!siot_cfg.spill_dir || !*siot_cfg.spill_dir)
         siot_cfg.spill_dir = "/tmp";
+    v = getenv("SIOT_CHECKPOINT");
+    if (v && *v) {
+        char *end;
+        double sec = strtod(v, &end);
+        if (*end || !(sec > 0 && sec <= 1e6))
+            fprintf(stderr, "siotrace: SIOT_CHECKPOINT=%s is not a number of seconds in (0, 10^6]; no checkpoints\n", v);
+        else
+            siot_cfg.checkpoint_ns = (uint64_t)(sec * 1e9) ? (uint64_t)(sec * 1e9) : 1;
+    }
     v = getenv("SIOT_TOLERANCE");
     if (v && *v) {
         char *end;
@@ -324,6 +338,8 @@ siot_raw *siot_end(int slot)
     return r;
 }
 
+static void checkpoint(uint64_t now);
+
 void siot_finish(int slot)
 {
     siot_tls *t = &siot_t;
@@ -334,6 +350,8 @@ void siot_finish(int slot)
             siot_queue_push(&S.queue, t->stage, t->nstage, t->pool);
         t->nstage = 0;
         t->npool = 0;
+        if (SIOT_UNLIKELY(t->last_mark >= S.ckpt_next))
+            checkpoint(t->last_mark);
     }
     siot_unlock();
     t->busy--;
@@ -463,7 +481,14 @@ int siot_dir_traced(const void *dir)
 
 void siot_session_pause(void) { atomic_store(&siot_layer_mask, 0); }
 
-void siot_session_set_mpi(int on) { S.mpi = on; }
+void siot_session_set_mpi(int on)
+{
+    S.mpi = on;
+    /* Checkpoints start with the rank's own session: before MPI_Init every
+     * rank would be rank 0. */
+    if (on && siot_cfg.checkpoint_ns)
+        S.ckpt_next = siot_now() + siot_cfg.checkpoint_ns;
+}
 
 int32_t siot_session_rank(void) { return S.rank; }
 
@@ -498,14 +523,12 @@ static const char *self_exe(char *buf, size_t n)
     return buf;
 }
 
-int siot_session_take(siot_trace *t)
+/* The rank's trace as it stands (under the lock, the queue finished):
+ * header, tables and the node list, in t's arena; the nodes stay the
+ * session's. */
+static int describe_session(siot_trace *t)
 {
-    atomic_store(&siot_layer_mask, 0);
-    siot_trace_init(t);
-    int rc = siot_sites_export(t) != 0 ? -1 : 0; /* takes the lock itself */
-    siot_lock();
-    S.ended = 1;
-    siot_queue_finish(&S.queue);
+    int rc = siot_sites_export_locked(t);
     t->nranks = S.nranks;
     t->start_ns = S.start_ns;
     t->flags = (S.queue.oom ? SIOT_TF_TRUNCATED : 0) | (siot_cfg.compress ? SIOT_TF_COMPRESSED : 0);
@@ -527,6 +550,17 @@ int siot_session_take(siot_trace *t)
     } else {
         rc = -1;
     }
+    return rc;
+}
+
+int siot_session_take(siot_trace *t)
+{
+    atomic_store(&siot_layer_mask, 0);
+    siot_trace_init(t);
+    siot_lock();
+    S.ended = 1;
+    siot_queue_finish(&S.queue);
+    int rc = describe_session(t);
     if (S.queue.oom) {
         char why[200];
         snprintf(why, sizeof why, "the tracer ran out of memory after event %llu: the %llu events after it were lost",
@@ -800,6 +834,57 @@ static void partial_path(char *out, size_t n, int32_t rank)
     if (l > 5 && strcmp(base + l - 5, ".siot") == 0)
         base[l - 5] = 0;
     snprintf(out, n, "%s.part-%06d.siot", base, (int)rank);
+}
+
+/* SIOT_CHECKPOINT: the rank's trace so far, as the part an abnormal ending
+ * would write (a later checkpoint, the ending, or the job's trace supersede
+ * it). Called at the end of a traced call, under the lock: the encoding is
+ * proportional to the compressed trace, plus the spill file when the rank
+ * spilled. Against SIGKILL, which no handler sees. */
+static void checkpoint(uint64_t now)
+{
+    S.ckpt_next = now + siot_cfg.checkpoint_ns;
+    if (S.ended || S.queue.stopped || siot_queue_finish(&S.queue) != 0)
+        return;
+    siot_trace t;
+    siot_trace_init(&t);
+    if (describe_session(&t) == 0) {
+        char note[160];
+        snprintf(note, sizeof note, "checkpoint %llu, after event %llu of this rank (it was still running)",
+                 (unsigned long long)S.ckpts + 1, (unsigned long long)S.queue.events);
+        siot_trace_set_kv(&t, "partial", note);
+        snprintf(note, sizeof note, "%llu", (unsigned long long)S.queue.events);
+        siot_trace_set_kv(&t, "events_recorded", note);
+        t.flags |= SIOT_TF_PARTIAL;
+        char path[PATH_MAX + 64];
+        partial_path(path, sizeof path, S.rank);
+        const siot_trace *taken = S.taken;
+        S.taken = &t; /* a rank that spilled: its spilled sections go in too */
+        if (siot_write_trace_to(&t, path, 1) == 0)
+            S.ckpts++;
+        S.taken = taken;
+    }
+    siot_trace_free(&t);
+    /* what the writing took is not the application's computation */
+    siot_t.last_mark = siot_now();
+    S.ckpt_ns += siot_t.last_mark - now;
+}
+
+void siot_checkpoint_settle(int job_written)
+{
+    if (!S.ckpts)
+        return;
+    if (siot_cfg.verbose)
+        fprintf(stderr, "siotrace: rank %d: %llu checkpoints, %.6f s in all\n", (int)S.rank,
+                (unsigned long long)S.ckpts, (double)S.ckpt_ns * 1e-9);
+    char path[PATH_MAX + 64];
+    partial_path(path, sizeof path, S.rank);
+    if (job_written)
+        syscall(SYS_unlinkat, AT_FDCWD, path, 0);
+    else
+        fprintf(stderr, "siotrace: rank %d: the job's trace was not written; this rank's last checkpoint is in %s\n",
+                (int)S.rank, path);
+    S.ckpts = 0;
 }
 
 static atomic_int end_written; /* ... and written */

@@ -116,6 +116,7 @@ typedef struct siot_config {
     const char *rank_traces; /* SIOT_RANK_TRACES: also write each rank's own trace in this directory */
     size_t max_memory;       /* SIOT_MAX_MEMORY: recorder memory before nodes are spilled to disk */
     const char *spill_dir;   /* SIOT_SPILL_DIR, else TMPDIR, else /tmp */
+    uint64_t checkpoint_ns;  /* SIOT_CHECKPOINT: seconds between a rank's checkpoints (0: none) */
 } siot_config;
 extern siot_config siot_cfg;
 
@@ -165,8 +166,12 @@ typedef int (*siot_emit_fn)(void *arg, const void *p, size_t n);
 int siot_block_prepare(const siot_trace *t, siot_block *b);
 int siot_block_emit(const siot_block *b, siot_emit_fn emit, void *arg);
 void siot_block_free(siot_block *b);
-/* Set by the MPI layer once MPI_Init ran: the serial at-exit writer steps aside. */
+/* Set by the MPI layer once MPI_Init ran: the serial at-exit writer steps aside
+ * (and checkpoints, when asked for, start). */
 void siot_session_set_mpi(int on);
+/* After the job's trace is written (job_written: rank 0 says it was): this
+ * rank's last checkpoint is removed, or kept when the job's trace failed. */
+void siot_checkpoint_settle(int job_written);
 int32_t siot_session_rank(void);
 
 /* Handle tables: small stable ids for opaque handles (src/handles.c). */

@@ -317,13 +317,18 @@ SIOT_TEXT uint32_t siot_site_here(unsigned depth)
 int siot_sites_export(siot_trace *t)
 {
     siot_lock();
+    int rc = siot_sites_export_locked(t);
+    siot_unlock();
+    return rc;
+}
+
+int siot_sites_export_locked(siot_trace *t)
+{
     int rc = 0;
     /* Only the modules that some frame points into, renumbered densely. */
     uint32_t *map = siot_calloc(G.npaths + 1, sizeof *map);
-    if (!map) {
-        siot_unlock();
+    if (!map)
         return -1;
-    }
     for (size_t i = 0; i < G.nframes; i++)
         map[SIOT_ADDR_MODULE(G.frames[i])] = 1;
     uint32_t nused = 0;
@@ -354,6 +359,5 @@ int siot_sites_export(siot_trace *t)
         }
     }
     siot_free(map);
-    siot_unlock();
     return rc;
 }

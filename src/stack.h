@@ -19,5 +19,7 @@
 uint32_t siot_site_here(unsigned depth);
 /* Copies the sites and modules seen so far into t (allocated in t's arena). */
 int siot_sites_export(siot_trace *t);
+/* The same, for a caller that holds the tracer lock. */
+int siot_sites_export_locked(siot_trace *t);
 
 #endif

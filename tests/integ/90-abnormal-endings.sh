@@ -4,7 +4,7 @@
 # or killed by SIGINT. Each rank that can still run code writes its own
 # partial trace (<trace>.part-RRRRRR.siot, marked PARTIAL with the reason),
 # and `siot merge` joins the parts into one job trace that says which ranks
-# are missing. (MPICH's launcher ends the other ranks of an aborted job with
+# are missing. With SIOT_CHECKPOINT, SIGKILL too leaves the parts. (MPICH's launcher ends the other ranks of an aborted job with
 # SIGKILL, which nothing can catch: only the aborting rank's part is there.)
 . "$(dirname "$0")/../lib.sh"
 build_traced ending
@@ -72,6 +72,44 @@ rm -f job.*
 SIOT_TRACE=$WORK/job.siot mpirun_np 3 ./ending signal > /dev/null 2>&1 && fail "signal: the job did not fail"
 check_part job.part-000002.siot 'signal 15 \(TERM\)' 5
 echo "   SIGTERM: the killed rank's part has its events"
+
+# SIOT_CHECKPOINT: each rank rewrites its part at the first traced call after
+# every interval, so that even SIGKILL, which no handler sees, leaves what
+# was recorded up to the last checkpoint. (The barrier after the five writes
+# is the call that writes it here.)
+rm -f job.*
+SIOT_CHECKPOINT=0.001 SIOT_TRACE=$WORK/job.siot mpirun_np 4 ./ending abort > /dev/null 2>&1 && fail "abort: the job did not fail"
+[ "$(ls job.part-*.siot | wc -l)" = 4 ] || fail "checkpointed abort: $(ls job.part-*.siot | wc -l) parts, want 4"
+check_part job.part-000001.siot 'MPI_Abort\(errorcode 7\) on rank 1' 5
+for r in 0 2 3; do
+    check_part job.part-00000$r.siot '(checkpoint [0-9]+, after event [0-9]+ of this rank|signal 15)' 5
+done
+"$SIOT" merge -o job.siot job.part-*.siot || fail "siot merge of checkpointed parts"
+[ "$(count job.siot pwrite)" = 20 ] || fail "checkpointed abort: merged parts hold $(count job.siot pwrite) pwrites"
+dump_has job.siot "missing_ranks" && fail "checkpointed abort: a rank is missing"
+echo "   MPI_Abort with SIOT_CHECKPOINT: 4 of 4 parts"
+# every rank SIGKILLed while it sleeps
+rm -f job.* out.txt
+SIOT_CHECKPOINT=0.001 SIOT_TRACE=$WORK/job.siot mpirun_np 3 ./ending wait > out.txt 2> /dev/null &
+pid=$!
+for _ in $(seq 300); do [ "$(grep -c ready out.txt 2> /dev/null)" = 3 ] && break; sleep 0.1; done
+[ "$(grep -c ready out.txt)" = 3 ] || fail "SIGKILL: the ranks did not get ready"
+pkill -KILL -f '^\./ending wait' || fail "SIGKILL: no rank to kill"
+wait $pid || true
+for r in 0 1 2; do
+    check_part job.part-00000$r.siot 'checkpoint [0-9]+, after event [0-9]+ of this rank' 5
+done
+echo "   SIGKILL of every rank with SIOT_CHECKPOINT: 3 of 3 parts from the checkpoints"
+# a job that ends well leaves no part, and the same trace as without checkpoints
+build_traced known
+mkdir -p ck0 ck1
+(cd ck0 && SIOT_TRACE=$WORK/k0.siot mpirun_np 4 ../known > /dev/null) || fail "known"
+(cd ck1 && SIOT_CHECKPOINT=0.0001 SIOT_TRACE=$WORK/k1.siot mpirun_np 4 ../known > /dev/null) || fail "known with checkpoints"
+! ls k1.part-* > /dev/null 2>&1 || fail "checkpoints left behind after a clean end: $(ls k1.part-*)"
+"$SIOT" diff k0.siot k1.siot > k.diff || { cat k.diff >&2; fail "checkpoints changed the job's trace"; }
+SIOT_CHECKPOINT=soon SIOT_TRACE=$WORK/k2.siot mpirun_np 1 ./known > /dev/null 2> k2.err || fail "known with a bad SIOT_CHECKPOINT"
+grep -q "SIOT_CHECKPOINT=soon is not a number of seconds" k2.err || fail "bad SIOT_CHECKPOINT not reported"
+echo "   a clean end removes the checkpoints; the job's trace is the same as without"
 
 # serial: _exit(3) keeps the trace (complete, with the _exit event)
 rm -f ser.siot

@@ -38,13 +38,14 @@ no_reports t.err transp
 grep -q "errno kept across a successful pread: ret=10 errno=1234" tr/t-log-0.txt || fail "transp: errno check did not run"
 jsonl tr/transp.siot | grep -c '"errno":2' > /dev/null || fail "transp: no ENOENT recorded"
 
-# Threads: 8 threads of POSIX I/O, MPI_THREAD_MULTIPLE with MPI in the threads.
+# Threads: 8 threads of POSIX I/O, MPI_THREAD_MULTIPLE with MPI in the threads
+# (and checkpoints taken by whichever thread ends a call).
 build_san threads -pthread
 SIOT_TRACE=$WORK/th1.siot ./threads serial 2> th.err || { cat th.err >&2; fail "threads serial (sanitized)"; }
 no_reports th.err "threads serial"
 jsonl th1.siot > th1.jsonl
 py check_threads.py th1.jsonl 1 0 || fail "threads serial (sanitized)"
-SIOT_TRACE=$WORK/th2.siot mpirun_np 2 ./threads multiple 2> th.err || { cat th.err >&2; fail "threads multiple (sanitized)"; }
+SIOT_CHECKPOINT=0.001 SIOT_TRACE=$WORK/th2.siot mpirun_np 2 ./threads multiple 2> th.err || { cat th.err >&2; fail "threads multiple (sanitized)"; }
 no_reports th.err "threads multiple"
 jsonl th2.siot > th2.jsonl
 py check_threads.py th2.jsonl 2 1 || fail "threads multiple (sanitized)"
@@ -60,12 +61,14 @@ SIOT_TRACE=$WORK/job.siot mpirun_np 3 ./ending abort > /dev/null 2> e.err && fai
 no_reports e.err "ending abort"
 [ "$(jsonl job.part-000001.siot | grep -c '"func":"pwrite"')" = 5 ] || fail "abort: the aborting rank's part lacks its pwrites"
 
-# Irregular events past SIOT_MAX_MEMORY: spilled blocks, concatenated at MPI_Finalize.
+# Irregular events past SIOT_MAX_MEMORY: spilled blocks, concatenated at
+# MPI_Finalize, with checkpoints (SIOT_CHECKPOINT) copying the spilled blocks.
 build_san big
 N=100000
-SIOT_TRACE=$WORK/big.siot SIOT_MAX_MEMORY=1M mpirun_np 2 ./big irregular $N mpi 2> b.err || { cat b.err >&2; fail "big (sanitized)"; }
+SIOT_CHECKPOINT=0.05 SIOT_TRACE=$WORK/big.siot SIOT_MAX_MEMORY=1M mpirun_np 2 ./big irregular $N mpi 2> b.err || { cat b.err >&2; fail "big (sanitized)"; }
 no_reports b.err "big irregular"
 dump_has big.siot "note spilled: " || fail "big: nothing spilled under a 1M limit"
 jsonl big.siot > b.jsonl
 py check_irregular.py b.jsonl 2 $N || fail "big: spilled trace not exact (sanitized)"
-pass "the recorder under ASan+UBSan: known events, failures and errno, 8 threads, signal and abort endings, spilling: no report, same traces"
+! ls th2.part-* big.part-* > /dev/null 2>&1 || fail "checkpoints left behind"
+pass "the recorder under ASan+UBSan: known events, failures and errno, 8 threads, signal and abort endings, spilling, checkpoints: no report, same traces"
