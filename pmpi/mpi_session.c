@@ -208,11 +208,11 @@ static int job_body(int fd, void *arg, size_t *len)
 }
 
 /* Rank 0 says whether the job's trace was written; each rank then drops
- * its last checkpoint (SIOT_CHECKPOINT), or keeps it when the trace failed. */
+ * its last checkpoint (SIOT_CHECKPOINT), or keeps it when the trace failed.
+ * Every rank takes part, checkpointing or not: SIOT_CHECKPOINT may differ
+ * between the programs of an MPMD job. */
 static void settle_checkpoints(int written, MPI_Comm comm)
 {
-    if (!siot_cfg.checkpoint_ns)
-        return;
     PMPI_Bcast(&written, 1, MPI_INT, 0, comm);
     siot_checkpoint_settle(written);
 }
