@@ -75,10 +75,11 @@ echo "   SIGTERM: the killed rank's part has its events"
 
 # SIOT_CHECKPOINT: each rank rewrites its part at the first traced call after
 # every interval, so that even SIGKILL, which no handler sees, leaves what
-# was recorded up to the last checkpoint. (The barrier after the five writes
-# is the call that writes it here.)
+# was recorded up to the last checkpoint. A microsecond interval makes every
+# call after the first checkpoint write one (each takes longer than that), so
+# the barrier after the five writes surely writes the part here.
 rm -f job.*
-SIOT_CHECKPOINT=0.001 SIOT_TRACE=$WORK/job.siot mpirun_np 4 ./ending abort > /dev/null 2>&1 && fail "abort: the job did not fail"
+SIOT_CHECKPOINT=0.000001 SIOT_TRACE=$WORK/job.siot mpirun_np 4 ./ending abort > /dev/null 2>&1 && fail "abort: the job did not fail"
 [ "$(ls job.part-*.siot | wc -l)" = 4 ] || fail "checkpointed abort: $(ls job.part-*.siot | wc -l) parts, want 4"
 check_part job.part-000001.siot 'MPI_Abort\(errorcode 7\) on rank 1' 5
 for r in 0 2 3; do
@@ -90,7 +91,7 @@ dump_has job.siot "missing_ranks" && fail "checkpointed abort: a rank is missing
 echo "   MPI_Abort with SIOT_CHECKPOINT: 4 of 4 parts"
 # every rank SIGKILLed while it sleeps
 rm -f job.* out.txt
-SIOT_CHECKPOINT=0.001 SIOT_TRACE=$WORK/job.siot mpirun_np 3 ./ending wait > out.txt 2> /dev/null &
+SIOT_CHECKPOINT=0.000001 SIOT_TRACE=$WORK/job.siot mpirun_np 3 ./ending wait > out.txt 2> /dev/null &
 pid=$!
 for _ in $(seq 300); do [ "$(grep -c ready out.txt 2> /dev/null)" = 3 ] && break; sleep 0.1; done
 [ "$(grep -c ready out.txt)" = 3 ] || fail "SIGKILL: the ranks did not get ready"
