@@ -953,6 +953,28 @@ static void emit_variadic_prologue(const func *f)
     }
 }
 
+/* After the real call (ret and siot_e set): the job-wide handle id, MPI_Init's
+ * session start, and the event's fields. init_ret: what an MPI_Init wrapper
+ * returns when its start was not recorded ("ret"; "" for a Fortran one). */
+static int fort_dropped(const func *f, const param *p);
+static void emit_record_event(const func *f, const char *init_ret, int fortran)
+{
+    const param *agree = agreed_handle(f);
+    if (agree)
+        o("    int32_t siot_agreed = siot_mpi_agree(%s, %s, %s);\n",
+          agree->role == SIOT_ROLE_newfile ? "SIOT_H_FILE" : "SIOT_H_COMM", find_role(f, SIOT_ROLE_comm)->name,
+          success_expr(f));
+    if (SIOT_CLASS_BASE(f->cls) == SIOT_CLASS_init)
+        o("    siot_mpi_init_post();\n    if (slot < 0) {\n        errno = siot_e;\n        return%s%s;\n    }\n",
+          init_ret[0] ? " " : "", init_ret);
+    o("    siot_raw *ev = siot_end(slot);\n");
+    for (int i = 0; i < f->np; i++)
+        if (f->p[i].rec >= 0 && !(fortran && fort_dropped(f, &f->p[i])))
+            emit_record_param(f, &f->p[i]);
+    emit_ret(f);
+    emit_bytes(f);
+}
+
 static void emit_wrapper(const func *f)
 {
     char real[128];
@@ -1027,19 +1049,7 @@ static void emit_wrapper(const func *f)
     o(");\n    int siot_e = errno;\n");
     if (is_printf_like(f))
         o("    va_end(%s);\n", f->p[f->np - 1].name);
-    const param *agree = agreed_handle(f);
-    if (agree)
-        o("    int32_t siot_agreed = siot_mpi_agree(%s, %s, %s);\n",
-          agree->role == SIOT_ROLE_newfile ? "SIOT_H_FILE" : "SIOT_H_COMM", find_role(f, SIOT_ROLE_comm)->name,
-          success_expr(f));
-    if (base == SIOT_CLASS_init)
-        o("    siot_mpi_init_post();\n    if (slot < 0) {\n        errno = siot_e;\n        return ret;\n    }\n");
-    o("    siot_raw *ev = siot_end(slot);\n");
-    for (int i = 0; i < f->np; i++)
-        if (f->p[i].rec >= 0)
-            emit_record_param(f, &f->p[i]);
-    emit_ret(f);
-    emit_bytes(f);
+    emit_record_event(f, "ret", 0);
     emit_side_effects(f);
     o("    siot_finish(slot);\n    errno = siot_e;\n");
     if (!isvoid)
@@ -1823,19 +1833,7 @@ static void emit_fortran_wrapper(const func *f)
     o("    p%s_(%s%sierr%s);\n", lname, pargs, sep, lens);
     o("    int ret = (int)*ierr;\n    int siot_e = errno;\n");
     emit_fort_post(f);
-    const param *agree = agreed_handle(f);
-    if (agree)
-        o("    int32_t siot_agreed = siot_mpi_agree(%s, %s, %s);\n",
-          agree->role == SIOT_ROLE_newfile ? "SIOT_H_FILE" : "SIOT_H_COMM", find_role(f, SIOT_ROLE_comm)->name,
-          success_expr(f));
-    if (base == SIOT_CLASS_init)
-        o("    siot_mpi_init_post();\n    if (slot < 0) {\n        errno = siot_e;\n        return;\n    }\n");
-    o("    siot_raw *ev = siot_end(slot);\n");
-    for (int i = 0; i < f->np; i++)
-        if (f->p[i].rec >= 0 && !fort_dropped(f, &f->p[i]))
-            emit_record_param(f, &f->p[i]);
-    emit_ret(f);
-    emit_bytes(f);
+    emit_record_event(f, "", 1);
     o("    siot_finish(slot);\n");
     for (int i = 0; i < f->np; i++) {
         const param *p = &f->p[i];
