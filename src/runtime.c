@@ -524,8 +524,9 @@ static const char *self_exe(char *buf, size_t n)
 }
 
 /* The rank's trace as it stands (under the lock, the queue finished):
- * header, tables and the node list, in t's arena; the nodes stay the
- * session's. */
+ * header, tables, the node list, and the notes and flags saying how it was
+ * recorded (truncated, stopped, spilled, approximate), in t's arena; the
+ * nodes stay the session's. */
 static int describe_session(siot_trace *t)
 {
     int rc = siot_sites_export_locked(t);
@@ -550,17 +551,6 @@ static int describe_session(siot_trace *t)
     } else {
         rc = -1;
     }
-    return rc;
-}
-
-int siot_session_take(siot_trace *t)
-{
-    atomic_store(&siot_layer_mask, 0);
-    siot_trace_init(t);
-    siot_lock();
-    S.ended = 1;
-    siot_queue_finish(&S.queue);
-    int rc = describe_session(t);
     if (S.queue.oom) {
         char why[200];
         snprintf(why, sizeof why, "the tracer ran out of memory after event %llu: the %llu events after it were lost",
@@ -585,7 +575,6 @@ int siot_session_take(siot_trace *t)
                  siot_cfg.max_memory);
         siot_trace_set_kv(t, "spilled", sp);
     }
-    S.taken = t;
     char note[160];
     snprintf(note, sizeof note, "%llu", (unsigned long long)S.queue.events);
     siot_trace_set_kv(t, "events_recorded", note);
@@ -606,6 +595,18 @@ int siot_session_take(siot_trace *t)
     }
     snprintf(note, sizeof note, "%zu", S.arena.used_bytes);
     siot_trace_set_kv(t, "recorder_memory_bytes", note);
+    return rc;
+}
+
+int siot_session_take(siot_trace *t)
+{
+    atomic_store(&siot_layer_mask, 0);
+    siot_trace_init(t);
+    siot_lock();
+    S.ended = 1;
+    siot_queue_finish(&S.queue);
+    int rc = describe_session(t);
+    S.taken = t;
     siot_queue_free(&S.queue);
     siot_arena_take(&t->arena, &S.arena);
     siot_unlock();
@@ -853,8 +854,6 @@ static void checkpoint(uint64_t now)
         snprintf(note, sizeof note, "checkpoint %llu, after event %llu of this rank (it was still running)",
                  (unsigned long long)S.ckpts + 1, (unsigned long long)S.queue.events);
         siot_trace_set_kv(&t, "partial", note);
-        snprintf(note, sizeof note, "%llu", (unsigned long long)S.queue.events);
-        siot_trace_set_kv(&t, "events_recorded", note);
         t.flags |= SIOT_TF_PARTIAL;
         char path[PATH_MAX + 64];
         partial_path(path, sizeof path, S.rank);

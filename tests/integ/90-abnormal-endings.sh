@@ -101,6 +101,26 @@ for r in 0 1 2; do
     check_part job.part-00000$r.siot 'checkpoint [0-9]+, after event [0-9]+ of this rank' 5
 done
 echo "   SIGKILL of every rank with SIOT_CHECKPOINT: 3 of 3 parts from the checkpoints"
+# a rank that spilled (SIOT_MAX_MEMORY): its checkpoint holds the spilled
+# sections too, and says how it was recorded, as its final part would
+build_traced big
+rm -f job.*
+SIOT_MAX_MEMORY=1M SIOT_CHECKPOINT=0.2 SIOT_TRACE=$WORK/job.siot mpirun_np 2 ./big irregular 50000000 mpi > /dev/null 2>&1 &
+pid=$!
+for _ in $(seq 600); do
+    [ -f job.part-000000.siot ] && "$SIOT" dump job.part-000000.siot > poll.txt 2> /dev/null &&
+        grep -q "note spilled: " poll.txt && break
+    sleep 0.1
+done
+pkill -KILL -f '^\./big irregular' || fail "spilled checkpoint: no rank to kill (the run ended first?)"
+wait $pid || true
+"$SIOT" dump job.part-000000.siot > part.txt || fail "spilled checkpoint unreadable"
+grep -q "note spilled: " part.txt && grep -q "PARTIAL" part.txt || fail "spilled checkpoint: not marked spilled and partial"
+rec=$(sed -n 's/.*note events_recorded: //p' part.txt)
+"$SIOT" stats --json job.part-000000.siot > s.json || fail "siot stats of the spilled checkpoint"
+python3 -c 'import json, sys; s = json.load(open("s.json")); sys.exit(s["total_events"] != int(sys.argv[1]))' "$rec" ||
+    fail "spilled checkpoint: its events are not the $rec it says it recorded"
+echo "   SIGKILL of a spilling job: its checkpoint holds all $rec events recorded until then"
 # a job that ends well leaves no part, and the same trace as without checkpoints
 build_traced known
 mkdir -p ck0 ck1
