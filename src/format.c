@@ -896,8 +896,6 @@ static int dec_funcs(dec *d)
         for (uint32_t k = 0; k < f->nargs && !d->rd.err; k++) {
             names[k] = dstr(d, 256);
             roles[k] = siot_rd_u8(&d->rd);
-            if (!d->rd.err && !names[k])
-                return dfail(d, "function argument without a name");
         }
         f->argnames = names;
         f->argroles = roles;
