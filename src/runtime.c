@@ -453,12 +453,23 @@ int64_t siot_fd_new(int fd)
 
 int64_t siot_fd_id(int fd) { return fd < 0 ? fd : siot_h_find(SIOT_H_FD, (uintptr_t)fd); }
 
-void siot_fd_closed(int fd)
+int64_t siot_fd_closing(int fd)
 {
     if (fd < 0 || (uint32_t)fd / 64 >= S.fdwords)
-        return;
+        return fd < 0 ? fd : -1;
+    siot_lock();
     __atomic_and_fetch(&S.fdbits[fd / 64], ~(1ULL << (fd % 64)), __ATOMIC_RELAXED);
-    siot_h_release(SIOT_H_FD, (uintptr_t)fd);
+    int64_t id = siot_h_release(SIOT_H_FD, (uintptr_t)fd);
+    siot_unlock();
+    return id;
+}
+
+int64_t siot_h_closing(int kind, const void *handle)
+{
+    siot_lock();
+    int64_t id = handle ? siot_h_release(kind, (uintptr_t)handle) : -1;
+    siot_unlock();
+    return id;
 }
 
 int siot_stream_traced(const void *stream)

@@ -91,7 +91,12 @@ static inline int siot_inside_layer(unsigned layer)
 int siot_fd_traced(int fd);
 int64_t siot_fd_new(int fd);     /* fd just opened: traced from now on; returns its id */
 int64_t siot_fd_id(int fd);      /* id of a traced fd, -1 if not traced */
-void siot_fd_closed(int fd);     /* fd closed: no longer traced, its id free */
+/* fd about to be closed: no longer traced, its id freed and returned (-1
+ * if it was not traced). Done before the real close: once the kernel frees
+ * the number another thread's open may get it, and must keep its own id. */
+int64_t siot_fd_closing(int fd);
+/* The same for a FILE* or DIR* (kind SIOT_H_STREAM, SIOT_H_DIR) about to be closed. */
+int64_t siot_h_closing(int kind, const void *handle);
 int siot_stream_traced(const void *stream);
 int siot_dir_traced(const void *dir);
 

@@ -538,6 +538,23 @@ static const param *agreed_handle(const func *f)
 
 static int fortran_mode; /* emitting Fortran wrappers: statuses are converted elsewhere */
 
+/* The descriptor, FILE* or DIR* a call closes: its tracing ends and its id
+ * is released before the real call (siot_fd_closing), because once the
+ * kernel or libc frees it another thread may get the same number or
+ * address, and its open must keep the id it is given. The event records
+ * the id released (siot_cid_NAME). */
+static const char *closed_handle(const func *f, const param *p)
+{
+    unsigned base = SIOT_CLASS_BASE(f->cls);
+    if (base == SIOT_CLASS_close && p->role == SIOT_ROLE_fd)
+        return "fd";
+    if (base == SIOT_CLASS_close && p->role == SIOT_ROLE_stream)
+        return "SIOT_H_STREAM";
+    if (p->role == SIOT_ROLE_dir && (base == SIOT_CLASS_close || strcmp(f->name, "closedir") == 0))
+        return "SIOT_H_DIR";
+    return NULL;
+}
+
 static void emit_pre(const func *f)
 {
     for (int i = 0; i < f->np; i++) {
@@ -584,7 +601,12 @@ static void emit_pre(const func *f)
         if (hk)
             o("    uintptr_t siot_k_%s = %s ? siot_hkey_%s(*%s) : 0;\n", p->name, p->name, hk, p->name);
         if (f->layer == SIOT_LAYER_stdio && SIOT_CLASS_BASE(f->cls) == SIOT_CLASS_close && p->role == SIOT_ROLE_stream)
-            o("    int siot_fno = %s ? fileno(%s) : -1;\n", p->name, p->name);
+            o("    siot_fd_closing(%s ? fileno(%s) : -1);\n", p->name, p->name);
+        const char *closed = closed_handle(f, p);
+        if (closed && strcmp(closed, "fd") == 0)
+            o("    int64_t siot_cid_%s = siot_fd_closing(%s);\n", p->name, p->name);
+        else if (closed)
+            o("    int64_t siot_cid_%s = siot_h_closing(%s, %s);\n", p->name, closed, p->name);
     }
 }
 
@@ -769,7 +791,9 @@ static void emit_record_param(const func *f, const param *p)
         o("    if (siot_mpi_is_root(%s, %s)) {\n", comm->name, root->name);
     }
     const record_form *rf = record_form_of(p->role);
-    if (rf && rf->kind == REC_ID)
+    if (closed_handle(f, p))
+        o("    siot_put_int(ev, %d, siot_cid_%s);\n", k, p->name);
+    else if (rf && rf->kind == REC_ID)
         o("    siot_put_int(ev, %d, %s(%s));\n", k, rf->fn, p->name);
     else if (rf && rf->kind == REC_NEW)
         o("    siot_put_int(ev, %d, (%s && %s) ? %s(*%s) : -1);\n", k, p->name, ok, rf->fn, p->name);
@@ -882,22 +906,6 @@ static void emit_ret(const func *f)
         default:
             o("    ev->err = ret < 0 ? siot_e : 0;\n");
         }
-    }
-}
-
-static void emit_side_effects(const func *f)
-{
-    unsigned base = SIOT_CLASS_BASE(f->cls);
-    if (base != SIOT_CLASS_close && base != SIOT_CLASS_dir)
-        return;
-    for (int i = 0; i < f->np; i++) {
-        const param *p = &f->p[i];
-        if (base == SIOT_CLASS_close && p->role == SIOT_ROLE_fd)
-            o("    if (ret == 0 || siot_e != EBADF) siot_fd_closed(%s);\n", p->name);
-        if (base == SIOT_CLASS_close && p->role == SIOT_ROLE_stream)
-            o("    siot_h_release(SIOT_H_STREAM, (uintptr_t)%s);\n    siot_fd_closed(siot_fno);\n", p->name);
-        if (p->role == SIOT_ROLE_dir && (base == SIOT_CLASS_close || strcmp(f->name, "closedir") == 0))
-            o("    siot_h_release(SIOT_H_DIR, (uintptr_t)%s);\n", p->name);
     }
 }
 
@@ -1050,7 +1058,6 @@ static void emit_wrapper(const func *f)
     if (is_printf_like(f))
         o("    va_end(%s);\n", f->p[f->np - 1].name);
     emit_record_event(f, "ret", 0);
-    emit_side_effects(f);
     o("    siot_finish(slot);\n    errno = siot_e;\n");
     if (!isvoid)
         o("    return ret;\n");
