@@ -17,7 +17,7 @@ VERSION := 0.1.0
 # SAN=1: the tracer built with AddressSanitizer and UBSan under
 # build/<flavour>-san (programs linked with it add the same -fsanitize).
 SAN ?=
-B := build/$(MPI)$(if $(SAN),-san)
+B := build/$(MPI)$(if $(SAN),-san)$(if $(TSAN),-tsan)
 O := $(B)/obj
 G := $(B)/gen
 MPICC := mpicc.$(MPI)
@@ -27,9 +27,15 @@ OPT ?= -O2
 CFLAGS := -std=c11 $(OPT) -g -fno-omit-frame-pointer $(WARN) -D_GNU_SOURCE \
           -DSIOT_VERSION=\"$(VERSION)\" -DSIOT_FLAVOUR=\"$(MPI)\" -I. -I$(G)
 HOSTCFLAGS := -std=c11 -O1 -g $(WARN) -D_GNU_SOURCE -I.
+# SIOT_FAULTS: the test-only fault injection of the runtime (SIOT_FAULT_SIGNAL).
 ifneq ($(SAN),)
 SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined
-CFLAGS += $(SANFLAGS)
+CFLAGS += $(SANFLAGS) -DSIOT_FAULTS
+endif
+# TSAN=1: the tracer built with ThreadSanitizer under build/<flavour>-tsan.
+TSAN ?=
+ifneq ($(TSAN),)
+CFLAGS += -fsanitize=thread -DSIOT_FAULTS
 endif
 
 SPECS := spec/posix.spec spec/stdio.spec spec/mpi.spec spec/mpiio.spec spec/hdf5.spec spec/pnetcdf.spec
@@ -51,9 +57,9 @@ CORE_SRC := src/salloc.c src/vbuf.c src/arena.c src/roles.c src/format.c src/pre
             compress/ranklist.c compress/expr.c compress/hist.c
 RUNTIME_SRC := src/runtime.c src/handles.c src/stack.c compress/queue.c compress/pool.c compress/xmerge.c \
                compress/merge.c
-PMPI_SRC := pmpi/mpi_record.c pmpi/mpi_session.c
+PMPI_SRC := pmpi/mpi_record.c pmpi/mpi_session.c pmpi/job_trace.c
 TOOL_SRC := src/siot.c src/dump.c src/diff.c src/stats.c src/report.c src/export.c src/synth.c src/progress.c \
-            replay/walk.c replay/analyze.c \
+            replay/walk.c replay/plan.c replay/analyze.c \
             compress/merge.c compress/xmerge.c compress/pool.c
 
 GEN_C := $(G)/functab.c $(WRAP_LAYERS:%=$(G)/wrap_%.c) $(PMPI_LAYERS:%=$(G)/pmpi_%.c) $(G)/replay_all.c \
@@ -67,7 +73,7 @@ PMPI_OBJ := $(PMPI_SRC:%.c=$(O)/%.o) $(PMPI_LAYERS:%=$(O)/gen/pmpi_%.o)
 LIBLAYER_OBJ := $(LIB_LAYERS:%=$(O)/gen/wrap_%.o) $(LIB_LAYERS:%=$(O)/wrap/%_record.o)
 TOOL_OBJ := $(TOOL_SRC:%.c=$(O)/%.o)
 
-REPLAY_OBJ := $(O)/replay/ioreplay.o $(O)/replay/rp.o $(O)/gen/replay_all.o $(O)/replay/walk.o \
+REPLAY_OBJ := $(O)/replay/ioreplay.o $(O)/replay/rp.o $(O)/gen/replay_all.o $(O)/replay/walk.o $(O)/replay/plan.o \
               $(O)/replay/analyze.o $(O)/src/synth.o $(O)/src/progress.o $(O)/compress/xmerge.o $(O)/compress/pool.o
 LIB := $(B)/lib/libsiotrace.a
 IOREPLAY := $(B)/bin/ioreplay
@@ -243,13 +249,19 @@ demo:
 	MPI=$(MPI) sh tools/demo.sh
 
 # ---------------------------------------------------------------- tests
+# Installs what the tests need when missing, builds both flavours, runs every
+# test whatever fails before it, and ends with "N passed, N failed[, N skipped]".
+RESULTS := $(abspath build/check-results.txt)
 check:
-	@for f in $(FLAVOURS); do $(MAKE) --no-print-directory MPI=$$f check-one || exit 1; done
-	@$(MAKE) --no-print-directory fuzz-check
-	@echo "make check: all tests passed for $(FLAVOURS), and the trace reader survived its fuzzing"
+	@sh tools/install-deps.sh
+	@mkdir -p build && rm -f $(RESULTS)
+	@for f in $(FLAVOURS); do $(MAKE) --no-print-directory MPI=$$f check-one || \
+	    echo "FAIL [$$f] build: make check-one MPI=$$f stopped before its tests ended" >> $(RESULTS); done
+	@$(MAKE) --no-print-directory fuzz-check || true
+	@sh tests/run/tally.sh $(RESULTS)
 
 check-one: all
-	@$(MAKE) --no-print-directory -f tests/tests.mk MPI=$(MPI) run
+	@$(MAKE) --no-print-directory -f tests/tests.mk MPI=$(MPI) RESULTS=$(RESULTS) run
 
 unit:
 	@$(MAKE) --no-print-directory -f tests/tests.mk MPI=$(MPI) unit
@@ -260,10 +272,13 @@ unit:
 FUZZ_SECONDS ?= 60
 fuzz-check:
 	@echo "== fuzz: the corpus, then $(FUZZ_SECONDS) s of fuzzing"
-	@$(MAKE) --no-print-directory -f tests/fuzz/fuzz.mk fuzz-corpus > build/fuzz-corpus.log 2>&1 || \
+	@mkdir -p build
+	@tests/run/one.sh $(RESULTS) "fuzz: the corpus" 600 \
+	    $(MAKE) --no-print-directory -f tests/fuzz/fuzz.mk fuzz-corpus > build/fuzz-corpus.log 2>&1 || \
 	    { tail -30 build/fuzz-corpus.log; exit 1; }
-	@$(MAKE) --no-print-directory -f tests/fuzz/fuzz.mk fuzz-run SECONDS=$(FUZZ_SECONDS) TIMEOUT=30 FUZZ_OPTS="-seed=1 -runs=150000" > build/fuzz-run.log 2>&1 || \
-	    { tail -40 build/fuzz-run.log; exit 1; }
+	@tests/run/one.sh $(RESULTS) "fuzz: 150,000 seeded runs" 900 \
+	    $(MAKE) --no-print-directory -f tests/fuzz/fuzz.mk fuzz-run SECONDS=$(FUZZ_SECONDS) TIMEOUT=30 \
+	    FUZZ_OPTS="-seed=1 -runs=150000" > build/fuzz-run.log 2>&1 || { tail -40 build/fuzz-run.log; exit 1; }
 	@grep -E '^Done|number_of_executed_units' build/fuzz-run.log | head -2
 fuzz fuzz-run fuzz-corpus:
 	@$(MAKE) --no-print-directory -f tests/fuzz/fuzz.mk $@

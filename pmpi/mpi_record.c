@@ -17,6 +17,15 @@ int32_t siot_mpi_agree(int kind, MPI_Comm comm, int ok)
     return all;
 }
 
+void siot_mpi_agree_absent(MPI_Comm comm)
+{
+    int inter = 0, flag = 0, done = 0, mine = -1, all;
+    if (comm == MPI_COMM_NULL || PMPI_Initialized(&flag) != MPI_SUCCESS || !flag ||
+        PMPI_Finalized(&done) != MPI_SUCCESS || done || PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter)
+        return;
+    PMPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MAX, comm);
+}
+
 int64_t siot_mpi_commsize(MPI_Comm c)
 {
     int n = 0, inter = 0;

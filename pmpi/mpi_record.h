@@ -76,6 +76,10 @@ static inline int64_t siot_mpi_tag(int t) { return t == MPI_ANY_TAG ? SIOT_ANY_T
  * communicator has the same id in every rank. Called after the real call,
  * before siot_end; -1 when there is nothing to agree on. */
 int32_t siot_mpi_agree(int kind, MPI_Comm comm, int ok);
+/* The same agreement entered by a rank that does not record the call (its
+ * layer is off, or it is inside the tracer): a collective of the tracer is
+ * entered by every rank that enters the application's, whatever its state. */
+void siot_mpi_agree_absent(MPI_Comm comm);
 
 int64_t siot_mpi_commsize(MPI_Comm c);
 int64_t siot_mpi_indegree(MPI_Comm c);

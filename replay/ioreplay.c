@@ -24,6 +24,7 @@
 #include "../src/progress.h"
 #include "../src/synth.h"
 #include "../src/roles.h"
+#include "plan.h"
 #include "rp.h"
 #include "walk.h"
 
@@ -351,15 +352,10 @@ int main(int argc, char **argv)
     double rep[NREPORT] = {0};
     uint64_t rng = o.seed * 0x9e3779b97f4a7c15ULL + (uint64_t)rank + 1;
 
-    /* Which calls are inside a replayed call: a stack of (seq, covered). */
-    int64_t *st_seq = malloc(4096 * sizeof *st_seq);
-    uint8_t *st_cov = malloc(4096);
-    size_t st_n = 0, st_cap = 4096;
-
     PMPI_Barrier(MPI_COMM_WORLD);
     uint64_t t0 = now_ns();
-    siot_iter it;
-    if (!fmap || !st_seq || !st_cov || siot_iter_init(&it, &t, rank) != 0) {
+    rp_plan plan;
+    if (!fmap || rp_plan_init(&plan, &t, rank, o.posix_level) != 0) {
         fprintf(stderr, "ioreplay: out of memory\n");
         PMPI_Abort(MPI_COMM_WORLD, 2);
     }
@@ -372,69 +368,49 @@ int main(int argc, char **argv)
     if (show && siot_count_events(&t, 0, &my_events, cerr, sizeof cerr) != 0)
         show = 0;
     siot_progress_start(&pg, "ioreplay (rank 0)", my_events, show);
-    siot_ctx ctx;
-    const siot_node *n;
+    rp_step st;
     int64_t seq = 0;
-    while ((n = siot_iter_next(&it, &ctx))) {
-        siot_progress_tick(&pg, (uint64_t)seq);
-        const siot_event *e = &n->u.ev;
-        const siot_funcdesc *f = &t.funcs[e->func];
-        int64_t pd = siot_eval_int(e->parent, &ctx, 0), parent = pd > 0 && pd <= seq ? seq - pd : -1;
-        while (st_n && st_seq[st_n - 1] != parent)
-            st_n--;
-        int covered = st_n ? st_cov[st_n - 1] : 0;
-        int replay;
-        if (o.posix_level)
-            replay = f->layer == SIOT_LAYER_posix || f->layer == SIOT_LAYER_stdio ||
-                     (f->layer == SIOT_LAYER_mpi && !covered);
-        else
-            replay = !covered && (f->layer == SIOT_LAYER_posix || f->layer == SIOT_LAYER_stdio ||
-                                  f->layer == SIOT_LAYER_mpi || f->layer == SIOT_LAYER_mpiio);
+    while (rp_plan_next(&plan, &st)) {
+        siot_progress_tick(&pg, (uint64_t)st.seq);
+        const siot_event *e = st.ev;
+        const siot_funcdesc *f = st.fn;
         /* The recorded time between the end of MPI_Init and the start of
          * MPI_Finalize, which is what the replay reproduces. */
         unsigned base = SIOT_CLASS_BASE(f->cls);
-        if (parent < 0 && base != SIOT_CLASS_init)
+        if (st.parent < 0 && base != SIOT_CLASS_init)
             rep[R_RECORDED] += (e->comp.mean + (base == SIOT_CLASS_finalize ? 0 : e->dur.mean)) * 1e-9;
-        if ((replay || parent < 0) && base != SIOT_CLASS_init && !o.no_compute && o.scale > 0) {
+        if ((st.replay || st.parent < 0) && base != SIOT_CLASS_init && !o.no_compute && o.scale > 0) {
             double u1 = urand(&rng), u2 = urand(&rng);
             compute_for((uint64_t)((double)siot_hist_draw(&e->comp, u1, u2) * o.scale));
         }
         int done = 0;
-        if (replay && fmap[e->func]) {
+        if (st.replay && fmap[e->func]) {
             int ok = 1;
             for (uint32_t k = 0; k < e->nargs && ok; k++)
-                ok = siot_eval(e->args[k], &ctx, &scratch[k], &vals[k]) == 0;
+                ok = siot_eval(e->args[k], &st.ctx, &scratch[k], &vals[k]) == 0;
             if (ok)
-                done = fmap[e->func](&c, vals, siot_eval_int(e->ret, &ctx, 0)) == RP_DONE;
+                done = fmap[e->func](&c, vals, siot_eval_int(e->ret, &st.ctx, 0)) == RP_DONE;
         }
         if (done) {
             rep[R_CALLS]++;
-            int64_t bytes = siot_eval_int(e->bytes, &ctx, 0);
+            int64_t bytes = siot_eval_int(e->bytes, &st.ctx, 0);
             if (bytes > 0 && SIOT_CLASS_BASE(f->cls) == SIOT_CLASS_read)
                 rep[R_READ] += (double)bytes;
             if (bytes > 0 && SIOT_CLASS_BASE(f->cls) == SIOT_CLASS_write)
                 rep[R_WRITTEN] += (double)bytes;
-        } else if (replay) {
+        } else if (st.replay) {
             rep[R_SKIPPED]++;
         }
-        if (st_n == st_cap) {
-            st_cap *= 2;
-            st_seq = realloc(st_seq, st_cap * sizeof *st_seq);
-            st_cov = realloc(st_cov, st_cap);
-            if (!st_seq || !st_cov)
-                PMPI_Abort(MPI_COMM_WORLD, 2);
-        }
-        st_seq[st_n] = seq;
-        st_cov[st_n] = (uint8_t)(covered || done);
-        st_n++;
-        seq++;
+        if (rp_plan_done(&plan, &st, done) != 0)
+            PMPI_Abort(MPI_COMM_WORLD, 2);
+        seq = st.seq + 1;
     }
-    if (it.err) {
-        fprintf(stderr, "ioreplay: rank %d: %s\n", rank, it.err);
+    if (plan.it.err) {
+        fprintf(stderr, "ioreplay: rank %d: %s\n", rank, plan.it.err);
         PMPI_Abort(MPI_COMM_WORLD, 2);
     }
     siot_progress_end(&pg, (uint64_t)seq);
-    siot_iter_free(&it);
+    rp_plan_free(&plan);
     rep[R_REPLAY] = (double)(now_ns() - t0) * 1e-9;
     rep[R_DIFF] = (double)c.different_results;
     rep[R_REFUSED] = (double)c.refused_paths;
@@ -442,8 +418,6 @@ int main(int argc, char **argv)
 
     for (int i = 0; i < SIOT_MAX_ARGS; i++)
         siot_vbuf_free(&scratch[i]);
-    free(st_seq);
-    free(st_cov);
     free(fmap);
     rp_free(&c);
     siot_trace_free(&t);

@@ -233,6 +233,22 @@ int rp_fresh_fd(rp_state *c, int oldfd)
     return (int)t;
 }
 
+int rp_dup_target(rp_state *c, int64_t id, int oldfd)
+{
+    int fd = rp_fd(c, id);
+    return fd >= 0 ? fd : rp_fresh_fd(c, oldfd);
+}
+
+int rp_untraced_fd(rp_state *c)
+{
+    if (c->untraced_fd < 0) {
+        int p[2];
+        if (syscall(SYS_pipe2, p, O_CLOEXEC) == 0)
+            c->untraced_fd = p[1]; /* both ends stay open for the whole replay */
+    }
+    return c->untraced_fd;
+}
+
 int rp_fcntl_int_cmd(int cmd)
 {
     switch (cmd) {
@@ -504,6 +520,7 @@ void rp_init(rp_state *c, int rank, const char *root)
     c->rank = rank;
     c->root = root;
     c->msg = MPI_MESSAGE_NULL;
+    c->untraced_fd = -1;
     c->randcap = 1 << 20;
     c->random = malloc(c->randcap);
     uint64_t x = 0x9e3779b97f4a7c15ULL ^ (uint64_t)(rank + 1);

@@ -27,6 +27,7 @@ typedef struct rp_state {
     /* handles by kind */
     rp_map fd, stream, dir, comm, group, dtype, op, file, req;
     MPI_Message msg; /* from the last Mprobe/Improbe, for Mrecv/Imrecv */
+    int untraced_fd;  /* a descriptor the original did not trace (a pipe's end), for dup2 from one */
     /* scratch */
     void *buf[RP_SLOTS];
     size_t bufcap[RP_SLOTS];
@@ -76,6 +77,10 @@ void rp_set_dir(rp_state *c, int64_t id, DIR *d);
 void rp_drop_dir(rp_state *c, int64_t id);
 /* dup2's target: a free descriptor number that will stand for the id. */
 int rp_fresh_fd(rp_state *c, int oldfd);
+/* dup2's target: the descriptor of the traced id it keeps, or a fresh one. */
+int rp_dup_target(rp_state *c, int64_t id, int oldfd);
+/* A descriptor that the tracer does not trace, made once per replay. */
+int rp_untraced_fd(rp_state *c);
 int rp_fcntl_int_cmd(int cmd);
 void *rp_buf(rp_state *c, int slot, int64_t bytes);
 struct iovec *rp_iov(rp_state *c, const siot_value *lens, int slot);

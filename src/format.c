@@ -761,6 +761,12 @@ static int dec_hist(dec *d, siot_hist *h)
         return -1;
     if (!isfinite(h->mean) || !isfinite(h->m2) || h->m2 < 0)
         return dfail(d, "histogram statistics are not finite numbers");
+    /* A mean lies between the minimum and the maximum, and M2 is at most
+     * count x range^2 (with room for the file form's 0.1% rounding of them):
+     * so merging two histograms stays finite. */
+    double low = (double)h->min * 0.995 - 1, high = (double)h->max * 1.005 + 1;
+    if (h->mean < low || h->mean > high || h->m2 > (double)h->count * (high - low) * (high - low))
+        return dfail(d, "histogram statistics outside its minimum and maximum");
     h->bins = dalloc(d, SIOT_HBINS * sizeof *h->bins);
     if (!h->bins)
         return -1;

@@ -19,7 +19,7 @@ enum siot_layer {
     X(sendrecv, 16) X(coll, 17) X(wait, 18) X(test, 19) X(probe, 20) X(start, 21)           \
     X(cancel, 22) X(comm, 23) X(group, 24) X(type, 25) X(view, 26) X(info, 27) X(query, 28) \
     X(req, 29) X(attr, 30) X(space, 31) X(prop, 32) X(define, 33) X(mode, 34)  \
-    X(abort, 35) X(exit, 36)
+    X(abort, 35) X(exit, 36) X(exec, 37)
 enum siot_class {
 #define X(n, v) SIOT_CLASS_##n = v,
     SIOT_CLASS_LIST(X)

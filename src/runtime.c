@@ -6,6 +6,7 @@
 #include "salloc.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
@@ -36,8 +37,10 @@ _Atomic uint32_t siot_layer_mask;
 siot_config siot_cfg;
 
 static atomic_flag big_lock = ATOMIC_FLAG_INIT;
-/* A signal that arrived while its thread was inside the tracer (siot_finish ends with it). */
-static volatile sig_atomic_t pending_signal;
+/* A signal that arrived while its thread held the lock (siot_unlock handles it). */
+static _Atomic int pending_signal;
+/* take_session: the lock could not be had in time */
+#define SIOT_TAKE_BUSY (-2)
 static atomic_int ending; /* a trace is being or has been taken for an ending */
 static _Atomic uint32_t next_thread = 1;
 
@@ -66,13 +69,59 @@ static struct {
     uint64_t ckpt_ns;   /* time they took */
 } S = {.spill_fd = -1, .ckpt_next = UINT64_MAX};
 
+#ifdef SIOT_FAULTS
+/* Test builds (make SAN=1): SIOT_FAULT_SIGNAL=SIG:N raises SIG on the Nth
+ * acquisition of the lock, while it is held, to check rule 2 of runtime.h. */
+static int fault_sig;
+static long fault_countdown;
+static void fault_setup(void)
+{
+    const char *v = getenv("SIOT_FAULT_SIGNAL");
+    if (v && sscanf(v, "%d:%ld", &fault_sig, &fault_countdown) != 2)
+        fault_sig = 0;
+}
+static void fault_point(void)
+{
+    if (fault_sig && --fault_countdown == 0)
+        raise(fault_sig);
+}
+#else
+static void fault_setup(void) {}
+static void fault_point(void) {}
+#endif
+
 void siot_lock(void)
 {
+    siot_t.locks++;
+    atomic_signal_fence(memory_order_seq_cst); /* counted before the wait begins */
     while (atomic_flag_test_and_set_explicit(&big_lock, memory_order_acquire))
         sched_yield();
+    fault_point();
 }
 
-void siot_unlock(void) { atomic_flag_clear_explicit(&big_lock, memory_order_release); }
+int siot_lock_within(uint64_t wait_ns)
+{
+    siot_t.locks++;
+    atomic_signal_fence(memory_order_seq_cst);
+    uint64_t t0 = siot_now();
+    while (atomic_flag_test_and_set_explicit(&big_lock, memory_order_acquire)) {
+        if (siot_now() - t0 > wait_ns) {
+            siot_t.locks--;
+            return 0;
+        }
+        sched_yield();
+    }
+    return 1;
+}
+
+void siot_unlock(void)
+{
+    atomic_flag_clear_explicit(&big_lock, memory_order_release);
+    atomic_signal_fence(memory_order_seq_cst);
+    if (--siot_t.locks == 0 && SIOT_UNLIKELY(atomic_load_explicit(&pending_signal, memory_order_relaxed)) &&
+        !siot_t.ending)
+        siot_handle_pending_signal();
+}
 
 /* ------------------------------------------------------------ configuration */
 
@@ -200,6 +249,7 @@ void siot_runtime_init(void)
             siot_cfg.tolerance = t;
     }
 
+    fault_setup();
     uint32_t nfd = fd_capacity();
     S.fdwords = (nfd + 63) / 64;
     S.fdbits = siot_calloc(S.fdwords, sizeof *S.fdbits);
@@ -355,8 +405,6 @@ void siot_finish(int slot)
     }
     siot_unlock();
     t->busy--;
-    if (SIOT_UNLIKELY(pending_signal) && !t->busy)
-        siot_handle_pending_signal();
 }
 
 static uint8_t *pool_reserve(siot_tls *t, size_t n, uint32_t *off)
@@ -453,13 +501,18 @@ int64_t siot_fd_new(int fd)
 
 int64_t siot_fd_id(int fd) { return fd < 0 ? fd : siot_h_find(SIOT_H_FD, (uintptr_t)fd); }
 
-int64_t siot_fd_closing(int fd)
+int64_t siot_fd_drop(int fd)
 {
     if (fd < 0 || (uint32_t)fd / 64 >= S.fdwords)
         return fd < 0 ? fd : -1;
-    siot_lock();
     __atomic_and_fetch(&S.fdbits[fd / 64], ~(1ULL << (fd % 64)), __ATOMIC_RELAXED);
-    int64_t id = siot_h_release(SIOT_H_FD, (uintptr_t)fd);
+    return siot_h_release(SIOT_H_FD, (uintptr_t)fd);
+}
+
+int64_t siot_fd_closing(int fd)
+{
+    siot_lock();
+    int64_t id = siot_fd_drop(fd);
     siot_unlock();
     return id;
 }
@@ -609,11 +662,17 @@ static int describe_session(siot_trace *t)
     return rc;
 }
 
-int siot_session_take(siot_trace *t)
+/* The session's trace, with the lock taken within wait_ns (0: no limit). */
+static int take_session(siot_trace *t, uint64_t wait_ns)
 {
     atomic_store(&siot_layer_mask, 0);
     siot_trace_init(t);
-    siot_lock();
+    if (wait_ns) {
+        if (!siot_lock_within(wait_ns))
+            return SIOT_TAKE_BUSY;
+    } else {
+        siot_lock();
+    }
     S.ended = 1;
     siot_queue_finish(&S.queue);
     int rc = describe_session(t);
@@ -624,6 +683,8 @@ int siot_session_take(siot_trace *t)
     siot_trace_index(t);
     return rc;
 }
+
+int siot_session_take(siot_trace *t) { return take_session(t, 0); }
 
 /* ------------------------------------------------------------ trace file */
 
@@ -654,21 +715,27 @@ static void default_path(char *out, size_t n, int attempt)
         snprintf(out, n, "%s.%d.siot", base, attempt);
 }
 
-/* ---- a rank's block when it spilled: tables, spilled sections, the rest */
+/* ---- a block of a job file: tables and node sections (docs/format.md).
+ * This rank's own trace after it spilled: its tables, its spilled NODES
+ * sections (streamed from the spill file) and one with the nodes still in
+ * memory. Any other trace (a merge of some ranks): tables and one section. */
 
 int siot_block_prepare(const siot_trace *t, siot_block *b)
 {
     memset(b, 0, sizeof *b);
     siot_vbuf_init(&b->tables);
     siot_vbuf_init(&b->last);
-    if (!S.fmap.id && siot_fmap_init(&S.fmap, siot_nfuncs) != 0)
+    int own = S.spill_sections && t == S.taken;
+    siot_fmap local = {0}, *m = own ? &S.fmap : &local;
+    if (own ? !S.fmap.id && siot_fmap_init(&S.fmap, siot_nfuncs) != 0 : siot_fmap_init(&local, t->nfuncs) != 0)
         return -1;
     /* the last section first: it may number functions the tables must list */
-    if (siot_nodes_section(t->top, t->ntop, &S.fmap, &b->last) != 0 || siot_block_tables(t, &S.fmap, &b->tables) != 0)
-        return -1;
-    b->len = b->tables.len + S.spill_bytes + b->last.len;
-    b->nsec = 2 + S.spill_sections + 1;
-    return 0;
+    int rc = siot_nodes_section(t->top, t->ntop, m, &b->last) == 0 && siot_block_tables(t, m, &b->tables) == 0 ? 0 : -1;
+    siot_fmap_free(&local);
+    b->spill_bytes = own ? S.spill_bytes : 0;
+    b->len = b->tables.len + b->spill_bytes + b->last.len;
+    b->nsec = 2 + (own ? S.spill_sections : 0) + 1;
+    return rc;
 }
 
 int siot_block_emit(const siot_block *b, siot_emit_fn emit, void *arg)
@@ -676,8 +743,8 @@ int siot_block_emit(const siot_block *b, siot_emit_fn emit, void *arg)
     if (emit(arg, b->tables.data, b->tables.len) != 0)
         return -1;
     static uint8_t buf[1 << 20]; /* static: usable in a signal handler, and one block at a time */
-    for (uint64_t off = 0; off < S.spill_bytes;) {
-        size_t want = S.spill_bytes - off < sizeof buf ? (size_t)(S.spill_bytes - off) : sizeof buf;
+    for (uint64_t off = 0; off < b->spill_bytes;) {
+        size_t want = b->spill_bytes - off < sizeof buf ? (size_t)(b->spill_bytes - off) : sizeof buf;
         ssize_t r = (ssize_t)syscall(SYS_pread64, S.spill_fd, buf, want, (off_t)off);
         if (r < 0 && errno == EINTR)
             continue;
@@ -725,112 +792,131 @@ static int write_to_fd(const siot_trace *t, int fd, int exact, size_t *len)
     return rc;
 }
 
-typedef struct exact_arg {
-    const siot_trace *t;
-    int exact;
-} exact_arg;
-
-static int trace_body(int fd, void *arg, size_t *len)
+/* One line on stderr with raw writes (usable in a signal handler, where
+ * stdio's lock may be held by the interrupted code). */
+static void sayf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void sayf(const char *fmt, ...)
 {
-    const exact_arg *a = arg;
-    return write_to_fd(a->t, fd, a->exact, len);
+    char line[PATH_MAX + 512];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(line, sizeof line - 1, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    if ((size_t)n > sizeof line - 2)
+        n = (int)sizeof line - 2;
+    line[n++] = '\n';
+    write_all(2, line, (size_t)n);
 }
 
-/* Writes what body writes to the temporary name tmp, synced. */
-static int write_tmp(siot_body_fn body, void *arg, const char *tmp, size_t *len)
+static void say(const char *a, const char *b, const char *c)
 {
-    int fd = (int)syscall(SYS_openat, AT_FDCWD, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0) {
-        fprintf(stderr, "siotrace: cannot create %s: %s\n", tmp, strerror(errno));
-        return -1;
-    }
-    int rc = body(fd, arg, len);
-    /* A part written while the job is being torn down skips fsync: the
-     * launcher may kill the process any moment, and the page cache outlives it. */
-    if (rc == 0 && !atomic_load(&ending))
-        rc = (int)syscall(SYS_fsync, fd);
-    syscall(SYS_close, fd);
-    if (rc != 0) {
-        fprintf(stderr, "siotrace: cannot write %s: %s\n", tmp, strerror(errno));
-        syscall(SYS_unlinkat, AT_FDCWD, tmp, 0);
+    sayf("siotrace: %s%s%s", a ? a : "", b ? b : "", c ? c : "");
+}
+
+int siot_out_open(siot_out *o, const char *path)
+{
+    memset(o, 0, sizeof *o);
+    o->fd = -1;
+    o->default_name = !path;
+    if (path)
+        snprintf(o->path, sizeof o->path, "%s", path);
+    else
+        default_path(o->path, sizeof o->path, 0);
+    snprintf(o->tmp, sizeof o->tmp, "%s.tmp.%ld", o->path, (long)getpid());
+    o->fd = (int)syscall(SYS_openat, AT_FDCWD, o->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (o->fd < 0) {
+        snprintf(o->why, sizeof o->why, "cannot create %s: %s", o->tmp, strerror(errno));
         return -1;
     }
     return 0;
 }
 
-int siot_write_trace_to(const siot_trace *t, const char *path, int exact)
+/* Renamed to the first free default name: an existing trace is never replaced silently. */
+static int rename_default(siot_out *o)
+{
+    for (int attempt = 0;; attempt++) {
+        if (attempt)
+            default_path(o->path, sizeof o->path, attempt);
+        int rc = (int)syscall(SYS_renameat2, AT_FDCWD, o->tmp, AT_FDCWD, o->path, 1 /* RENAME_NOREPLACE */);
+        if (rc == 0 || errno != EEXIST || attempt >= 9999)
+            return rc;
+    }
+}
+
+int siot_out_commit(siot_out *o)
+{
+    /* A part written while the job is being torn down skips fsync: the
+     * launcher may kill the process any moment, and the page cache outlives it. */
+    int rc = !atomic_load(&ending) ? (int)syscall(SYS_fsync, o->fd) : 0;
+    if (rc != 0)
+        snprintf(o->why, sizeof o->why, "cannot write %s: %s", o->tmp, strerror(errno));
+    syscall(SYS_close, o->fd);
+    o->fd = -1;
+    if (rc != 0) {
+        syscall(SYS_unlinkat, AT_FDCWD, o->tmp, 0);
+        return -1;
+    }
+    rc = o->default_name ? rename_default(o) : (int)syscall(SYS_renameat, AT_FDCWD, o->tmp, AT_FDCWD, o->path);
+    if (rc != 0) {
+        snprintf(o->why, sizeof o->why, "cannot rename %.4000s to %.4000s: %s (the trace is left in %.4000s)", o->tmp, o->path,
+                 strerror(errno), o->tmp);
+        return -1;
+    }
+    return 0;
+}
+
+void siot_out_abort(siot_out *o, const char *what)
+{
+    if (what && !o->why[0])
+        snprintf(o->why, sizeof o->why, "cannot write %s: %s", o->tmp, what);
+    if (o->fd >= 0) {
+        syscall(SYS_close, o->fd);
+        syscall(SYS_unlinkat, AT_FDCWD, o->tmp, 0);
+    }
+    o->fd = -1;
+}
+
+/* t written atomically to path (NULL: the default name), as one file. */
+static int write_file(const siot_trace *t, const char *path, int exact, siot_out *o)
 {
     int saved = errno;
-    char tmp[PATH_MAX + 64];
-    size_t len = 0;
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-    exact_arg a = {t, exact};
-    int rc = write_tmp(trace_body, &a, tmp, &len);
-    if (rc == 0 && syscall(SYS_renameat, AT_FDCWD, tmp, AT_FDCWD, path) != 0) {
-        fprintf(stderr, "siotrace: cannot rename %s to %s: %s\n", tmp, path, strerror(errno));
+    int rc = siot_out_open(o, path);
+    if (rc == 0 && write_to_fd(t, o->fd, exact, &o->len) != 0) {
+        siot_out_abort(o, strerror(errno));
         rc = -1;
     }
+    if (rc == 0)
+        rc = siot_out_commit(o);
     errno = saved;
     return rc;
 }
 
-static int default_body(int fd, void *arg, size_t *len)
+int siot_write_trace_to(const siot_trace *t, const char *path, int exact)
 {
-    const siot_trace *t = arg;
-    return write_to_fd(t, fd, 0, len);
-}
-
-int siot_write_trace_with(siot_body_fn body, void *arg)
-{
-    int saved = errno;
-    char path[PATH_MAX + 32], tmp[PATH_MAX + 64];
-    size_t len = 0;
-    if (siot_cfg.trace_path)
-        snprintf(path, sizeof path, "%s", siot_cfg.trace_path);
-    else
-        default_path(path, sizeof path, 0);
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-    int rc = write_tmp(body, arg, tmp, &len);
-    if (rc != 0) {
-        errno = saved;
-        return -1;
-    }
-    if (siot_cfg.trace_path) {
-        rc = (int)syscall(SYS_renameat, AT_FDCWD, tmp, AT_FDCWD, path);
-    } else {
-        /* Never replace an existing trace silently: take the next free name. */
-        for (int attempt = 0;; attempt++) {
-            if (attempt)
-                default_path(path, sizeof path, attempt);
-            rc = (int)syscall(SYS_renameat2, AT_FDCWD, tmp, AT_FDCWD, path, 1 /* RENAME_NOREPLACE */);
-            if (rc == 0 || errno != EEXIST || attempt >= 9999)
-                break;
-        }
-    }
+    siot_out o;
+    int rc = write_file(t, path, exact, &o);
     if (rc != 0)
-        fprintf(stderr, "siotrace: cannot rename %s to %s: %s (the trace is left in %s)\n", tmp, path, strerror(errno),
-                tmp);
-    else if (siot_cfg.verbose)
-        fprintf(stderr, "siotrace: wrote %s (%zu bytes)\n", path, len);
-    errno = saved;
-    return rc == 0 ? 0 : -1;
+        say(o.why, NULL, NULL);
+    return rc;
 }
 
-int siot_write_trace(const siot_trace *t) { return siot_write_trace_with(default_body, (void *)t); }
+int siot_write_trace(const siot_trace *t)
+{
+    siot_out o;
+    int rc = write_file(t, siot_cfg.trace_path, 0, &o);
+    if (rc != 0)
+        say(o.why, NULL, NULL);
+    else if (siot_cfg.verbose)
+        sayf("siotrace: wrote %s (%llu bytes)", o.path, (unsigned long long)o.len);
+    return rc;
+}
 
 int siot_write_fd(int fd, const void *p, size_t n) { return write_all(fd, p, n); }
 
 /* ------------------------------------------------------------ endings */
 
-/* One line on stderr with raw writes (usable in a signal handler). */
-static void say(const char *a, const char *b, const char *c)
-{
-    const char *parts[4] = {"siotrace: ", a, b, c};
-    for (int i = 0; i < 4; i++)
-        if (parts[i])
-            syscall(SYS_write, 2, parts[i], strlen(parts[i]));
-    syscall(SYS_write, 2, "\n", 1);
-}
 
 
 /* The name of a rank's partial trace: the job's trace name with
@@ -889,9 +975,9 @@ void siot_checkpoint_settle(int job_written)
                 (unsigned long long)S.ckpts, (double)S.ckpt_ns * 1e-9);
     char path[PATH_MAX + 64];
     partial_path(path, sizeof path, S.rank);
-    if (job_written)
+    if (job_written > 0)
         syscall(SYS_unlinkat, AT_FDCWD, path, 0);
-    else
+    else if (job_written == 0)
         fprintf(stderr, "siotrace: rank %d: the job's trace was not written; this rank's last checkpoint is in %s\n",
                 (int)S.rank, path);
     S.ckpts = 0;
@@ -899,32 +985,70 @@ void siot_checkpoint_settle(int job_written)
 
 static atomic_int end_written; /* ... and written */
 
+/* An MPI rank that cannot reach the merge writes its own part. */
+int siot_write_part(const siot_trace *t, char *where, size_t nwhere, char *why, size_t nwhy)
+{
+    char path[PATH_MAX + 64];
+    partial_path(path, sizeof path, S.rank);
+    const char *name = strrchr(path, '/');
+    name = name ? name + 1 : path;
+    const char *tmpdir = getenv("TMPDIR");
+    const char *dirs[] = {NULL, ".", tmpdir && *tmpdir ? tmpdir : "/tmp", "/tmp"};
+    siot_out o;
+    for (unsigned i = 0; i < sizeof dirs / sizeof *dirs; i++) {
+        char alt[PATH_MAX + 64];
+        if (i && snprintf(alt, sizeof alt, "%s/%s", dirs[i], name) >= (int)sizeof alt)
+            continue;
+        if (write_file(t, i ? alt : path, 1, &o) == 0) {
+            char cwd[PATH_MAX];
+            if (o.path[0] != '/' && syscall(SYS_getcwd, cwd, sizeof cwd) > 0)
+                snprintf(where, nwhere, "%s/%s", cwd, o.path[0] == '.' && o.path[1] == '/' ? o.path + 2 : o.path);
+            else
+                snprintf(where, nwhere, "%s", o.path);
+            return 0;
+        }
+        if (i == 0)
+            snprintf(why, nwhy, "%s", o.why);
+    }
+    return -1;
+}
+
+/* An MPI rank that cannot reach the merge writes its own part. */
+static int write_own_part(const siot_trace *t, const char *reason)
+{
+    char where[PATH_MAX + 64], why[sizeof ((siot_out *)0)->why];
+    if (siot_write_part(t, where, sizeof where, why, sizeof why) != 0) {
+        sayf("siotrace: %s: this rank's trace could not be written anywhere (%s)", reason ? reason : "ended", why);
+        return -1;
+    }
+    sayf("siotrace: %s: this rank's trace is in %s", reason ? reason : "ended", where);
+    return 0;
+}
+
 int siot_end_session(const char *reason, int partial)
 {
     if (S.ended || atomic_exchange(&ending, 1))
         return 0;
-    /* Signals that arrive now wait until the trace is written. */
+    /* Signals that arrive on this thread now wait until the trace is written
+     * (rule 2 of runtime.h); other threads' wait at most a few seconds. */
+    siot_t.ending = 1;
     siot_t.busy++;
     siot_trace t;
-    int rc = siot_session_take(&t);
-    if (reason)
-        siot_trace_set_kv(&t, partial ? "partial" : "ended", reason);
-    if (partial)
-        t.flags |= SIOT_TF_PARTIAL;
-    if (S.mpi) {
-        /* The ranks cannot merge now: each writes its own part. */
-        char path[PATH_MAX + 64];
-        partial_path(path, sizeof path, S.rank);
-        rc = siot_write_trace_to(&t, path, 1);
-        if (rc == 0)
-            say(reason ? reason : "ended", ": this rank's trace is in ", path);
+    int rc = take_session(&t, SIOT_SIGNAL_WAIT_NS);
+    if (rc == SIOT_TAKE_BUSY) {
+        say("the trace could not be written: another thread held the tracer for seconds", NULL, NULL);
     } else {
-        rc = siot_write_trace(&t);
+        if (reason)
+            siot_trace_set_kv(&t, partial ? "partial" : "ended", reason);
+        if (partial)
+            t.flags |= SIOT_TF_PARTIAL;
+        rc = S.mpi ? write_own_part(&t, reason) : siot_write_trace(&t);
     }
     siot_trace_free(&t);
     atomic_store(&end_written, 1);
     siot_t.busy--;
-    if (pending_signal && !siot_t.busy)
+    siot_t.ending = 0;
+    if (atomic_load(&pending_signal) && !siot_t.locks)
         siot_handle_pending_signal();
     return rc;
 }
@@ -970,11 +1094,12 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
     (void)uc;
     int saved = errno;
     int sync = sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL;
-    if (siot_t.busy && !sync) {
-        /* Inside the tracer (its lock may be held by this thread): handled
-         * as soon as the tracer is done (siot_finish). */
-        pending_signal = sig;
-    } else if (siot_t.busy) {
+    int inside = siot_t.locks || siot_t.ending;
+    if (inside && !sync) {
+        /* This thread holds the lock or is writing the ending: handled as
+         * soon as it is out (rule 2 of runtime.h). */
+        atomic_store(&pending_signal, sig);
+    } else if (inside || (sync && siot_t.busy)) {
         /* A fault in the tracer itself: nothing safe to write. */
         int i = caught_index(sig);
         if (i >= 0)
@@ -988,8 +1113,7 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 
 void siot_handle_pending_signal(void)
 {
-    int sig = pending_signal;
-    pending_signal = 0;
+    int sig = atomic_exchange(&pending_signal, 0);
     if (sig)
         end_by_signal(sig);
 }
@@ -1033,6 +1157,22 @@ void siot_exit_hook(int status)
     siot_end_session(why, S.mpi);
 }
 
+/* exec*: the process image is about to be replaced. */
+void siot_exec_hook(const char *fn, const char *path)
+{
+    char why[300];
+    snprintf(why, sizeof why, "%s(%.200s)%s", fn, path ? path : "", S.mpi ? " without MPI_Finalize" : "");
+    siot_end_session(why, S.mpi);
+}
+
+void siot_exec_failed(const char *fn)
+{
+    int saved = errno;
+    sayf("siotrace: %s failed (%s) after the trace was written: the program's later calls are not traced", fn,
+         strerror(saved));
+    errno = saved;
+}
+
 /* A forked child is not traced: it would otherwise write the parent's
  * events into the parent's trace file. */
 static void in_child(void)
@@ -1050,4 +1190,8 @@ __attribute__((constructor)) static void siot_ctor(void)
     atexit(siot_at_exit);
     pthread_atfork(NULL, NULL, in_child);
     siot_install_signal_handlers();
+    /* the first call-site signature's costs, paid before the program starts */
+    if (siot_cfg.stack_depth)
+        siot_stack_warm();
+    siot_t.last_mark = siot_now();
 }

@@ -14,6 +14,7 @@
 #ifndef SIOT_RUNTIME_H
 #define SIOT_RUNTIME_H
 
+#include <limits.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <time.h>
@@ -28,6 +29,8 @@
 typedef struct siot_tls {
     int busy;     /* inside tracer code or an untraced region: wrappers pass through */
     int inited;
+    uint32_t locks;  /* the recorder lock: held (or being waited for) by this thread */
+    int ending;      /* this thread is writing the session's ending */
     uint32_t thread;
     uint32_t depth; /* traced calls in flight */
     int32_t top;    /* staging slot of the innermost call in flight, -1 if none */
@@ -95,6 +98,8 @@ int64_t siot_fd_id(int fd);      /* id of a traced fd, -1 if not traced */
  * if it was not traced). Done before the real close: once the kernel frees
  * the number another thread's open may get it, and must keep its own id. */
 int64_t siot_fd_closing(int fd);
+/* The same, under the lock the caller holds. */
+int64_t siot_fd_drop(int fd);
 /* The same for a FILE* or DIR* (kind SIOT_H_STREAM, SIOT_H_DIR) about to be closed. */
 int64_t siot_h_closing(int kind, const void *handle);
 int siot_stream_traced(const void *stream);
@@ -133,22 +138,43 @@ void siot_session_pause(void);
 void siot_session_restart(int32_t rank, uint32_t nranks);
 /* Stops recording and returns this rank's trace (nodes + tables); caller frees. */
 int siot_session_take(siot_trace *t);
-/* Writes t atomically to the configured path. Returns 0 or -1 with a message on stderr. */
+/* Writes t atomically to the configured path (SIOT_TRACE, else the first
+ * free default name). Returns 0 or -1 with a message on stderr. */
 int siot_write_trace(const siot_trace *t);
-/* Writes the job's trace file atomically (at the configured path) with
- * body, which writes the bytes to fd and says how many. */
-typedef int (*siot_body_fn)(int fd, void *arg, size_t *len);
-int siot_write_trace_with(siot_body_fn body, void *arg);
+/* A trace file being written: created under a temporary name first (so
+ * that a job learns at once whether its trace can be written at all),
+ * committed (synced, then renamed to its name) or aborted (removed). */
+typedef struct siot_out {
+    int fd;
+    int default_name; /* no name was given: the first free default name at commit */
+    size_t len;
+    char path[PATH_MAX + 32];
+    char tmp[PATH_MAX + 64];
+    char why[3 * PATH_MAX + 160]; /* what failed, one line */
+} siot_out;
+/* path NULL: the default name. 0, or -1 with o->why. */
+int siot_out_open(siot_out *o, const char *path);
+int siot_out_commit(siot_out *o);
+/* Removes the temporary file; what (if not NULL) says why, when o->why is empty. */
+void siot_out_abort(siot_out *o, const char *what);
 /* All of p[0..n) to fd, with system calls (the tracer's own I/O). */
 int siot_write_fd(int fd, const void *p, size_t n);
 /* Writes t atomically to path (replacing it); exact: keep exact histogram bins. */
 int siot_write_trace_to(const siot_trace *t, const char *path, int exact);
+/* This rank's own part, <trace>.part-RRRRRR.siot, beside the trace or, when
+ * that directory cannot be written, in the first of the working directory,
+ * $TMPDIR and /tmp that can (where: the path written). 0 or -1 with why. */
+int siot_write_part(const siot_trace *t, char *where, size_t nwhere, char *why, size_t nwhy);
 /* Ends the session now and writes what was recorded: the trace (a serial
  * program), or this rank's own part `<trace>.part-RRRRRR.siot` (an MPI
  * program that cannot reach MPI_Finalize), marked partial with the reason
  * when partial. Once per process. */
 int siot_end_session(const char *reason, int partial);
 void siot_exit_hook(int status);
+/* exec*: the trace is written before the process image is replaced; when
+ * exec fails (returns), the program goes on untraced, and is told so. */
+void siot_exec_hook(const char *fn, const char *path);
+void siot_exec_failed(const char *fn);
 /* The at-exit writer (registered again after MPI_Init, to run before the
  * MPI library's own exit handlers, which may call MPI_Finalize). */
 void siot_at_exit(void);
@@ -158,14 +184,16 @@ void siot_install_signal_handlers(void);
 void siot_handle_pending_signal(void);
 /* True when this rank sent part of its trace to the spill file. */
 int siot_session_spilled(void);
-/* This rank's block of a job file after it (or another rank) spilled: its
- * tables, its spilled NODES sections and one with the nodes still in memory
- * (t: the trace siot_session_take gave). len and nsec are known after
- * prepare; emit receives the bytes in order. */
+/* A block of a job file (docs/format.md) holding t: this rank's own trace
+ * (the one siot_session_take gave) with its spilled NODES sections when it
+ * spilled, or any trace (a merge of some ranks' traces) as tables and one
+ * NODES section. len and nsec are known after prepare; emit receives the
+ * bytes in order. */
 typedef struct siot_block {
     siot_vbuf tables, last;
     uint64_t len;
     uint32_t nsec;
+    uint64_t spill_bytes; /* streamed from this rank's spill file */
 } siot_block;
 typedef int (*siot_emit_fn)(void *arg, const void *p, size_t n);
 int siot_block_prepare(const siot_trace *t, siot_block *b);
@@ -174,8 +202,9 @@ void siot_block_free(siot_block *b);
 /* Set by the MPI layer once MPI_Init ran: the serial at-exit writer steps aside
  * (and checkpoints, when asked for, start). */
 void siot_session_set_mpi(int on);
-/* After the job's trace is written (job_written: rank 0 says it was): this
- * rank's last checkpoint is removed, or kept when the job's trace failed. */
+/* After the job's trace is written (job_written 1: rank 0 says it was): this
+ * rank's last checkpoint is removed, or kept when the job's trace failed (0),
+ * or left to the part that superseded it (-1). */
 void siot_checkpoint_settle(int job_written);
 int32_t siot_session_rank(void);
 
@@ -217,7 +246,28 @@ void siot_h_set_base(int kind, int32_t base);
 void siot_h_clear(int kind);
 void siot_h_reset_all(void);
 
+/* ---- the recorder lock and signals ----
+ *
+ * The rule every part of the runtime follows, so that no signal handler ever
+ * waits for a lock its own thread holds:
+ *  1. The recorder lock is taken only through siot_lock(), which counts the
+ *     thread as holding it (siot_t.locks) before it starts to wait, and
+ *     released only through siot_unlock().
+ *  2. A handler whose thread holds the lock, or is writing the session's
+ *     ending, only notes the signal; siot_unlock() (or the end of the
+ *     writing) handles it as soon as the thread is out.
+ *  3. A handler on any other thread takes the lock with siot_lock_within():
+ *     it waits at most SIOT_SIGNAL_WAIT_NS for another thread to let go,
+ *     then gives up writing the trace rather than hang, and the signal takes
+ *     its course.
+ *  4. Generated wrappers never take the lock themselves: they call the
+ *     runtime's functions, which follow 1.
+ * Whatever runs under the lock makes no call that can block for long on
+ * another process (no MPI collective, no wait for a peer). */
+#define SIOT_SIGNAL_WAIT_NS 3000000000ull
 void siot_lock(void);
+/* 1 when the lock was taken within wait_ns, else 0 (and not held). */
+int siot_lock_within(uint64_t wait_ns);
 void siot_unlock(void);
 
 #endif

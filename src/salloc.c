@@ -9,7 +9,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-volatile int siot_emergency;
+_Atomic int siot_emergency;
 
 #define CHUNK_MIN (64u << 20)
 #define MAX_CHUNKS 256

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 
-extern volatile int siot_emergency;
+extern _Atomic int siot_emergency;
 
 void *siot_emalloc(size_t n);
 void *siot_erealloc(void *p, size_t n);

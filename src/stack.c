@@ -277,13 +277,37 @@ static int in_tracer(uintptr_t a)
     return __start_siot_text && a >= (uintptr_t)__start_siot_text && a < (uintptr_t)__stop_siot_text;
 }
 
+/* The return addresses of the stack, innermost first. */
+static int backtrace_ips(void **ips, int n)
+{
+#if defined(__SANITIZE_THREAD__)
+    /* ThreadSanitizer builds: unw_backtrace's per-thread cache has a
+     * destructor that locks a mutex after TSan has let go of the exiting
+     * thread (a crash); the step-by-step walk keeps no such cache. */
+    unw_context_t uc;
+    unw_cursor_t cur;
+    int got = 0;
+    if (unw_getcontext(&uc) != 0 || unw_init_local(&cur, &uc) != 0)
+        return 0;
+    while (got < n && unw_step(&cur) > 0) {
+        unw_word_t ip;
+        if (unw_get_reg(&cur, UNW_REG_IP, &ip) != 0)
+            break;
+        ips[got++] = (void *)ip;
+    }
+    return got;
+#else
+    return unw_backtrace(ips, n);
+#endif
+}
+
 SIOT_TEXT uint32_t siot_site_here(unsigned depth)
 {
     void *ips[MAX_FRAMES + 8];
     uintptr_t raw[MAX_FRAMES];
     if (depth > MAX_FRAMES)
         depth = MAX_FRAMES;
-    int got = unw_backtrace(ips, (int)(depth + 8 < MAX_FRAMES + 8 ? depth + 8 : MAX_FRAMES + 8));
+    int got = backtrace_ips(ips, (int)(depth + 8 < MAX_FRAMES + 8 ? depth + 8 : MAX_FRAMES + 8));
     uint32_t n = 0;
     for (int i = 0; i < got && n < depth; i++)
         if (!in_tracer((uintptr_t)ips[i]))
@@ -312,6 +336,18 @@ SIOT_TEXT uint32_t siot_site_here(unsigned depth)
         memcpy(c->raw, raw, n * sizeof *raw);
     }
     return site;
+}
+
+void siot_stack_warm(void)
+{
+    void *ips[8];
+    backtrace_ips(ips, 8); /* libunwind's own set-up, once, before any thread of the program */
+    siot_lock();
+    if (!G.nranges) {
+        rebuild_modules();
+        dl_iterate_phdr(note_base, NULL);
+    }
+    siot_unlock();
 }
 
 int siot_sites_export(siot_trace *t)

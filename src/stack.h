@@ -17,6 +17,9 @@
 /* The site of the traced call being entered: its id + 1, 0 when unknown.
  * Cheap on repeat (a per-thread cache on the raw addresses). */
 uint32_t siot_site_here(unsigned depth);
+/* The costs of the first signature paid at start-up, before the program's
+ * threads and clocks: libunwind's set-up and the table of loaded modules. */
+void siot_stack_warm(void);
 /* Copies the sites and modules seen so far into t (allocated in t's arena). */
 int siot_sites_export(siot_trace *t);
 /* The same, for a caller that holds the tracer lock. */

@@ -4,6 +4,7 @@
  * histograms, and the busiest call sites resolved to source lines. */
 #include "stats.h"
 
+#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -162,6 +163,16 @@ static int64_t arg_int(stats *s, const siot_agg_event *e, int k)
     return v.i;
 }
 
+/* fcntl(fd, F_DUPFD or F_DUPFD_CLOEXEC, min): a duplicate, like dup */
+static int is_fcntl_dup(stats *s, const siot_agg_event *e)
+{
+    const siot_funcdesc *f = e->fn;
+    if (arg_of_role(f, SIOT_ROLE_fcntlarg) < 0 || f->nargs < 2)
+        return 0;
+    int64_t cmd = arg_int(s, e, 1);
+    return cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC;
+}
+
 static void track_files(stats *s, const siot_agg_event *e, uint64_t total)
 {
     const siot_funcdesc *f = e->fn;
@@ -181,12 +192,14 @@ static void track_files(stats *s, const siot_agg_event *e, uint64_t total)
             set_handle(s, (uint8_t)kind, id, fi);
         return;
     }
-    if (b == SIOT_CLASS_open || b == SIOT_CLASS_dup) { /* fdopen, dup, dup2: the new handle names the old file */
+    if (b == SIOT_CLASS_open || b == SIOT_CLASS_dup || is_fcntl_dup(s, e)) {
+        /* fdopen, dup, dup2, fcntl(F_DUPFD): the new handle names the old file */
         int kfd = arg_of_role(f, SIOT_ROLE_fd);
         handle *h = kfd >= 0 ? find_handle(s, 1, arg_int(s, e, kfd)) : NULL;
         int64_t id = siot_eval_int(e->node->u.ev.ret, &e->ctx, -1);
-        if (h && id >= 0)
-            set_handle(s, f->layer == SIOT_LAYER_stdio ? 2 : 1, id, h->file);
+        /* from a descriptor that was not traced (-1): the target names no file any more */
+        if (id >= 0 && (h || (kfd >= 0 && arg_int(s, e, kfd) == -1)))
+            set_handle(s, f->layer == SIOT_LAYER_stdio ? 2 : 1, id, h ? h->file : -1);
         return;
     }
     if (b != SIOT_CLASS_read && b != SIOT_CLASS_write)
@@ -196,7 +209,7 @@ static void track_files(stats *s, const siot_agg_event *e, uint64_t total)
         if (!kind)
             continue;
         handle *h = find_handle(s, (uint8_t)kind, arg_int(s, e, (int)k));
-        if (h) {
+        if (h && h->file >= 0) {
             filestat *fs = &s->files[h->file];
             fs->calls += total;
             uint64_t bytes = total * (uint64_t)(e->bytes > 0 ? e->bytes : 0);

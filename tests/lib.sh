@@ -26,15 +26,22 @@ fail() {
 
 pass() { echo "ok   [$MPI] $TEST_NAME: $*"; }
 
-# mpirun for the flavour: mpirun_np P cmd...
+# skip REASON: the test cannot run here; counted as skipped, with the reason, never as passed
+skip() {
+    echo "skip [$MPI] $TEST_NAME: $*"
+    exit 77
+}
+
+# mpirun for the flavour: mpirun_np P cmd... (MPIRUN: the command itself, for timeout and MPMD lines)
+if [ "$MPI" = openmpi ]; then
+    MPIRUN=(mpirun.openmpi --oversubscribe)
+else
+    MPIRUN=(mpirun.mpich)
+fi
 mpirun_np() {
     local np=$1
     shift
-    if [ "$MPI" = openmpi ]; then
-        mpirun.openmpi --oversubscribe -np "$np" "$@"
-    else
-        mpirun.mpich -np "$np" "$@"
-    fi
+    "${MPIRUN[@]}" -np "$np" "$@"
 }
 
 # build_traced NAME [extra cflags...]: tests/progs/NAME.c -> ./NAME (traced) and ./NAME.plain (untraced)

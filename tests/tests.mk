@@ -13,11 +13,17 @@ CORE_SRC := src/salloc.c src/vbuf.c src/arena.c src/roles.c src/format.c src/pre
             compress/ranklist.c compress/expr.c compress/hist.c \
             compress/pool.c compress/xmerge.c compress/queue.c compress/merge.c
 TOOL_SRC := src/dump.c src/diff.c src/stats.c src/report.c src/export.c src/synth.c src/progress.c \
-            replay/walk.c replay/analyze.c
+            replay/walk.c replay/plan.c replay/analyze.c
 
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(T)/unit/%)
 INTEG := $(sort $(wildcard tests/integ/*.sh))
+
+# Each test's result goes to RESULTS (tests/run/one.sh); make check tallies them.
+RESULTS ?= $(abspath build/check-results.txt)
+RUN := tests/run/one.sh $(RESULTS)
+# a test still running after this long has hung: it fails, and the others run
+TEST_SECONDS ?= 900
 
 .PHONY: run unit integ asan-tools
 run: unit integ
@@ -27,7 +33,7 @@ $(T)/unit/%: tests/unit/%.c $(CORE_SRC) $(TOOL_SRC) tests/unit/unit.h
 	gcc $(UCFLAGS) -o $@ $< $(CORE_SRC) $(TOOL_SRC) -lm -ldl
 
 unit: $(UNIT_BIN)
-	@for t in $(UNIT_BIN); do echo "== unit $$(basename $$t)"; $$t || exit 1; done
+	@for t in $(UNIT_BIN); do echo "== unit $$(basename $$t)"; $(RUN) "[$(MPI)] unit $$(basename $$t)" 600 $$t || true; done
 
 # siot built with AddressSanitizer and UBSan, for the corrupt-input tests.
 asan-tools: $(T)/asan/siot
@@ -43,7 +49,7 @@ $(T)/tools/%: tests/tools/%.c $(CORE_SRC) $(TOOL_SRC)
 # ioreplay linked with the tracer, for the round-trip tests: the replay's own
 # calls are traced like the original program's.
 O := $(B)/obj
-RP_OBJS := $(O)/replay/ioreplay.o $(O)/replay/rp.o $(O)/gen/replay_all.o $(O)/replay/walk.o \
+RP_OBJS := $(O)/replay/ioreplay.o $(O)/replay/rp.o $(O)/gen/replay_all.o $(O)/replay/walk.o $(O)/replay/plan.o \
            $(O)/replay/analyze.o $(O)/src/synth.o $(O)/src/progress.o $(O)/compress/xmerge.o $(O)/compress/pool.o \
            $(O)/src/salloc.o $(O)/src/vbuf.o $(O)/src/arena.o $(O)/src/roles.o $(O)/src/format.o $(O)/src/predef.o \
            $(O)/compress/ranklist.o $(O)/compress/expr.o $(O)/compress/hist.o
@@ -51,5 +57,15 @@ $(T)/ioreplay-traced: $(RP_OBJS) $(B)/lib/libsiotrace.a $(B)/wrap.flags
 	@mkdir -p $(@D)
 	$(MPICC) -o $@ $(RP_OBJS) -Wl,@$(B)/wrap.flags -lm
 
-integ: asan-tools $(T)/ioreplay-traced $(T)/tools/hostile $(T)/tools/blocks
-	@for t in $(INTEG); do echo "== [$(MPI)] $$t"; MPI=$(MPI) bash $$t || exit 1; done
+# ioreplay built with ASan and UBSan, for the hostile-trace tests: a crash
+# or a sanitizer report on any trace fails them.
+RP_SRC := replay/ioreplay.c replay/rp.c $(B)/gen/replay_all.c replay/walk.c replay/plan.c replay/analyze.c \
+          src/synth.c src/progress.c compress/xmerge.c compress/pool.c src/salloc.c src/vbuf.c src/arena.c \
+          src/roles.c src/format.c src/predef.c compress/ranklist.c compress/expr.c compress/hist.c
+$(T)/asan/ioreplay: $(RP_SRC)
+	@mkdir -p $(@D)
+	$(MPICC) $(UCFLAGS) -o $@ $(RP_SRC) -lm
+
+integ: asan-tools $(T)/asan/ioreplay $(T)/ioreplay-traced $(T)/tools/hostile $(T)/tools/blocks
+	@for t in $(INTEG); do echo "== [$(MPI)] $$t"; \
+	    MPI=$(MPI) $(RUN) "[$(MPI)] $$(basename $$t .sh)" $(TEST_SECONDS) bash $$t || true; done

@@ -557,6 +557,8 @@ static const char *closed_handle(const func *f, const param *p)
 
 static void emit_pre(const func *f)
 {
+    if (find_role(f, SIOT_ROLE_fdnew))
+        o("    int siot_old_traced = siot_fd_traced(%s);\n", find_role(f, SIOT_ROLE_fd)->name);
     for (int i = 0; i < f->np; i++) {
         const param *p = &f->p[i];
         const char *hk = NULL;
@@ -667,10 +669,14 @@ static void emit_record_special(const func *f, const param *p, int k, const char
     case SIOT_ROLE_str:
         o("    siot_put_str(ev, %d, %s);\n", k, p->name);
         break;
-    case SIOT_ROLE_fdnew:
-        /* dup2's target: recorded as the id it gets (the return value's). */
-        o("    siot_put_int(ev, %d, ret >= 0 ? siot_fd_new(%s) : siot_fd_id(%s));\n", k, p->name, p->name);
+    case SIOT_ROLE_fdnew: {
+        /* dup2's target: the id of the traced file it now refers to, or the
+         * one it lost when the source is not traced (the return value's) */
+        const param *old = find_role(f, SIOT_ROLE_fd);
+        o("    int64_t siot_nid = siot_fd_dup_to(siot_old_traced, %s, %s, ret >= 0);\n", old->name, p->name);
+        o("    siot_put_int(ev, %d, siot_nid);\n", k);
         break;
+    }
     case SIOT_ROLE_peer:
     case SIOT_ROLE_root:
     case SIOT_ROLE_tag:
@@ -857,7 +863,7 @@ static void emit_ret(const func *f)
     switch (f->retrole) {
     case SIOT_ROLE_r_newfd:
         if (find_role(f, SIOT_ROLE_fdnew))
-            o("    ev->ret = ret >= 0 ? siot_fd_id(ret) : (int64_t)ret;\n");
+            o("    ev->ret = ret >= 0 ? siot_nid : (int64_t)ret;\n");
         else
             o("    ev->ret = ret >= 0 ? siot_fd_new(ret) : (int64_t)ret;\n");
         break;
@@ -922,7 +928,12 @@ static void filter_expr(const func *f, char *buf, size_t n)
     for (int i = 0; i < f->np; i++) {
         const param *p = &f->p[i];
         if (p->role == SIOT_ROLE_fd) {
-            snprintf(buf, n, "siot_fd_traced(%s)", p->name);
+            /* dup2 onto a traced descriptor changes what it refers to, whatever the source */
+            const param *nw = find_role(f, SIOT_ROLE_fdnew);
+            if (nw)
+                snprintf(buf, n, "(siot_fd_traced(%s) || siot_fd_traced(%s))", p->name, nw->name);
+            else
+                snprintf(buf, n, "siot_fd_traced(%s)", p->name);
             return;
         }
         if (p->role == SIOT_ROLE_stream) {
@@ -1029,8 +1040,24 @@ static void emit_wrapper(const func *f)
         o(");\n}\n");
         return;
     }
+    if (base == SIOT_CLASS_exec) {
+        /* the process image is replaced: the trace is written first; exec
+         * returns only when it failed, and the session has ended then */
+        const param *path = find_role(f, SIOT_ROLE_path);
+        o("    int slot = siot_recording(SIOT_LAYER_%s) ? siot_begin(SIOT_FN_%s) : -1;\n", layer, f->name);
+        o("    if (slot >= 0) {\n        int ret = 0;\n        (void)ret;\n        siot_raw *ev = siot_end(slot);\n");
+        for (int i = 0; i < f->np; i++)
+            if (f->p[i].rec >= 0)
+                emit_record_param(f, &f->p[i]);
+        o("        ev->ret = 0;\n        siot_finish(slot);\n    }\n");
+        o("    siot_exec_hook(\"%s\", %s);\n", f->name, path ? path->name : "NULL");
+        o("    %s ret = %s(", f->rettype, real);
+        emit_args(f, 0);
+        o(");\n    siot_exec_failed(\"%s\");\n    return ret;\n}\n", f->name);
+        return;
+    }
 
-    char filt[256];
+    char filt[640];
     filter_expr(f, filt, sizeof filt);
     if (base == SIOT_CLASS_init) {
         o("    int slot = siot_recording(SIOT_LAYER_%s) ? siot_begin(SIOT_FN_%s) : -1;\n", layer, f->name);
@@ -1042,6 +1069,12 @@ static void emit_wrapper(const func *f)
             o("    if (SIOT_LIKELY(slot < 0)) {\n        %s ret = %s(", f->rettype, real);
             emit_args(f, 0);
             o(");\n        va_end(%s);\n        return ret;\n    }\n", f->p[f->np - 1].name);
+        } else if (agreed_handle(f)) {
+            /* not recording here: this rank still takes part in the ranks'
+             * agreement on the new handle's id, which the others may make */
+            o("    if (SIOT_LIKELY(slot < 0)) {\n        %s ret = %s(", f->rettype, real);
+            emit_args(f, 0);
+            o(");\n        siot_mpi_agree_absent(%s);\n        return ret;\n    }\n", find_role(f, SIOT_ROLE_comm)->name);
         } else {
             o("    if (SIOT_LIKELY(slot < 0))\n        %s%s(", isvoid ? "" : "return ", real);
             emit_args(f, 0);
@@ -1127,6 +1160,8 @@ static const char *not_replayable(const func *f)
         return "ioreplay initialises and finalises MPI itself";
     if (b == SIOT_CLASS_abort || b == SIOT_CLASS_exit)
         return "ending the replay early helps nobody: the end is in the report";
+    if (b == SIOT_CLASS_exec)
+        return "the replay does not start other programs";
     if (b == SIOT_CLASS_map || strcmp(f->name, "msync") == 0)
         return "memory mappings are not replayed";
     if (f->layer != SIOT_LAYER_posix && f->layer != SIOT_LAYER_stdio && f->layer != SIOT_LAYER_mpi &&
@@ -1224,11 +1259,17 @@ static void emit_replay_param(const func *f, const param *p)
         o("    int %s = rp_tag(rp_i(&a[%d]));\n", p->name, k);
         break;
     case SIOT_ROLE_fd:
-        o("    int %s = rp_fd(c, rp_i(&a[%d]));\n    if (%s < 0)\n        return RP_SKIP;\n", p->name, k, p->name);
+        if (find_role(f, SIOT_ROLE_fdnew)) /* dup2 from a descriptor that was not traced: one that is not */
+            o("    int siot_untraced = rp_i(&a[%d]) == -1;\n"
+              "    int %s = siot_untraced ? rp_untraced_fd(c) : rp_fd(c, rp_i(&a[%d]));\n", k, p->name, k);
+        else
+            o("    int %s = rp_fd(c, rp_i(&a[%d]));\n", p->name, k);
+        o("    if (%s < 0)\n        return RP_SKIP;\n", p->name);
         break;
     case SIOT_ROLE_fdnew: {
         const param *old = find_role(f, SIOT_ROLE_fd);
-        o("    int %s = rp_fresh_fd(c, %s);\n", p->name, old ? old->name : "-1");
+        o("    int %s = siot_untraced ? rp_fd(c, rp_i(&a[%d])) : rp_dup_target(c, rp_i(&a[%d]), %s);\n"
+          "    if (%s < 0)\n        return RP_SKIP;\n", p->name, k, k, old->name, p->name);
         break;
     }
     case SIOT_ROLE_fcntlarg: {
@@ -1404,7 +1445,8 @@ static void emit_replay_post(const func *f, const param *p)
         o("    rp_info_free(&%s);\n", p->name);
         break;
     case SIOT_ROLE_fdnew:
-        o("    if (ret >= 0) rp_set_fd(c, rp_i(&a[%d]), ret);\n", k);
+        o("    if (ret >= 0 && siot_untraced)\n        rp_drop_fd(c, rp_i(&a[%d]));\n"
+          "    else if (ret >= 0)\n        rp_set_fd(c, rp_i(&a[%d]), ret);\n", k, k);
         break;
     case SIOT_ROLE_fd:
         if (SIOT_CLASS_BASE(f->cls) == SIOT_CLASS_close)
@@ -1832,7 +1874,10 @@ static void emit_fortran_wrapper(const func *f)
         o("    siot_mpi_init_pre();\n");
     } else {
         o("    int slot = -1;\n    if (siot_recording(SIOT_LAYER_%s))\n        slot = siot_begin(SIOT_FN_%s);\n", layer, f->name);
-        o("    if (SIOT_LIKELY(slot < 0)) {\n        p%s_(%s%sierr%s);\n        return;\n    }\n", lname, args, sep, lens);
+        o("    if (SIOT_LIKELY(slot < 0)) {\n        p%s_(%s%sierr%s);\n", lname, args, sep, lens);
+        if (agreed_handle(f))
+            o("        siot_mpi_agree_absent(PMPI_Comm_f2c(*(MPI_Fint *)%s_f));\n", find_role(f, SIOT_ROLE_comm)->name);
+        o("        return;\n    }\n");
     }
     emit_fort_pre(f);
     emit_pre(f);

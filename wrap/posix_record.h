@@ -60,6 +60,19 @@ static inline int64_t siot_fcntl_arg(int cmd, void *arg, int64_t ret)
     }
 }
 
+/* dup2's (dup3's) target after the call: traced, keeping its id if it had
+ * one (the dup event says which file it now refers to), or, when the source
+ * was not traced, untraced, recorded as the id it held and lost. Under the lock. */
+static inline int64_t siot_fd_dup_to(int old_traced, int oldfd, int newfd, int ok)
+{
+    if (!ok || oldfd == newfd)
+        return siot_fd_id(newfd);
+    if (!old_traced)
+        return siot_fd_drop(newfd);
+    int64_t id = siot_fd_id(newfd);
+    return id >= 0 ? id : siot_fd_new(newfd);
+}
+
 /* fcntl's result: the id of the new descriptor for F_DUPFD, else as is. */
 static inline int64_t siot_fcntl_ret(int cmd, int ret)
 {

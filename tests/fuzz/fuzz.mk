@@ -6,7 +6,7 @@ FZ := build/fuzz
 FUZZ_SRC := src/salloc.c src/vbuf.c src/arena.c src/roles.c src/format.c src/predef.c compress/ranklist.c compress/expr.c \
             compress/hist.c compress/pool.c compress/xmerge.c compress/merge.c src/dump.c src/stats.c \
             src/report.c src/export.c src/synth.c src/progress.c \
-            replay/walk.c replay/analyze.c
+            replay/walk.c replay/plan.c replay/analyze.c
 FUZZ_FLAGS := -std=c11 -g -O1 -D_GNU_SOURCE -I. -Ibuild/mpich/gen -fsanitize=fuzzer,address,undefined \
               -fno-sanitize-recover=undefined
 SECONDS ?= 60

@@ -5,8 +5,14 @@
  * the statistics in every format (arithmetic on loop counts, never
  * expansion), the HTML report (a bounded timeline), the exports within a
  * small --max-events (refused beyond it, counted arithmetically), a
- * bounded walk of some ranks' events with every argument evaluated, and
+ * bounded walk of some ranks' events with every argument evaluated, the
+ * replay's walk at both levels (replay/plan.h: what ioreplay reissues), and
  * re-encoding, whose output must decode again.
+ *
+ * An input holding two traces one after the other (a second magic number)
+ * is also merged as `siot merge` and MPI_Finalize do, when both decode and
+ * their ranks are disjoint parts of one job: side by side and merged, the
+ * result must re-encode and decode again.
  *
  *   make fuzz             builds build/fuzz/fuzz_trace (clang, libFuzzer, ASan, UBSan)
  *   build/fuzz/fuzz_trace tests/fuzz/corpus -max_total_time=1800
@@ -17,6 +23,9 @@
 #include <string.h>
 
 #include "compress/expr.h"
+#include "compress/merge.h"
+#include "compress/ranklist.h"
+#include "replay/plan.h"
 #include "replay/walk.h"
 #include "src/dump.h"
 #include "src/export.h"
@@ -56,6 +65,103 @@ static void walk_some(const siot_trace *t)
     siot_vbuf_free(&scratch);
 }
 
+/* What ioreplay would reissue, at both levels, for a few ranks. */
+static void plan_some(const siot_trace *t)
+{
+    siot_vbuf scratch;
+    siot_vbuf_init(&scratch);
+    uint32_t nr = t->nranks < WALK_RANKS ? t->nranks : WALK_RANKS;
+    for (int level = 0; level < 2; level++)
+        for (uint32_t r = 0; r < nr; r++) {
+            rp_plan p;
+            if (rp_plan_init(&p, t, r, level) != 0)
+                continue;
+            rp_step st;
+            for (int k = 0; k < WALK_EVENTS && rp_plan_next(&p, &st); k++) {
+                siot_value v;
+                for (uint32_t a = 0; st.replay && a < st.ev->nargs; a++) {
+                    scratch.len = 0;
+                    siot_eval(st.ev->args[a], &st.ctx, &scratch, &v);
+                }
+                rp_plan_done(&p, &st, st.replay && (k & 1));
+            }
+            rp_plan_free(&p);
+        }
+    siot_vbuf_free(&scratch);
+}
+
+static void must_reencode(const siot_trace *t, const char *what)
+{
+    siot_vbuf b;
+    siot_vbuf_init(&b);
+    char err[256];
+    if (siot_trace_encode_exact(t, &b) == 0) {
+        siot_trace u;
+        siot_format_verify_crc = 1;
+        int rc = siot_trace_decode(b.data, b.len, &u, err, sizeof err);
+        siot_format_verify_crc = 0;
+        if (rc != 0) {
+            fprintf(stderr, "%s: re-encoded trace rejected: %s\n", what, err);
+            abort();
+        }
+        siot_trace_free(&u);
+    }
+    siot_vbuf_free(&b);
+}
+
+static void ranks_of(const siot_node *const *nodes, uint32_t n, uint8_t *mine, uint32_t nranks)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        const siot_ranklist *rl = &nodes[i]->ranks;
+        for (uint32_t r = 0; r < nranks; r++)
+            if (siot_rl_contains(rl, r))
+                mine[r] = 1;
+    }
+}
+
+/* Two traces of disjoint ranks of one job, merged and appended. */
+static void merge_pair(const uint8_t *data, size_t size, size_t cut)
+{
+    siot_trace a, b;
+    char err[256];
+    if (siot_trace_decode(data, cut, &a, err, sizeof err) != 0)
+        return;
+    if (siot_trace_decode(data + cut, size - cut, &b, err, sizeof err) != 0) {
+        siot_trace_free(&a);
+        return;
+    }
+    int disjoint = a.nranks == b.nranks && a.nranks <= 4096;
+    uint8_t *ra = disjoint ? calloc(a.nranks, 1) : NULL, *rb = disjoint ? calloc(a.nranks, 1) : NULL;
+    if (ra && rb) {
+        ranks_of((const siot_node *const *)a.top, a.ntop, ra, a.nranks);
+        ranks_of((const siot_node *const *)b.top, b.ntop, rb, b.nranks);
+        for (uint32_t r = 0; r < a.nranks; r++)
+            disjoint &= !(ra[r] && rb[r]);
+    }
+    free(ra);
+    free(rb);
+    if (disjoint) {
+        siot_trace c, d;
+        /* each operation consumes its second argument: decode again for the other */
+        if (siot_trace_decode(data, cut, &c, err, sizeof err) == 0 &&
+            siot_trace_decode(data + cut, size - cut, &d, err, sizeof err) == 0) {
+            if (siot_trace_append(&c, &d) == 0) {
+                must_reencode(&c, "appended");
+                plan_some(&c);
+            }
+        }
+        siot_trace_free(&c);
+        if (siot_trace_merge(&a, &b, 64) == 0) {
+            must_reencode(&a, "merged");
+            siot_stats(&a, "fuzz", 0, sink, err, sizeof err);
+            plan_some(&a);
+        }
+    } else {
+        siot_trace_free(&b);
+    }
+    siot_trace_free(&a);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (!sink) {
@@ -63,6 +169,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         siot_stats_resolve_sites = 0; /* no addr2line on names taken from the input */
         siot_format_verify_crc = 0;   /* mutations reach the parsers, not just the checksum */
     }
+    static const uint8_t magic[8] = {0x89, 'S', 'I', 'O', 'T', '\r', '\n', 0x1a};
+    for (size_t cut = 8; cut + 8 <= size; cut++)
+        if (memcmp(data + cut, magic, 8) == 0) {
+            merge_pair(data, size, cut);
+            break;
+        }
     siot_trace t;
     char err[256];
     if (siot_trace_decode(data, size, &t, err, sizeof err) != 0) {
@@ -81,20 +193,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         siot_export(&t, &eo, sink, &written, err, sizeof err);
     }
     walk_some(&t);
-    siot_vbuf b;
-    siot_vbuf_init(&b);
-    if (siot_trace_encode_exact(&t, &b) == 0) {
-        siot_trace u;
-        siot_format_verify_crc = 1;
-        int rc = siot_trace_decode(b.data, b.len, &u, err, sizeof err);
-        siot_format_verify_crc = 0;
-        if (rc != 0) {
-            fprintf(stderr, "re-encoded trace rejected: %s\n", err);
-            abort();
-        }
-        siot_trace_free(&u);
-    }
-    siot_vbuf_free(&b);
+    plan_some(&t);
+    must_reencode(&t, "decoded");
     siot_trace_free(&t);
     return 0;
 }

@@ -4,8 +4,9 @@
 # absolute paths to a directory beside it, ".." behind a subdirectory, a
 # symbolic link planted in the root that points outside, /tmp, a 40-level
 # climb, the root itself, a NUL inside a name), then replayed; and every
-# trace of the fuzzing corpus replayed the same way. The directory beside
-# the root, the rest of the test area and /tmp are checked unchanged.
+# trace of the fuzzing corpus replayed the same way, by an ioreplay built
+# with ASan and UBSan: it refuses or replays, it never crashes. The directory
+# beside the root, the rest of the test area and /tmp are checked unchanged.
 . "$(dirname "$0")/../lib.sh"
 HOSTILE=$B/tests/tools/hostile
 tag=siot-hostile-$$
@@ -25,7 +26,16 @@ attack() { # TRACE
     echo "do not touch" > outside/keep
     ln -s "$WORK/outside" run/root/link
     before=$(state)
-    (cd run && mpirun_np 1 "$B/bin/ioreplay" --root "$WORK/run/root" "$1" > ../report.txt 2>&1) || true
+    set +e
+    (cd run && ASAN_OPTIONS=detect_leaks=0:exitcode=99 UBSAN_OPTIONS=halt_on_error=1 \
+        mpirun_np 1 "$B/tests/asan/ioreplay" --root "$WORK/run/root" "$1" > ../report.txt 2>&1)
+    st=$?
+    set -e
+    # refused (2), replayed with differences (1) or not: never a crash or a sanitizer report
+    if [ $st -gt 2 ] || grep -Eq "ERROR: AddressSanitizer|runtime error:" report.txt; then
+        tail -30 report.txt >&2
+        fail "$(basename "$1"): ioreplay crashed (exit $st)"
+    fi
     after=$(state)
     [ "$before" = "$after" ] || fail "$(basename "$1"): the replay changed things outside its root:
 $(diff <(echo "$before") <(echo "$after"))"

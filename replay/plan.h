@@ -1,0 +1,48 @@
+/* plan: which of a rank's events a replay reissues, decided from the trace
+ * alone (no MPI, no I/O), so that ioreplay, its checks and the fuzzer walk a
+ * trace the same way.
+ *
+ * At the default level the outermost replayable call of each call chain is
+ * reissued (an MPI-IO call, not the POSIX calls it issued; an HDF5 call
+ * through the MPI-IO calls it issued); with posix_level the POSIX and stdio
+ * calls themselves, with the MPI communication that is not inside another
+ * replayed call. A call inside one that was reissued is covered by it. */
+#ifndef SIOT_PLAN_H
+#define SIOT_PLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "walk.h"
+
+typedef struct rp_plan {
+    const siot_trace *t;
+    siot_iter it;
+    int posix_level;
+    int64_t seq;
+    /* the calls in flight: their seq and whether they or a caller were reissued */
+    int64_t *st_seq;
+    uint8_t *st_cov;
+    size_t st_n, st_cap;
+} rp_plan;
+
+typedef struct rp_step {
+    const siot_event *ev;
+    const siot_funcdesc *fn;
+    siot_ctx ctx;     /* valid until the next rp_plan_next */
+    int64_t seq;      /* the rank's event number */
+    int64_t parent;   /* seq of the traced call that issued it, -1 */
+    int replay;       /* at the replayed level and not covered */
+} rp_step;
+
+/* 0, or -1 without memory. */
+int rp_plan_init(rp_plan *p, const siot_trace *t, int64_t rank, int posix_level);
+/* The rank's next event, 1; 0 at its end (p->it.err says when the trace is damaged). */
+int rp_plan_next(rp_plan *p, rp_step *s);
+/* What became of the step's call: done when it was reissued (the calls it
+ * issued are then covered). Called once after each rp_plan_next. 0, or -1
+ * without memory. */
+int rp_plan_done(rp_plan *p, const rp_step *s, int done);
+void rp_plan_free(rp_plan *p);
+
+#endif

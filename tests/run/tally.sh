@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Prints what make check found: every failure and skip with its reason, the
+# slowest tests, and the closing line "N passed, N failed[, N skipped]".
+# Exit status 1 when something failed or nothing ran.
+results=$1
+[ -s "$results" ] || { echo "0 passed, 1 failed (no test ran)"; exit 1; }
+pass=$(grep -c '^PASS' "$results")
+failed=$(grep -c '^FAIL' "$results")
+skipped=$(grep -c '^SKIP' "$results")
+echo "== slowest tests"
+sed -n 's/^[A-Z]* \(.*\) (\([0-9]*\) s).*/\2 s  \1/p' "$results" | sort -rn | head -8
+grep '^SKIP' "$results" | sed 's/^/   /'
+grep '^FAIL' "$results" | sed 's/^/   /'
+line="$pass passed, $failed failed"
+[ "$skipped" = 0 ] || line="$line, $skipped skipped"
+echo "$line"
+[ "$failed" = 0 ] && [ "$pass" -gt 0 ]
