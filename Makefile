@@ -53,28 +53,21 @@ LIB_LAYERS := hdf5 pnetcdf
 FORT_OBJ = $(O)/gen/fort_mpi.o $(O)/pmpi/fort_record.o
 endif
 
-CORE_SRC := src/salloc.c src/vbuf.c src/arena.c src/roles.c src/format.c src/predef.c \
-            compress/ranklist.c compress/expr.c compress/hist.c
-RUNTIME_SRC := src/runtime.c src/handles.c src/stack.c compress/queue.c compress/pool.c compress/xmerge.c \
-               compress/merge.c
+include sources.mk
 PMPI_SRC := pmpi/mpi_record.c pmpi/mpi_session.c pmpi/job_trace.c
-TOOL_SRC := src/siot.c src/dump.c src/diff.c src/stats.c src/report.c src/export.c src/synth.c src/progress.c \
-            replay/walk.c replay/plan.c replay/analyze.c \
-            compress/merge.c compress/xmerge.c compress/pool.c
 
 GEN_C := $(G)/functab.c $(WRAP_LAYERS:%=$(G)/wrap_%.c) $(PMPI_LAYERS:%=$(G)/pmpi_%.c) $(G)/replay_all.c \
          $(LIB_LAYERS:%=$(G)/wrap_%.c) $(G)/fort_mpi.c
 GEN_STAMP := $(G)/.stamp
 
 CORE_OBJ := $(CORE_SRC:%.c=$(O)/%.o)
-RUNTIME_OBJ := $(RUNTIME_SRC:%.c=$(O)/%.o) $(O)/gen/functab.o
+RUNTIME_OBJ := $(RUNTIME_SRC:%.c=$(O)/%.o) $(COMPRESS_SRC:%.c=$(O)/%.o) $(O)/gen/functab.o
 WRAP_OBJ := $(WRAP_LAYERS:%=$(O)/gen/wrap_%.o)
 PMPI_OBJ := $(PMPI_SRC:%.c=$(O)/%.o) $(PMPI_LAYERS:%=$(O)/gen/pmpi_%.o)
 LIBLAYER_OBJ := $(LIB_LAYERS:%=$(O)/gen/wrap_%.o) $(LIB_LAYERS:%=$(O)/wrap/%_record.o)
-TOOL_OBJ := $(TOOL_SRC:%.c=$(O)/%.o)
-
-REPLAY_OBJ := $(O)/replay/ioreplay.o $(O)/replay/rp.o $(O)/gen/replay_all.o $(O)/replay/walk.o $(O)/replay/plan.o \
-              $(O)/replay/analyze.o $(O)/src/synth.o $(O)/src/progress.o $(O)/compress/xmerge.o $(O)/compress/pool.o
+TOOL_OBJ := $(SIOT_SRC:%.c=$(O)/%.o) $(ENGINE_SRC:%.c=$(O)/%.o) $(COMPRESS_SRC:%.c=$(O)/%.o)
+REPLAY_OBJ := $(IOREPLAY_SRC:%.c=$(O)/%.o) $(O)/gen/replay_all.o $(ENGINE_SRC:%.c=$(O)/%.o) \
+              $(COMPRESS_SRC:%.c=$(O)/%.o)
 LIB := $(B)/lib/libsiotrace.a
 IOREPLAY := $(B)/bin/ioreplay
 FLAGS := $(B)/wrap.flags
@@ -103,16 +96,17 @@ endif
 
 
 .PHONY: install
-.PHONY: all lib tools examples demo check check-one unit bench deps clean distclean fuzz fuzz-run fuzz-corpus fuzz-check
+.PHONY: all lib tools examples demo check check-one unit bench deps clean distclean fuzz fuzz-run fuzz-corpus fuzz-check docs
 all: lib tools examples
 
 LIB_FLAGS := $(LIB_LAYERS:%=$(B)/wrap-%.flags)
 lib: $(LIB) $(FLAGS) $(LIB_FLAGS)
 tools: $(SIOT) $(IOREPLAY)
 
-$(B)/tools/siot-gen: tools/siot-gen.c src/roles.c src/roles.h
+GEN_SRC := $(sort $(wildcard tools/gen/*.c)) core/roles.c
+$(B)/tools/siot-gen: $(GEN_SRC) tools/gen/gen.h core/roles.h
 	@mkdir -p $(@D)
-	$(CC) $(HOSTCFLAGS) -o $@ tools/siot-gen.c src/roles.c
+	$(CC) $(HOSTCFLAGS) -o $@ $(GEN_SRC)
 
 $(GEN_STAMP): $(B)/tools/siot-gen $(SPECS)
 	@mkdir -p $(G)
@@ -125,7 +119,7 @@ $(O)/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
-$(O)/src/runtime.o $(O)/src/handles.o $(O)/compress/queue.o: $(GEN_STAMP)
+$(RUNTIME_SRC:%.c=$(O)/%.o) $(O)/compress/queue.o: $(GEN_STAMP)
 
 $(O)/gen/functab.o: $(G)/functab.c
 	@mkdir -p $(@D)
@@ -288,6 +282,10 @@ bench: all
 
 deps:
 	sh tools/install-deps.sh
+
+# docs/spec-format.md's role table, from the generator's (tools/gen/roles.c)
+docs: $(B)/tools/siot-gen
+	sh tools/gen/doc.sh $(B)/tools/siot-gen
 
 # Every built flavour, its flag files with installed paths, siot, ioreplay,
 # man pages and pkg-config files (tools/install.sh).

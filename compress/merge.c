@@ -1,14 +1,14 @@
-#include "merge.h"
-#include "../src/salloc.h"
+#include "compress/merge.h"
+#include "core/salloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/format.h"
-#include "hist.h"
-#include "ranklist.h"
-#include "xmerge.h"
+#include "core/format.h"
+#include "core/hist.h"
+#include "core/ranklist.h"
+#include "compress/xmerge.h"
 
 /* ------------------------------------------------------------ tables */
 

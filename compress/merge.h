@@ -13,7 +13,7 @@
 #ifndef SIOT_MERGE_H
 #define SIOT_MERGE_H
 
-#include "../src/model.h"
+#include "core/model.h"
 
 /* Merges src's ranks into dst (src is consumed: its memory moves into dst).
  * window bounds the alignment's look-ahead. Returns 0, -1 on OOM, or

@@ -1,4 +1,4 @@
-#include "pool.h"
+#include "compress/pool.h"
 
 #include <string.h>
 

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "../src/model.h"
+#include "core/model.h"
 
 #define SIOT_POOL_CLASSES 40
 

@@ -1,10 +1,10 @@
-#include "queue.h"
-#include "../src/salloc.h"
+#include "compress/queue.h"
+#include "core/salloc.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "hist.h"
+#include "core/hist.h"
 
 /* ------------------------------------------------------------ hashing */
 

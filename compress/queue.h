@@ -15,10 +15,10 @@
 #ifndef SIOT_QUEUE_H
 #define SIOT_QUEUE_H
 
-#include "../src/event.h"
-#include "../src/model.h"
-#include "pool.h"
-#include "xmerge.h"
+#include "core/event.h"
+#include "core/model.h"
+#include "compress/pool.h"
+#include "compress/xmerge.h"
 
 typedef struct siot_queue {
     siot_arena *arena;

@@ -1,9 +1,9 @@
-#include "xmerge.h"
+#include "compress/xmerge.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "ranklist.h"
+#include "core/ranklist.h"
 
 /* ------------------------------------------------------------ constants */
 

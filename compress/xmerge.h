@@ -10,8 +10,8 @@
 #ifndef SIOT_XMERGE_H
 #define SIOT_XMERGE_H
 
-#include "../src/event.h"
-#include "pool.h"
+#include "core/event.h"
+#include "compress/pool.h"
 
 int siot_x_equal(const siot_expr *a, const siot_expr *b);
 siot_expr *siot_x_clone(siot_pool *p, const siot_expr *x);

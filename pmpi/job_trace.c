@@ -31,9 +31,12 @@
 #include <sys/stat.h>
 
 #include "compress/merge.h"
-#include "job_trace.h"
-#include "src/format.h"
+#include "pmpi/job_trace.h"
+#include "core/format.h"
 #include "src/runtime.h"
+#include "src/session.h"
+#include "src/spill.h"
+#include "src/tracefile.h"
 
 typedef struct job_state {
     MPI_Comm comm;

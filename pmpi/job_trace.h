@@ -11,7 +11,7 @@
 #include <mpi.h>
 #include <stdint.h>
 
-#include "src/model.h"
+#include "core/model.h"
 
 /* Merges or gathers the ranks' traces and writes the job's trace file (or
  * each rank's part when it cannot be created). mine: this rank's trace,

@@ -1,4 +1,4 @@
-#include "mpi_record.h"
+#include "pmpi/mpi_record.h"
 
 #include <stdio.h>
 

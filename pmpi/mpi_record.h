@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "src/predef.h"
+#include "core/predef.h"
 #include "src/record.h"
 
 /* Handle bits as a table key, whatever the implementation's handle type. */

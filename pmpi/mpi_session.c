@@ -9,9 +9,12 @@
 #include <limits.h>
 #include <sys/stat.h>
 
-#include "job_trace.h"
-#include "mpi_record.h"
-#include "src/format.h"
+#include "pmpi/job_trace.h"
+#include "pmpi/mpi_record.h"
+#include "core/format.h"
+#include "src/endings.h"
+#include "src/session.h"
+#include "src/tracefile.h"
 
 static int finalized;
 static MPI_Comm merge_comm = MPI_COMM_NULL; /* the tracer's own, made at MPI_Init */

@@ -1,14 +1,14 @@
-#include "analyze.h"
+#include "replay/analyze.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../compress/expr.h"
-#include "../compress/ranklist.h"
-#include "../compress/xmerge.h"
-#include "../src/roles.h"
+#include "core/expr.h"
+#include "core/ranklist.h"
+#include "compress/xmerge.h"
+#include "core/roles.h"
 
 typedef struct pass {
     const siot_trace *t;

@@ -14,7 +14,7 @@
 
 #include <stdint.h>
 
-#include "../src/model.h"
+#include "core/model.h"
 
 typedef struct siot_agg_event {
     const siot_trace *trace;

@@ -18,15 +18,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../compress/expr.h"
-#include "../compress/hist.h"
-#include "../src/format.h"
-#include "../src/progress.h"
-#include "../src/synth.h"
-#include "../src/roles.h"
-#include "plan.h"
-#include "rp.h"
-#include "walk.h"
+#include "core/expr.h"
+#include "core/hist.h"
+#include "core/format.h"
+#include "replay/progress.h"
+#include "replay/synth.h"
+#include "core/roles.h"
+#include "replay/plan.h"
+#include "replay/rp.h"
+#include "replay/walk.h"
 
 #ifndef SIOT_VERSION
 #define SIOT_VERSION "0.1.0"
@@ -277,11 +277,159 @@ static void report(const opts *o, const char *root, int rank, int size, const do
     free(all);
 }
 
+/* The run: the trace, the ranks, the root, and the replayers by function. */
+typedef struct run {
+    opts o;
+    siot_trace t;
+    int rank, size;
+    char root[PATH_MAX];
+    rp_fn *fmap;     /* functions of the trace -> replayers of this build, by name */
+    rp_state c;
+    double rep[NREPORT];
+    uint64_t rng;
+} run;
+
+/* Reads the trace (before MPI starts, with raw system calls, so that the
+ * replay can start MPI the way the traced program did), starts MPI and
+ * checks what must hold before any I/O. Returns 0, or 2 after a refusal. */
+static int start(run *r, int *argc, char ***argv)
+{
+    char err[512] = "";
+    int code = OK, loaded = siot_trace_load(r->o.file, &r->t, err, sizeof err) == 0, provided;
+    if (!loaded)
+        code = BAD_TRACE;
+    int level = loaded ? traced_thread_level(&r->t) : -1;
+    if (level >= 0)
+        MPI_Init_thread(argc, argv, level, &provided);
+    else
+        MPI_Init(argc, argv);
+    /* A call that failed in the run fails again in the replay: its error
+     * code is compared with the recorded one, it must not end the replay. */
+    PMPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    PMPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+    PMPI_Comm_rank(MPI_COMM_WORLD, &r->rank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &r->size);
+    if (code == OK && (uint32_t)r->size != r->t.nranks) {
+        code = BAD_RANKS;
+        snprintf(err, sizeof err, "%.300s was traced on %u ranks; run ioreplay with mpirun -np %u (not %d)", r->o.file,
+                 r->t.nranks, r->t.nranks, r->size);
+    }
+    if (code == OK && make_root(r->o.root, r->root, sizeof r->root, err, sizeof err) != 0)
+        code = BAD_ROOT;
+    int worst[2] = {code, r->rank}, res[2];
+    PMPI_Allreduce(worst, res, 1, MPI_2INT, MPI_MAXLOC, MPI_COMM_WORLD);
+    if (res[0] == OK)
+        return 0;
+    if (r->rank == 0)
+        fprintf(stderr, "ioreplay: %s\n",
+                code != OK ? err : res[0] == BAD_ROOT ? "another rank cannot use the replay root"
+                                                      : "another rank cannot read the trace");
+    if (loaded)
+        siot_trace_free(&r->t);
+    PMPI_Finalize();
+    return 2;
+}
+
+static void prepare(run *r)
+{
+    if (syscall(SYS_chdir, r->root) != 0) {
+        fprintf(stderr, "ioreplay: cannot enter %s: %s\n", r->root, strerror(errno));
+        PMPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    r->fmap = calloc(r->t.nfuncs + 1, sizeof *r->fmap);
+    for (uint32_t i = 0; r->fmap && i < r->t.nfuncs; i++)
+        for (uint32_t k = 0; k < rp_table_n; k++)
+            if (strcmp(rp_table[k].name, r->t.funcs[i].name) == 0)
+                r->fmap[i] = rp_table[k].fn;
+    rp_init(&r->c, r->rank, r->root);
+    r->rng = r->o.seed * 0x9e3779b97f4a7c15ULL + (uint64_t)r->rank + 1;
+}
+
+/* One event of the rank: its computation time, then the call when it is
+ * at the replayed level. Returns 1 when the call was reissued. */
+static int replay_event(run *r, const rp_step *st, siot_vbuf *scratch, siot_value *vals)
+{
+    const siot_event *e = st->ev;
+    const siot_funcdesc *f = st->fn;
+    /* The recorded time between the end of MPI_Init and the start of
+     * MPI_Finalize, which is what the replay reproduces. */
+    unsigned base = SIOT_CLASS_BASE(f->cls);
+    if (st->parent < 0 && base != SIOT_CLASS_init)
+        r->rep[R_RECORDED] += (e->comp.mean + (base == SIOT_CLASS_finalize ? 0 : e->dur.mean)) * 1e-9;
+    if ((st->replay || st->parent < 0) && base != SIOT_CLASS_init && !r->o.no_compute && r->o.scale > 0) {
+        double u1 = urand(&r->rng), u2 = urand(&r->rng);
+        compute_for((uint64_t)((double)siot_hist_draw(&e->comp, u1, u2) * r->o.scale));
+    }
+    if (!st->replay || !r->fmap[e->func])
+        return 0;
+    for (uint32_t k = 0; k < e->nargs; k++)
+        if (siot_eval(e->args[k], &st->ctx, &scratch[k], &vals[k]) != 0)
+            return 0;
+    return r->fmap[e->func](&r->c, vals, siot_eval_int(e->ret, &st->ctx, 0)) == RP_DONE;
+}
+
+static void count_done(run *r, const rp_step *st, int done)
+{
+    if (!done) {
+        if (st->replay)
+            r->rep[R_SKIPPED]++;
+        return;
+    }
+    r->rep[R_CALLS]++;
+    int64_t bytes = siot_eval_int(st->ev->bytes, &st->ctx, 0);
+    unsigned base = SIOT_CLASS_BASE(st->fn->cls);
+    if (bytes > 0 && base == SIOT_CLASS_read)
+        r->rep[R_READ] += (double)bytes;
+    if (bytes > 0 && base == SIOT_CLASS_write)
+        r->rep[R_WRITTEN] += (double)bytes;
+}
+
+/* The rank's events, in order (replay/plan.h decides which are reissued). */
+static void replay_rank(run *r)
+{
+    siot_vbuf scratch[SIOT_MAX_ARGS];
+    siot_value vals[SIOT_MAX_ARGS];
+    for (int i = 0; i < SIOT_MAX_ARGS; i++)
+        siot_vbuf_init(&scratch[i]);
+    rp_plan plan;
+    if (!r->fmap || rp_plan_init(&plan, &r->t, r->rank, r->o.posix_level) != 0) {
+        fprintf(stderr, "ioreplay: out of memory\n");
+        PMPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    /* Progress on a terminal: rank 0's events (the others' stderr is
+     * usually the same terminal, and rank 0 stands for them). */
+    siot_progress pg;
+    uint64_t my_events = 0;
+    int show = r->rank == 0 && (r->o.progress || isatty(STDERR_FILENO));
+    char cerr[128];
+    if (show && siot_count_events(&r->t, 0, &my_events, cerr, sizeof cerr) != 0)
+        show = 0;
+    siot_progress_start(&pg, "ioreplay (rank 0)", my_events, show);
+    rp_step st;
+    int64_t seq = 0;
+    while (rp_plan_next(&plan, &st)) {
+        siot_progress_tick(&pg, (uint64_t)st.seq);
+        int done = replay_event(r, &st, scratch, vals);
+        count_done(r, &st, done);
+        if (rp_plan_done(&plan, &st, done) != 0)
+            PMPI_Abort(MPI_COMM_WORLD, 2);
+        seq = st.seq + 1;
+    }
+    if (plan.it.err) {
+        fprintf(stderr, "ioreplay: rank %d: %s\n", r->rank, plan.it.err);
+        PMPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    siot_progress_end(&pg, (uint64_t)seq);
+    rp_plan_free(&plan);
+    for (int i = 0; i < SIOT_MAX_ARGS; i++)
+        siot_vbuf_free(&scratch[i]);
+}
+
 int main(int argc, char **argv)
 {
-    opts o;
+    static run r;
     const char *why = NULL;
-    int pr = parse(argc, argv, &o, &why);
+    int pr = parse(argc, argv, &r.o, &why);
     if (pr == 1 || pr == 2) {
         if (env_rank() == 0)
             fputs(pr == 1 ? USAGE : "ioreplay " SIOT_VERSION "\n", stdout);
@@ -292,135 +440,19 @@ int main(int argc, char **argv)
             fprintf(stderr, "ioreplay: %s\n", why);
         return 2;
     }
-
-    /* The trace is read before MPI starts (with raw system calls), so that the
-     * replay can start MPI the way the traced program did. */
-    siot_trace t;
-    char err[512] = "";
-    int code = OK, loaded = siot_trace_load(o.file, &t, err, sizeof err) == 0;
-    if (!loaded)
-        code = BAD_TRACE;
-    int level = loaded ? traced_thread_level(&t) : -1, provided;
-    if (level >= 0)
-        MPI_Init_thread(&argc, &argv, level, &provided);
-    else
-        MPI_Init(&argc, &argv);
-    /* A call that failed in the run fails again in the replay: its error
-     * code is compared with the recorded one, it must not end the replay. */
-    PMPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    PMPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
-    int rank, size;
-    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    PMPI_Comm_size(MPI_COMM_WORLD, &size);
-    char root[PATH_MAX] = "";
-    if (code == OK && (uint32_t)size != t.nranks) {
-        code = BAD_RANKS;
-        snprintf(err, sizeof err, "%.300s was traced on %u ranks; run ioreplay with mpirun -np %u (not %d)", o.file,
-                 t.nranks, t.nranks, size);
-    }
-    if (code == OK && make_root(o.root, root, sizeof root, err, sizeof err) != 0)
-        code = BAD_ROOT;
-    int worst[2] = {code, rank}, res[2];
-    PMPI_Allreduce(worst, res, 1, MPI_2INT, MPI_MAXLOC, MPI_COMM_WORLD);
-    if (res[0] != OK) {
-        if (rank == 0)
-            fprintf(stderr, "ioreplay: %s\n",
-                    code != OK ? err : res[0] == BAD_ROOT ? "another rank cannot use the replay root" : "another rank cannot read the trace");
-        if (loaded)
-            siot_trace_free(&t);
-        PMPI_Finalize();
+    if (start(&r, &argc, &argv) != 0)
         return 2;
-    }
-    if (syscall(SYS_chdir, root) != 0) {
-        fprintf(stderr, "ioreplay: cannot enter %s: %s\n", root, strerror(errno));
-        PMPI_Abort(MPI_COMM_WORLD, 2);
-    }
-
-    /* Functions of the trace -> replayers of this build, by name. */
-    rp_fn *fmap = calloc(t.nfuncs + 1, sizeof *fmap);
-    for (uint32_t i = 0; fmap && i < t.nfuncs; i++)
-        for (uint32_t k = 0; k < rp_table_n; k++)
-            if (strcmp(rp_table[k].name, t.funcs[i].name) == 0)
-                fmap[i] = rp_table[k].fn;
-
-    rp_state c;
-    rp_init(&c, rank, root);
-    siot_vbuf scratch[SIOT_MAX_ARGS];
-    for (int i = 0; i < SIOT_MAX_ARGS; i++)
-        siot_vbuf_init(&scratch[i]);
-    siot_value vals[SIOT_MAX_ARGS];
-    double rep[NREPORT] = {0};
-    uint64_t rng = o.seed * 0x9e3779b97f4a7c15ULL + (uint64_t)rank + 1;
-
+    prepare(&r);
     PMPI_Barrier(MPI_COMM_WORLD);
     uint64_t t0 = now_ns();
-    rp_plan plan;
-    if (!fmap || rp_plan_init(&plan, &t, rank, o.posix_level) != 0) {
-        fprintf(stderr, "ioreplay: out of memory\n");
-        PMPI_Abort(MPI_COMM_WORLD, 2);
-    }
-    /* Progress on a terminal: rank 0's events (the others' stderr is
-     * usually the same terminal, and rank 0 stands for them). */
-    siot_progress pg;
-    uint64_t my_events = 0;
-    int show = rank == 0 && (o.progress || isatty(STDERR_FILENO));
-    char cerr[128];
-    if (show && siot_count_events(&t, 0, &my_events, cerr, sizeof cerr) != 0)
-        show = 0;
-    siot_progress_start(&pg, "ioreplay (rank 0)", my_events, show);
-    rp_step st;
-    int64_t seq = 0;
-    while (rp_plan_next(&plan, &st)) {
-        siot_progress_tick(&pg, (uint64_t)st.seq);
-        const siot_event *e = st.ev;
-        const siot_funcdesc *f = st.fn;
-        /* The recorded time between the end of MPI_Init and the start of
-         * MPI_Finalize, which is what the replay reproduces. */
-        unsigned base = SIOT_CLASS_BASE(f->cls);
-        if (st.parent < 0 && base != SIOT_CLASS_init)
-            rep[R_RECORDED] += (e->comp.mean + (base == SIOT_CLASS_finalize ? 0 : e->dur.mean)) * 1e-9;
-        if ((st.replay || st.parent < 0) && base != SIOT_CLASS_init && !o.no_compute && o.scale > 0) {
-            double u1 = urand(&rng), u2 = urand(&rng);
-            compute_for((uint64_t)((double)siot_hist_draw(&e->comp, u1, u2) * o.scale));
-        }
-        int done = 0;
-        if (st.replay && fmap[e->func]) {
-            int ok = 1;
-            for (uint32_t k = 0; k < e->nargs && ok; k++)
-                ok = siot_eval(e->args[k], &st.ctx, &scratch[k], &vals[k]) == 0;
-            if (ok)
-                done = fmap[e->func](&c, vals, siot_eval_int(e->ret, &st.ctx, 0)) == RP_DONE;
-        }
-        if (done) {
-            rep[R_CALLS]++;
-            int64_t bytes = siot_eval_int(e->bytes, &st.ctx, 0);
-            if (bytes > 0 && SIOT_CLASS_BASE(f->cls) == SIOT_CLASS_read)
-                rep[R_READ] += (double)bytes;
-            if (bytes > 0 && SIOT_CLASS_BASE(f->cls) == SIOT_CLASS_write)
-                rep[R_WRITTEN] += (double)bytes;
-        } else if (st.replay) {
-            rep[R_SKIPPED]++;
-        }
-        if (rp_plan_done(&plan, &st, done) != 0)
-            PMPI_Abort(MPI_COMM_WORLD, 2);
-        seq = st.seq + 1;
-    }
-    if (plan.it.err) {
-        fprintf(stderr, "ioreplay: rank %d: %s\n", rank, plan.it.err);
-        PMPI_Abort(MPI_COMM_WORLD, 2);
-    }
-    siot_progress_end(&pg, (uint64_t)seq);
-    rp_plan_free(&plan);
-    rep[R_REPLAY] = (double)(now_ns() - t0) * 1e-9;
-    rep[R_DIFF] = (double)c.different_results;
-    rep[R_REFUSED] = (double)c.refused_paths;
-    report(&o, root, rank, size, rep);
-
-    for (int i = 0; i < SIOT_MAX_ARGS; i++)
-        siot_vbuf_free(&scratch[i]);
-    free(fmap);
-    rp_free(&c);
-    siot_trace_free(&t);
+    replay_rank(&r);
+    r.rep[R_REPLAY] = (double)(now_ns() - t0) * 1e-9;
+    r.rep[R_DIFF] = (double)r.c.different_results;
+    r.rep[R_REFUSED] = (double)r.c.refused_paths;
+    report(&r.o, r.root, r.rank, r.size, r.rep);
+    free(r.fmap);
+    rp_free(&r.c);
+    siot_trace_free(&r.t);
     MPI_Finalize();
     return 0;
 }

@@ -1,9 +1,9 @@
-#include "plan.h"
+#include "replay/plan.h"
 
 #include <stdlib.h>
 
-#include "../compress/expr.h"
-#include "../src/roles.h"
+#include "core/expr.h"
+#include "core/roles.h"
 
 int rp_plan_init(rp_plan *p, const siot_trace *t, int64_t rank, int posix_level)
 {

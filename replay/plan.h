@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "walk.h"
+#include "replay/walk.h"
 
 typedef struct rp_plan {
     const siot_trace *t;

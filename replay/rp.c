@@ -2,7 +2,7 @@
  * (checking paths, finding free descriptors) uses raw system calls and PMPI,
  * so that a replay linked with the tracer records exactly the replayed calls. */
 
-#include "rp.h"
+#include "replay/rp.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,7 +13,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "../src/predef.h"
+#include "core/predef.h"
 
 #define MAX_ID (1 << 24)
 

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <sys/uio.h>
 
-#include "../src/model.h"
+#include "core/model.h"
 
 enum { RP_DONE = 0, RP_SKIP = 1 };
 

@@ -1,10 +1,10 @@
-#include "walk.h"
+#include "replay/walk.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "../compress/expr.h"
-#include "../compress/ranklist.h"
+#include "core/expr.h"
+#include "core/ranklist.h"
 
 #define SIOT_MAX_IDLE_ITERATIONS (1u << 22)
 

@@ -6,7 +6,7 @@
 #ifndef SIOT_WALK_H
 #define SIOT_WALK_H
 
-#include "../src/model.h"
+#include "core/model.h"
 
 typedef struct siot_frame {
     siot_node *const *nodes;

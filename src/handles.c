@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime.h"
-#include "salloc.h"
+#include "src/runtime.h"
+#include "core/salloc.h"
 
 typedef struct htab {
     uintptr_t *keys;

@@ -5,8 +5,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "runtime.h"
-#include "stack.h"
+#include "src/runtime.h"
+#include "src/endings.h"
+#include "src/stack.h"
 
 /* Arrays longer than this are not recorded (a bad count must not make the
  * wrapper read far past the caller's array). */

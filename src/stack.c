@@ -1,6 +1,6 @@
 #define UNW_LOCAL_ONLY
-#include "stack.h"
-#include "salloc.h"
+#include "src/stack.h"
+#include "core/salloc.h"
 
 #include <link.h>
 #include <libunwind.h>
@@ -10,7 +10,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "runtime.h"
+#include "src/runtime.h"
 
 #define MAX_FRAMES 64
 #define CACHE_SLOTS 64

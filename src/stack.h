@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "model.h"
+#include "core/model.h"
 
 /* Code in this section is the tracer's: its frames never enter a signature. */
 #define SIOT_TEXT __attribute__((section("siot_text"), noinline))

@@ -44,7 +44,7 @@ mpirun_np() {
     "${MPIRUN[@]}" -np "$np" "$@"
 }
 
-# build_traced NAME [extra cflags...]: tests/progs/NAME.c -> ./NAME (traced) and ./NAME.plain (untraced)
+# build_traced NAME [extra cflags...]: tests/progs/<NAME>.c -> ./NAME (traced) and ./NAME.plain (untraced)
 build_traced() {
     local name=$1
     shift

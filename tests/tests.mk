@@ -9,11 +9,7 @@ WARN := -Wall -Wextra -Wno-unused-parameter
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 UCFLAGS := -std=c11 -O1 -g $(WARN) -D_GNU_SOURCE -I. -I$(B)/gen $(SAN)
 
-CORE_SRC := src/salloc.c src/vbuf.c src/arena.c src/roles.c src/format.c src/predef.c \
-            compress/ranklist.c compress/expr.c compress/hist.c \
-            compress/pool.c compress/xmerge.c compress/queue.c compress/merge.c
-TOOL_SRC := src/dump.c src/diff.c src/stats.c src/report.c src/export.c src/synth.c src/progress.c \
-            replay/walk.c replay/plan.c replay/analyze.c
+include sources.mk
 
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(T)/unit/%)
@@ -28,40 +24,36 @@ TEST_SECONDS ?= 900
 .PHONY: run unit integ asan-tools
 run: unit integ
 
-$(T)/unit/%: tests/unit/%.c $(CORE_SRC) $(TOOL_SRC) tests/unit/unit.h
+$(T)/unit/%: tests/unit/%.c $(READER_SRC) tests/unit/unit.h
 	@mkdir -p $(@D)
-	gcc $(UCFLAGS) -o $@ $< $(CORE_SRC) $(TOOL_SRC) -lm -ldl
+	gcc $(UCFLAGS) -o $@ $< $(READER_SRC) -lm -ldl
 
 unit: $(UNIT_BIN)
 	@for t in $(UNIT_BIN); do echo "== unit $$(basename $$t)"; $(RUN) "[$(MPI)] unit $$(basename $$t)" 600 $$t || true; done
 
 # siot built with AddressSanitizer and UBSan, for the corrupt-input tests.
 asan-tools: $(T)/asan/siot
-$(T)/asan/siot: src/siot.c $(CORE_SRC) $(TOOL_SRC)
+$(T)/asan/siot: siot/siot.c $(READER_SRC)
 	@mkdir -p $(@D)
-	gcc $(UCFLAGS) -rdynamic -o $@ src/siot.c $(CORE_SRC) $(TOOL_SRC) -lm -ldl
+	gcc $(UCFLAGS) -rdynamic -o $@ siot/siot.c $(READER_SRC) -lm -ldl
 
 # Test tools: trace rewriters built on the format library (ASan, UBSan).
-$(T)/tools/%: tests/tools/%.c $(CORE_SRC) $(TOOL_SRC)
+$(T)/tools/%: tests/tools/%.c $(READER_SRC)
 	@mkdir -p $(@D)
-	gcc $(UCFLAGS) -o $@ $< $(CORE_SRC) $(TOOL_SRC) -lm -ldl
+	gcc $(UCFLAGS) -o $@ $< $(READER_SRC) -lm -ldl
 
 # ioreplay linked with the tracer, for the round-trip tests: the replay's own
 # calls are traced like the original program's.
 O := $(B)/obj
-RP_OBJS := $(O)/replay/ioreplay.o $(O)/replay/rp.o $(O)/gen/replay_all.o $(O)/replay/walk.o $(O)/replay/plan.o \
-           $(O)/replay/analyze.o $(O)/src/synth.o $(O)/src/progress.o $(O)/compress/xmerge.o $(O)/compress/pool.o \
-           $(O)/src/salloc.o $(O)/src/vbuf.o $(O)/src/arena.o $(O)/src/roles.o $(O)/src/format.o $(O)/src/predef.o \
-           $(O)/compress/ranklist.o $(O)/compress/expr.o $(O)/compress/hist.o
+RP_OBJS := $(IOREPLAY_SRC:%.c=$(O)/%.o) $(O)/gen/replay_all.o $(ENGINE_SRC:%.c=$(O)/%.o) \
+           $(COMPRESS_SRC:%.c=$(O)/%.o) $(CORE_SRC:%.c=$(O)/%.o)
 $(T)/ioreplay-traced: $(RP_OBJS) $(B)/lib/libsiotrace.a $(B)/wrap.flags
 	@mkdir -p $(@D)
 	$(MPICC) -o $@ $(RP_OBJS) -Wl,@$(B)/wrap.flags -lm
 
 # ioreplay built with ASan and UBSan, for the hostile-trace tests: a crash
 # or a sanitizer report on any trace fails them.
-RP_SRC := replay/ioreplay.c replay/rp.c $(B)/gen/replay_all.c replay/walk.c replay/plan.c replay/analyze.c \
-          src/synth.c src/progress.c compress/xmerge.c compress/pool.c src/salloc.c src/vbuf.c src/arena.c \
-          src/roles.c src/format.c src/predef.c compress/ranklist.c compress/expr.c compress/hist.c
+RP_SRC := $(IOREPLAY_SRC) $(B)/gen/replay_all.c $(ENGINE_SRC) $(COMPRESS_SRC) $(CORE_SRC)
 $(T)/asan/ioreplay: $(RP_SRC)
 	@mkdir -p $(@D)
 	$(MPICC) $(UCFLAGS) -o $@ $(RP_SRC) -lm

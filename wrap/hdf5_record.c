@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "wrap/hdf5_record.h"
-#include "src/h5predef.h"
+#include "core/h5predef.h"
 
 typedef struct predef {
     hid_t id;

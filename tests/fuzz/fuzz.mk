@@ -3,10 +3,8 @@
 #   make fuzz-run SECONDS=1800 fuzz that long from the corpus (new inputs go to build/fuzz/corpus)
 #   make fuzz-corpus          replay tests/fuzz/corpus (what `make check` runs, with a short fuzzing run)
 FZ := build/fuzz
-FUZZ_SRC := src/salloc.c src/vbuf.c src/arena.c src/roles.c src/format.c src/predef.c compress/ranklist.c compress/expr.c \
-            compress/hist.c compress/pool.c compress/xmerge.c compress/merge.c src/dump.c src/stats.c \
-            src/report.c src/export.c src/synth.c src/progress.c \
-            replay/walk.c replay/plan.c replay/analyze.c
+include sources.mk
+FUZZ_SRC := $(READER_SRC)
 FUZZ_FLAGS := -std=c11 -g -O1 -D_GNU_SOURCE -I. -Ibuild/mpich/gen -fsanitize=fuzzer,address,undefined \
               -fno-sanitize-recover=undefined
 SECONDS ?= 60

@@ -22,16 +22,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compress/expr.h"
+#include "core/expr.h"
 #include "compress/merge.h"
-#include "compress/ranklist.h"
+#include "core/ranklist.h"
 #include "replay/plan.h"
 #include "replay/walk.h"
-#include "src/dump.h"
-#include "src/export.h"
-#include "src/format.h"
-#include "src/report.h"
-#include "src/stats.h"
+#include "siot/dump.h"
+#include "siot/export.h"
+#include "core/format.h"
+#include "siot/report.h"
+#include "siot/stats.h"
 
 #define WALK_EVENTS 20000
 #define WALK_RANKS 4

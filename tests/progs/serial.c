@@ -1,6 +1,6 @@
 #define _GNU_SOURCE
 /* serial: a program that never calls MPI. Its events are known in advance
- * (tests/integ/20-serial.sh); it prints return values and errno to stdout and
+ * (tests/integ/21-serial-events.sh); it prints return values and errno to stdout and
  * exits with status 3. */
 #include <dirent.h>
 #include <errno.h>

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/format.h"
+#include "core/format.h"
 
 int main(int argc, char **argv)
 {

@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compress/expr.h"
-#include "src/format.h"
-#include "src/roles.h"
+#include "core/expr.h"
+#include "core/format.h"
+#include "core/roles.h"
 
 static char *attack(int k, const char *outside, const char *tag, size_t *len)
 {

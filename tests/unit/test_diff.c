@@ -3,11 +3,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "compress/expr.h"
-#include "compress/hist.h"
-#include "src/diff.h"
-#include "src/format.h"
-#include "src/roles.h"
+#include "core/expr.h"
+#include "core/hist.h"
+#include "siot/diff.h"
+#include "core/format.h"
+#include "core/roles.h"
 #include "tests/unit/unit.h"
 
 static const char *const pw_an[] = {"fd", "count", "offset"};

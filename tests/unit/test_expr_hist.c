@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compress/expr.h"
-#include "compress/hist.h"
+#include "core/expr.h"
+#include "core/hist.h"
 #include "tests/unit/unit.h"
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;

@@ -39,13 +39,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "compress/expr.h"
-#include "compress/hist.h"
+#include "core/expr.h"
+#include "core/hist.h"
 #include "compress/queue.h"
 #include "replay/walk.h"
-#include "src/dump.h"
-#include "src/format.h"
-#include "src/roles.h"
+#include "siot/dump.h"
+#include "core/format.h"
+#include "core/roles.h"
 #include "tests/unit/unit.h"
 
 /* ================================================================ randomness */

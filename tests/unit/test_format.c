@@ -8,13 +8,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "compress/expr.h"
-#include "compress/hist.h"
+#include "core/expr.h"
+#include "core/hist.h"
 #include "compress/merge.h"
-#include "compress/ranklist.h"
+#include "core/ranklist.h"
 #include "replay/walk.h"
-#include "src/format.h"
-#include "src/roles.h"
+#include "core/format.h"
+#include "core/roles.h"
 #include "tests/unit/unit.h"
 
 /* ================================================================ builders */

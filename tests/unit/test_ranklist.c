@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compress/ranklist.h"
+#include "core/ranklist.h"
 #include "tests/unit/unit.h"
 
 #define UNIVERSE 8192 /* every rank of every test set lies in [0, UNIVERSE) */

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/vbuf.h"
+#include "core/vbuf.h"
 #include "tests/unit/unit.h"
 
 /* Reads one unsigned varint from exactly n bytes (heap copy, so ASan sees overreads). */

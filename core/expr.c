@@ -1,0 +1,430 @@
+#include "core/expr.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/ranklist.h"
+
+siot_expr *siot_x_none(siot_arena *a)
+{
+    siot_expr *x = siot_arena_alloc(a, sizeof *x);
+    if (x)
+        x->tag = SIOT_X_NONE;
+    return x;
+}
+
+siot_expr *siot_x_const(siot_arena *a, int64_t v)
+{
+    siot_expr *x = siot_arena_alloc(a, sizeof *x);
+    if (x) {
+        x->tag = SIOT_X_CONST;
+        x->base = v;
+    }
+    return x;
+}
+
+siot_expr *siot_x_str(siot_arena *a, const char *s, size_t n)
+{
+    siot_expr *x = siot_arena_alloc(a, sizeof *x);
+    siot_strseg *seg = siot_arena_alloc(a, sizeof *seg);
+    char *copy = siot_arena_strdup(a, s, n);
+    if (!x || !seg || !copy)
+        return NULL;
+    x->tag = SIOT_X_STR;
+    x->n = 1;
+    x->u.segs = seg;
+    seg->lit = copy;
+    seg->len = (uint32_t)n;
+    return x;
+}
+
+siot_expr *siot_x_intarray(siot_arena *a, const int64_t *v, uint32_t n)
+{
+    siot_expr *x = siot_arena_alloc(a, sizeof *x);
+    siot_expr **items = siot_arena_alloc(a, (n ? n : 1) * sizeof *items);
+    if (!x || !items)
+        return NULL;
+    x->tag = SIOT_X_ARRAY;
+    x->n = n;
+    x->u.items = items;
+    for (uint32_t i = 0; i < n; i++)
+        if (!(items[i] = siot_x_const(a, v[i])))
+            return NULL;
+    return x;
+}
+
+static int eval_int(const siot_expr *x, const siot_ctx *c, int64_t *v);
+
+/* SEQL: the run covering this iteration of the expression's loop level, and
+ * the context in which its piece is evaluated (that level's iteration counted
+ * from the run's start). */
+static const siot_run *seql_run(const siot_expr *x, const siot_ctx *c, siot_ctx *local, uint64_t *iter_copy)
+{
+    if (x->level >= c->depth || x->n == 0)
+        return NULL;
+    uint64_t j = c->iter[x->level];
+    /* An approximate loop count (SIOT_TOLERANCE) can run an inner sequence past
+     * its recorded length: then the last run goes on. Otherwise it is an error. */
+    if (j >= x->len && !c->approx)
+        return NULL;
+    uint32_t lo = 0, hi = x->n - 1;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo + 1) / 2;
+        if (x->u.runs[mid].start <= j)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    const siot_run *r = &x->u.runs[lo];
+    if (r->start > j)
+        return NULL;
+    *local = *c;
+    memcpy(iter_copy, c->iter, c->depth * sizeof *iter_copy);
+    iter_copy[x->level] = j - r->start;
+    local->iter = iter_copy;
+    return r;
+}
+
+/* Wrapping arithmetic: a hostile trace may hold any coefficients. */
+static int64_t wrap_add(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }
+static int64_t wrap_mul(int64_t a, int64_t b) { return (int64_t)((uint64_t)a * (uint64_t)b); }
+
+static int eval_int(const siot_expr *x, const siot_ctx *c, int64_t *v)
+{
+    switch (x->tag) {
+    case SIOT_X_CONST:
+        *v = x->base;
+        return 0;
+    case SIOT_X_AFFINE: {
+        int64_t r = wrap_add(x->base, wrap_mul(x->rcoef, c->rank));
+        for (uint32_t k = 0; k < x->n; k++) {
+            if (k >= c->depth)
+                return -1;
+            r = wrap_add(r, wrap_mul(x->u.coef[k], (int64_t)c->iter[k]));
+        }
+        *v = r;
+        return 0;
+    }
+    case SIOT_X_SEQINT:
+        if (c->occurrence >= x->n)
+            return -1;
+        *v = x->u.vals[c->occurrence];
+        return 0;
+    case SIOT_X_SEQ:
+        if (c->occurrence >= x->n)
+            return -1;
+        return eval_int(x->u.items[c->occurrence], c, v);
+    case SIOT_X_RANKED:
+        for (uint32_t i = 0; i < x->n; i++)
+            if (siot_rl_contains(&x->u.ranked[i].rl, c->rank))
+                return eval_int(x->u.ranked[i].x, c, v);
+        return -1;
+    case SIOT_X_SEQL: {
+        siot_ctx local;
+        uint64_t iter[SIOT_MAX_NEST];
+        const siot_run *r = seql_run(x, c, &local, iter);
+        if (!r)
+            return -1;
+        if (!r->x) {
+            *v = wrap_add(r->base, wrap_mul(r->stride, (int64_t)local.iter[x->level]));
+            return 0;
+        }
+        return eval_int(r->x, &local, v);
+    }
+    case SIOT_X_APPROX:
+        *v = siot_x_approx_mean(x);
+        return 0;
+    }
+    return -1;
+}
+
+int64_t siot_x_approx_mean(const siot_expr *x)
+{
+    if (x->len == 0)
+        return x->base;
+    /* rounded mean, computed without overflow for hostile sums */
+    long double m = (long double)x->sum / (long double)x->len;
+    if (m < (long double)x->base)
+        return x->base;
+    if (m > (long double)x->rcoef)
+        return x->rcoef;
+    return (int64_t)(m + 0.5L);
+}
+
+int64_t siot_eval_int(const siot_expr *x, const siot_ctx *ctx, int64_t def)
+{
+    int64_t v;
+    if (!x || eval_int(x, ctx, &v) != 0)
+        return def;
+    return v;
+}
+
+static void put_field(siot_vbuf *b, const siot_strseg *s, int64_t v)
+{
+    char t[48];
+    int w = s->width > 40 ? 40 : s->width;
+    int n = s->zero_pad ? snprintf(t, sizeof t, "%0*" PRId64, w, v) : snprintf(t, sizeof t, "%" PRId64, v);
+    if (n > 0)
+        siot_vbuf_put(b, t, (size_t)n);
+}
+
+int siot_eval(const siot_expr *x, const siot_ctx *ctx, siot_vbuf *scratch, siot_value *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!x)
+        return -1;
+    switch (x->tag) {
+    case SIOT_X_NONE:
+        out->kind = SIOT_V_NONE;
+        return 0;
+    case SIOT_X_CONST:
+    case SIOT_X_AFFINE:
+    case SIOT_X_SEQINT:
+    case SIOT_X_APPROX:
+        out->kind = SIOT_V_INT;
+        return eval_int(x, ctx, &out->i);
+    case SIOT_X_SEQ:
+        if (ctx->occurrence >= x->n)
+            return -1;
+        return siot_eval(x->u.items[ctx->occurrence], ctx, scratch, out);
+    case SIOT_X_RANKED:
+        for (uint32_t i = 0; i < x->n; i++)
+            if (siot_rl_contains(&x->u.ranked[i].rl, ctx->rank))
+                return siot_eval(x->u.ranked[i].x, ctx, scratch, out);
+        return -1;
+    case SIOT_X_SEQL: {
+        siot_ctx local;
+        uint64_t iter[SIOT_MAX_NEST];
+        const siot_run *r = seql_run(x, ctx, &local, iter);
+        if (!r)
+            return -1;
+        if (!r->x) {
+            out->kind = SIOT_V_INT;
+            out->i = wrap_add(r->base, wrap_mul(r->stride, (int64_t)local.iter[x->level]));
+            return 0;
+        }
+        return siot_eval(r->x, &local, scratch, out);
+    }
+    case SIOT_X_STR:
+        scratch->len = 0;
+        for (uint32_t i = 0; i < x->n; i++) {
+            const siot_strseg *s = &x->u.segs[i];
+            if (s->is_field) {
+                int64_t v;
+                if (eval_int(s->field, ctx, &v) != 0)
+                    return -1;
+                put_field(scratch, s, v);
+            } else {
+                siot_vbuf_put(scratch, s->lit, s->len);
+            }
+        }
+        siot_vbuf_u8(scratch, 0);
+        if (scratch->oom)
+            return -1;
+        out->kind = SIOT_V_STR;
+        out->s = (const char *)scratch->data;
+        out->slen = scratch->len - 1;
+        return 0;
+    case SIOT_X_ARRAY:
+        scratch->len = 0;
+        if (!siot_vbuf_reserve(scratch, (size_t)x->n * 8 + 8))
+            return -1;
+        for (uint32_t i = 0; i < x->n; i++) {
+            int64_t v;
+            if (eval_int(x->u.items[i], ctx, &v) != 0)
+                return -1;
+            memcpy(scratch->data + 8 * (size_t)i, &v, 8);
+        }
+        out->kind = SIOT_V_ARR;
+        out->arr = (const int64_t *)(void *)scratch->data;
+        out->n = x->n;
+        return 0;
+    }
+    return -1;
+}
+
+int siot_x_is_const(const siot_expr *x)
+{
+    if (!x)
+        return 1;
+    switch (x->tag) {
+    case SIOT_X_NONE:
+    case SIOT_X_CONST:
+        return 1;
+    case SIOT_X_STR:
+        for (uint32_t i = 0; i < x->n; i++)
+            if (x->u.segs[i].is_field && !siot_x_is_const(x->u.segs[i].field))
+                return 0;
+        return 1;
+    case SIOT_X_ARRAY:
+        for (uint32_t i = 0; i < x->n; i++)
+            if (!siot_x_is_const(x->u.items[i]))
+                return 0;
+        return 1;
+    }
+    return 0;
+}
+
+static void fmt(siot_vbuf *o, const char *f, ...) __attribute__((format(printf, 2, 3)));
+#include <stdarg.h>
+static void fmt(siot_vbuf *o, const char *f, ...)
+{
+    char t[256];
+    va_list ap;
+    va_start(ap, f);
+    int n = vsnprintf(t, sizeof t, f, ap);
+    va_end(ap);
+    if (n > 0)
+        siot_vbuf_put(o, t, (size_t)n < sizeof t ? (size_t)n : sizeof t - 1);
+}
+
+static void put_escaped(siot_vbuf *o, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '"' || c == '\\')
+            fmt(o, "\\%c", c);
+        else if (c < 32 || c >= 127)
+            fmt(o, "\\x%02x", c);
+        else
+            siot_vbuf_u8(o, c);
+    }
+}
+
+static void format_affine(const siot_expr *x, siot_vbuf *o)
+{
+    fmt(o, "%" PRId64, x->base);
+    if (x->rcoef)
+        fmt(o, "%+" PRId64 "*rank", x->rcoef);
+    for (uint32_t k = 0; k < x->n; k++)
+        if (x->u.coef[k])
+            fmt(o, "%+" PRId64 "*i%u", x->u.coef[k], k);
+}
+
+/* seq[...](n=N), the first few values shown */
+static void format_seq(const siot_expr *x, siot_vbuf *o)
+{
+    fmt(o, "seq[");
+    uint32_t show = x->n > (x->tag == SIOT_X_SEQINT ? 8u : 4u) ? (x->tag == SIOT_X_SEQINT ? 8u : 4u) : x->n;
+    for (uint32_t i = 0; i < show; i++) {
+        if (i)
+            fmt(o, ",");
+        if (x->tag == SIOT_X_SEQINT)
+            fmt(o, "%" PRId64, x->u.vals[i]);
+        else
+            siot_x_format(x->u.items[i], o);
+    }
+    if (show < x->n)
+        fmt(o, ",...");
+    fmt(o, "](n=%u)", x->n);
+}
+
+static void format_ranked(const siot_expr *x, siot_vbuf *o)
+{
+    fmt(o, "{");
+    for (uint32_t i = 0; i < x->n; i++) {
+        if (i)
+            fmt(o, " ");
+        fmt(o, "r");
+        siot_rl_format(&x->u.ranked[i].rl, o);
+        fmt(o, ":");
+        siot_x_format(x->u.ranked[i].x, o);
+    }
+    fmt(o, "}");
+}
+
+static void format_str(const siot_expr *x, siot_vbuf *o)
+{
+    fmt(o, "\"");
+    for (uint32_t i = 0; i < x->n; i++) {
+        const siot_strseg *s = &x->u.segs[i];
+        if (s->is_field) {
+            fmt(o, "{");
+            if (s->zero_pad)
+                fmt(o, "%%0%ud:", s->width);
+            siot_x_format(s->field, o);
+            fmt(o, "}");
+        } else {
+            put_escaped(o, s->lit, s->len);
+        }
+    }
+    fmt(o, "\"");
+}
+
+static void format_seql(const siot_expr *x, siot_vbuf *o)
+{
+    fmt(o, "by-i%u[", x->level);
+    uint32_t show = x->n > 6 ? 6 : x->n;
+    for (uint32_t i = 0; i < show; i++) {
+        const siot_run *r = &x->u.runs[i];
+        uint64_t end = i + 1 < x->n ? x->u.runs[i + 1].start : x->len;
+        if (i)
+            fmt(o, " ");
+        if (end - r->start > 1)
+            fmt(o, "%" PRIu64 "-%" PRIu64 ":", r->start, end - 1);
+        else
+            fmt(o, "%" PRIu64 ":", r->start);
+        if (r->x)
+            siot_x_format(r->x, o);
+        else if (r->stride && end - r->start > 1)
+            fmt(o, "%" PRId64 "%+" PRId64 "*j", r->base, r->stride);
+        else
+            fmt(o, "%" PRId64, r->base);
+    }
+    if (show < x->n)
+        fmt(o, " ...");
+    fmt(o, "](%u runs)", x->n);
+}
+
+static void format_array(const siot_expr *x, siot_vbuf *o)
+{
+    fmt(o, "[");
+    for (uint32_t i = 0; i < x->n; i++) {
+        if (i)
+            fmt(o, ",");
+        if (i == 16 && x->n > 20) {
+            fmt(o, "...(n=%u)", x->n);
+            break;
+        }
+        siot_x_format(x->u.items[i], o);
+    }
+    fmt(o, "]");
+}
+
+void siot_x_format(const siot_expr *x, siot_vbuf *o)
+{
+    switch (x ? x->tag : 255) {
+    case SIOT_X_NONE:
+        fmt(o, "-");
+        break;
+    case SIOT_X_CONST:
+        fmt(o, "%" PRId64, x->base);
+        break;
+    case SIOT_X_AFFINE:
+        format_affine(x, o);
+        break;
+    case SIOT_X_SEQINT:
+    case SIOT_X_SEQ:
+        format_seq(x, o);
+        break;
+    case SIOT_X_RANKED:
+        format_ranked(x, o);
+        break;
+    case SIOT_X_STR:
+        format_str(x, o);
+        break;
+    case SIOT_X_SEQL:
+        format_seql(x, o);
+        break;
+    case SIOT_X_APPROX:
+        fmt(o, "~%" PRId64 "(%" PRId64 "..%" PRId64 " over %" PRIu64 ")", siot_x_approx_mean(x), x->base, x->rcoef,
+            x->len);
+        break;
+    case SIOT_X_ARRAY:
+        format_array(x, o);
+        break;
+    default:
+        fmt(o, "?");
+    }
+}

@@ -1,0 +1,30 @@
+/* expr: building, evaluating and printing the value expressions of
+ * core/model.h (constants, progressions over loop iterations and ranks,
+ * occurrence sequences, per-rank tables, string patterns, arrays). */
+#ifndef SIOT_EXPR_H
+#define SIOT_EXPR_H
+
+#include "core/model.h"
+
+siot_expr *siot_x_none(siot_arena *a);
+siot_expr *siot_x_const(siot_arena *a, int64_t v);
+siot_expr *siot_x_str(siot_arena *a, const char *s, size_t n); /* one literal segment */
+siot_expr *siot_x_intarray(siot_arena *a, const int64_t *v, uint32_t n);
+
+/* Evaluates x in ctx. Strings and arrays are built in scratch (reset first)
+ * and the value points into it. Returns 0, or -1 when the expression does not
+ * cover ctx (an occurrence past a sequence, a rank in no table entry). */
+int siot_eval(const siot_expr *x, const siot_ctx *ctx, siot_vbuf *scratch, siot_value *out);
+/* Integer shortcut: returns def when the value is not an integer. */
+int64_t siot_eval_int(const siot_expr *x, const siot_ctx *ctx, int64_t def);
+
+/* The value an approximate count stands for: its rounded mean. */
+int64_t siot_x_approx_mean(const siot_expr *x);
+
+/* Human-readable form for `siot dump`. */
+void siot_x_format(const siot_expr *x, siot_vbuf *out);
+
+/* True when x is the same value in every context (no rank, loop or occurrence dependence). */
+int siot_x_is_const(const siot_expr *x);
+
+#endif

@@ -1,0 +1,1420 @@
+#include "core/format.h"
+#include "core/salloc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "core/hist.h"
+#include "core/ranklist.h"
+#include "core/roles.h"
+
+/* memcpy from a possibly NULL pointer when there is nothing to copy is undefined. */
+static void copy_n(void *dst, const void *src, size_t n)
+{
+    if (n)
+        memcpy(dst, src, n);
+}
+
+static const uint8_t MAGIC[8] = {0x89, 'S', 'I', 'O', 'T', '\r', '\n', 0x1a};
+
+int siot_format_verify_crc = 1;
+
+enum { SEC_HEADER = 1, SEC_FUNCS = 2, SEC_SITES = 3, SEC_NODES = 4, SEC_END = 5 };
+
+void siot_trace_init(siot_trace *t)
+{
+    memset(t, 0, sizeof *t);
+    siot_arena_init(&t->arena);
+}
+
+void siot_trace_free(siot_trace *t)
+{
+    siot_arena_free(&t->arena);
+    memset(t, 0, sizeof *t);
+}
+
+/* ------------------------------------------------------------------ encode */
+
+static void put_cstr(siot_vbuf *b, const char *s) { siot_vbuf_str(b, s ? s : "", s ? strlen(s) : 0); }
+
+static void enc_ranklist(siot_vbuf *b, const siot_ranklist *rl)
+{
+    siot_vbuf_uvar(b, rl->n);
+    for (uint32_t i = 0; i < rl->n; i++) {
+        const siot_rentry *e = &rl->e[i];
+        siot_vbuf_uvar(b, (uint64_t)e->start);
+        siot_vbuf_u8(b, (uint8_t)e->ndims);
+        for (uint32_t k = 0; k < e->ndims; k++) {
+            siot_vbuf_uvar(b, e->dims[k].count);
+            siot_vbuf_uvar(b, (uint64_t)e->dims[k].stride);
+        }
+    }
+}
+
+static void enc_expr(siot_vbuf *b, const siot_expr *x);
+
+static void enc_seqint(siot_vbuf *b, const siot_expr *x)
+{
+    /* Deltas: monotone sequences (offsets, counters) stay small. */
+    siot_vbuf_uvar(b, x->n);
+    int64_t prev = 0;
+    for (uint32_t i = 0; i < x->n; i++) {
+        siot_vbuf_svar(b, (int64_t)((uint64_t)x->u.vals[i] - (uint64_t)prev));
+        prev = x->u.vals[i];
+    }
+}
+
+static void enc_seql(siot_vbuf *b, const siot_expr *x)
+{
+    siot_vbuf_uvar(b, x->level);
+    siot_vbuf_uvar(b, x->len);
+    siot_vbuf_uvar(b, x->n);
+    int64_t prev = 0;
+    for (uint32_t i = 0; i < x->n; i++) {
+        const siot_run *r = &x->u.runs[i];
+        uint64_t end = i + 1 < x->n ? x->u.runs[i + 1].start : x->len;
+        siot_vbuf_uvar(b, end - r->start);
+        if (r->x) {
+            siot_vbuf_u8(b, 1);
+            enc_expr(b, r->x);
+        } else {
+            /* Integer runs: the base as a delta from the previous one. */
+            siot_vbuf_u8(b, r->stride ? 2 : 0);
+            siot_vbuf_svar(b, (int64_t)((uint64_t)r->base - (uint64_t)prev));
+            if (r->stride)
+                siot_vbuf_svar(b, r->stride);
+            prev = r->base;
+        }
+    }
+}
+
+static void enc_approx(siot_vbuf *b, const siot_expr *x)
+{
+    siot_vbuf_uvar(b, x->len);
+    siot_vbuf_svar(b, x->base);
+    siot_vbuf_svar(b, x->rcoef);
+    siot_vbuf_svar(b, x->sum);
+    siot_vbuf_uvar(b, x->n);
+    for (uint32_t i = 0; i < x->n; i++) {
+        siot_vbuf_svar(b, x->u.runs[i].base);
+        siot_vbuf_uvar(b, x->u.runs[i].start);
+    }
+}
+
+static void enc_str(siot_vbuf *b, const siot_expr *x)
+{
+    siot_vbuf_uvar(b, x->n);
+    for (uint32_t i = 0; i < x->n; i++) {
+        const siot_strseg *s = &x->u.segs[i];
+        if (!s->is_field) {
+            siot_vbuf_u8(b, 0);
+            siot_vbuf_str(b, s->lit, s->len);
+        } else {
+            siot_vbuf_u8(b, s->zero_pad ? 2 : 1);
+            siot_vbuf_uvar(b, s->width);
+            enc_expr(b, s->field);
+        }
+    }
+}
+
+static void enc_expr(siot_vbuf *b, const siot_expr *x)
+{
+    if (!x) {
+        siot_vbuf_u8(b, SIOT_X_NONE);
+        return;
+    }
+    siot_vbuf_u8(b, x->tag);
+    switch (x->tag) {
+    case SIOT_X_CONST:
+        siot_vbuf_svar(b, x->base);
+        break;
+    case SIOT_X_AFFINE:
+        siot_vbuf_svar(b, x->base);
+        siot_vbuf_svar(b, x->rcoef);
+        siot_vbuf_uvar(b, x->n);
+        for (uint32_t k = 0; k < x->n; k++)
+            siot_vbuf_svar(b, x->u.coef[k]);
+        break;
+    case SIOT_X_SEQINT:
+        enc_seqint(b, x);
+        break;
+    case SIOT_X_SEQ:
+    case SIOT_X_ARRAY:
+        siot_vbuf_uvar(b, x->n);
+        for (uint32_t i = 0; i < x->n; i++)
+            enc_expr(b, x->u.items[i]);
+        break;
+    case SIOT_X_RANKED:
+        siot_vbuf_uvar(b, x->n);
+        for (uint32_t i = 0; i < x->n; i++) {
+            enc_ranklist(b, &x->u.ranked[i].rl);
+            enc_expr(b, x->u.ranked[i].x);
+        }
+        break;
+    case SIOT_X_SEQL:
+        enc_seql(b, x);
+        break;
+    case SIOT_X_APPROX:
+        enc_approx(b, x);
+        break;
+    case SIOT_X_STR:
+        enc_str(b, x);
+        break;
+    default:
+        break;
+    }
+}
+
+/* Bins as fractions of the count, in 255ths: a bin under 1/255 of the count
+ * is folded into its nearest kept neighbour, so the number of bins does not
+ * grow with the count as outliers spread out. */
+static void quantize_bins(const siot_hist *h, uint8_t q[SIOT_HBINS])
+{
+    uint64_t c[SIOT_HBINS];
+    for (unsigned i = 0; i < SIOT_HBINS; i++)
+        c[i] = h->bins ? h->bins[i] : 0;
+    for (unsigned i = 0; i < SIOT_HBINS; i++) {
+        if (!c[i] || c[i] * 255 >= h->count)
+            continue;
+        int to = -1;
+        for (unsigned d = 1; d < SIOT_HBINS && to < 0; d++) {
+            if (i >= d && c[i - d] * 255 >= h->count)
+                to = (int)(i - d);
+            else if (i + d < SIOT_HBINS && c[i + d] * 255 >= h->count)
+                to = (int)(i + d);
+        }
+        if (to >= 0) {
+            c[to] += c[i];
+            c[i] = 0;
+        }
+    }
+    for (unsigned i = 0; i < SIOT_HBINS; i++) {
+        uint64_t v = c[i] ? (c[i] * 255 + h->count / 2) / h->count : 0;
+        q[i] = (uint8_t)(c[i] && v == 0 ? 1 : v > 255 ? 255 : v);
+    }
+}
+
+/* A time in the file form: 6-bit exponent, 10-bit mantissa (0.1%; exact
+ * below 1024 ns), two bytes whatever the magnitude. */
+static uint16_t time16(uint64_t ns)
+{
+    unsigned e = 0;
+    while ((ns >> e) >= 1024)
+        e++;
+    uint64_t m = e ? (ns + (1ULL << (e - 1))) >> e : ns;
+    if (m >= 1024) {
+        m >>= 1;
+        e++;
+    }
+    return (uint16_t)(e << 10 | m);
+}
+
+static uint64_t time16_value(uint16_t code) { return (uint64_t)(code & 1023) << (code >> 10); }
+
+/* The first bin of the mask. In the file form min is rounded, and rounding
+ * to nearest can move it up into the next bin (2047 -> 2048) but never down:
+ * anchoring one bin below the bin of the stored min covers both cases, and the
+ * reader computes the same anchor from what it reads. */
+static unsigned mask_anchor(uint64_t min, int exact)
+{
+    if (exact)
+        return siot_hist_bin(min);
+    uint64_t r = time16_value(time16(min));
+    unsigned b = siot_hist_bin(r);
+    return r >= 1024 && b > 0 ? b - 1 : b;
+}
+
+static void enc_hist(siot_vbuf *b, const siot_hist *h, int exact)
+{
+    siot_vbuf_uvar(b, h->count);
+    if (h->count == 0)
+        return;
+    if (exact) {
+        siot_vbuf_uvar(b, h->min);
+        siot_vbuf_uvar(b, h->max - h->min);
+    } else {
+        uint16_t lo = time16(h->min), hi = time16(h->max);
+        uint8_t t[4] = {(uint8_t)lo, (uint8_t)(lo >> 8), (uint8_t)hi, (uint8_t)(hi >> 8)};
+        siot_vbuf_put(b, t, 4);
+    }
+    siot_vbuf_uvar(b, (uint64_t)(int64_t)h->max_rank + 1);
+    siot_vbuf_uvar(b, h->max_occ);
+    if (h->count == 1)
+        return;
+    siot_vbuf_f64(b, h->mean);
+    siot_vbuf_f64(b, h->m2);
+    uint8_t q[SIOT_HBINS];
+    if (!exact)
+        quantize_bins(h, q);
+    /* Every sample lies in [min, max]: a bit mask of the bins from min's up,
+     * then one value per set bit. */
+    unsigned lo = mask_anchor(h->min, exact);
+    uint64_t mask = 0;
+    for (unsigned i = lo; i < SIOT_HBINS; i++)
+        if (exact ? (h->bins && h->bins[i]) : q[i])
+            mask |= 1ULL << (i - lo);
+    siot_vbuf_uvar(b, mask);
+    for (unsigned i = lo; i < SIOT_HBINS; i++) {
+        if (!(mask >> (i - lo) & 1))
+            continue;
+        if (exact)
+            siot_vbuf_uvar(b, h->bins[i]);
+        else
+            siot_vbuf_u8(b, q[i]);
+    }
+}
+
+static void enc_node(siot_vbuf *b, const siot_node *n, const uint32_t *fmap, int exact)
+{
+    siot_vbuf_u8(b, n->kind);
+    enc_ranklist(b, &n->ranks);
+    if (n->kind == SIOT_N_EVENT) {
+        const siot_event *e = &n->u.ev;
+        siot_vbuf_uvar(b, fmap ? fmap[e->func] - 1 : e->func);
+        siot_vbuf_uvar(b, e->site);
+        enc_expr(b, e->thread);
+        enc_expr(b, e->parent);
+        enc_expr(b, e->ret);
+        enc_expr(b, e->err);
+        enc_expr(b, e->bytes);
+        for (uint32_t i = 0; i < e->nargs; i++)
+            enc_expr(b, e->args[i]);
+        enc_hist(b, &e->comp, exact);
+        enc_hist(b, &e->dur, exact);
+    } else {
+        enc_expr(b, n->u.loop.count);
+        siot_vbuf_uvar(b, n->u.loop.nbody);
+        for (uint32_t i = 0; i < n->u.loop.nbody; i++)
+            enc_node(b, n->u.loop.body[i], fmap, exact);
+    }
+}
+
+static void mark_funcs(const siot_node *n, uint8_t *used, uint32_t nfuncs)
+{
+    if (n->kind == SIOT_N_EVENT) {
+        if (n->u.ev.func < nfuncs)
+            used[n->u.ev.func] = 1;
+        return;
+    }
+    for (uint32_t i = 0; i < n->u.loop.nbody; i++)
+        mark_funcs(n->u.loop.body[i], used, nfuncs);
+}
+
+static void end_section(siot_vbuf *out, uint8_t tag, const siot_vbuf *payload)
+{
+    siot_vbuf_u8(out, tag);
+    siot_vbuf_uvar(out, payload->len);
+    siot_vbuf_put(out, payload->data, payload->len);
+    uint32_t crc = siot_crc32(0, &tag, 1);
+    crc = siot_crc32(crc, payload->data, payload->len);
+    siot_vbuf_u32le(out, crc);
+}
+
+/* ---- the pieces of a file (also written one by one when a rank spilled) */
+
+int siot_fmap_init(siot_fmap *m, uint32_t nfuncs)
+{
+    memset(m, 0, sizeof *m);
+    m->nfuncs = nfuncs;
+    m->id = siot_calloc(nfuncs + 1, sizeof *m->id);
+    m->order = siot_calloc(nfuncs + 1, sizeof *m->order);
+    return m->id && m->order ? 0 : -1;
+}
+
+void siot_fmap_free(siot_fmap *m)
+{
+    siot_free(m->id);
+    siot_free(m->order);
+    memset(m, 0, sizeof *m);
+}
+
+static void fmap_mark(siot_fmap *m, const siot_node *n)
+{
+    if (n->kind == SIOT_N_EVENT) {
+        uint32_t f = n->u.ev.func;
+        if (f < m->nfuncs && !m->id[f]) {
+            m->order[m->n] = f;
+            m->id[f] = ++m->n;
+        }
+        return;
+    }
+    for (uint32_t i = 0; i < n->u.loop.nbody; i++)
+        fmap_mark(m, n->u.loop.body[i]);
+}
+
+static void file_start(siot_vbuf *out)
+{
+    siot_vbuf_put(out, MAGIC, sizeof MAGIC);
+    uint8_t ver[4] = {SIOT_FORMAT_MAJOR & 0xff, SIOT_FORMAT_MAJOR >> 8, SIOT_FORMAT_MINOR & 0xff, SIOT_FORMAT_MINOR >> 8};
+    siot_vbuf_put(out, ver, 4);
+}
+
+static void header_section(const siot_trace *t, int exact, siot_vbuf *s, siot_vbuf *out)
+{
+    s->len = 0;
+    siot_vbuf_uvar(s, t->nranks);
+    siot_vbuf_uvar(s, exact ? t->flags & ~(uint32_t)SIOT_TF_QBINS : t->flags | SIOT_TF_QBINS);
+    siot_vbuf_uvar(s, t->start_ns);
+    put_cstr(s, t->exe);
+    put_cstr(s, t->flavour);
+    put_cstr(s, t->host);
+    put_cstr(s, t->version);
+    siot_vbuf_uvar(s, t->nkv);
+    for (uint32_t i = 0; i < t->nkv; i++) {
+        put_cstr(s, t->kv[i].key);
+        put_cstr(s, t->kv[i].val);
+    }
+    end_section(out, SEC_HEADER, s);
+}
+
+static void funcs_section(const siot_funcdesc *funcs, const siot_fmap *m, siot_vbuf *s, siot_vbuf *out)
+{
+    s->len = 0;
+    siot_vbuf_uvar(s, m->n);
+    for (uint32_t k = 0; k < m->n; k++) {
+        const siot_funcdesc *f = &funcs[m->order[k]];
+        put_cstr(s, f->name);
+        siot_vbuf_u8(s, f->layer);
+        siot_vbuf_uvar(s, f->cls);
+        siot_vbuf_u8(s, f->retrole);
+        siot_vbuf_uvar(s, f->nargs);
+        for (uint32_t a = 0; a < f->nargs; a++) {
+            put_cstr(s, f->argnames[a]);
+            siot_vbuf_u8(s, f->argroles[a]);
+        }
+    }
+    end_section(out, SEC_FUNCS, s);
+}
+
+static void sites_section(const siot_trace *t, siot_vbuf *s, siot_vbuf *out)
+{
+    s->len = 0;
+    siot_vbuf_uvar(s, t->nmodules);
+    for (uint32_t i = 0; i < t->nmodules; i++)
+        put_cstr(s, t->modules[i]);
+    siot_vbuf_uvar(s, t->nsites);
+    for (uint32_t i = 0; i < t->nsites; i++) {
+        siot_vbuf_uvar(s, t->sites[i].depth);
+        for (uint32_t k = 0; k < t->sites[i].depth; k++) {
+            siot_vbuf_uvar(s, SIOT_ADDR_MODULE(t->sites[i].addrs[k]));
+            siot_vbuf_uvar(s, SIOT_ADDR_OFFSET(t->sites[i].addrs[k]));
+        }
+    }
+    end_section(out, SEC_SITES, s);
+}
+
+/* fmap ids are the compact ids + 1 (0: unused) */
+static void nodes_section(siot_node *const *nodes, uint32_t n, const siot_fmap *m, int exact, siot_vbuf *s,
+                          siot_vbuf *out)
+{
+    s->len = 0;
+    siot_vbuf_uvar(s, n);
+    for (uint32_t i = 0; i < n; i++)
+        enc_node(s, nodes[i], m->id, exact);
+    end_section(out, SEC_NODES, s);
+}
+
+static void end_marker(uint32_t nsec, siot_vbuf *s, siot_vbuf *out)
+{
+    s->len = 0;
+    siot_vbuf_uvar(s, nsec);
+    end_section(out, SEC_END, s);
+}
+
+int siot_nodes_section(siot_node *const *nodes, uint32_t n, siot_fmap *m, siot_vbuf *out)
+{
+    for (uint32_t i = 0; i < n; i++)
+        fmap_mark(m, nodes[i]);
+    siot_vbuf s;
+    siot_vbuf_init(&s);
+    nodes_section(nodes, n, m, 0, &s, out);
+    int oom = s.oom || out->oom;
+    siot_vbuf_free(&s);
+    return oom ? -1 : 0;
+}
+
+int siot_block_tables(const siot_trace *t, const siot_fmap *m, siot_vbuf *out)
+{
+    siot_vbuf s;
+    siot_vbuf_init(&s);
+    funcs_section(t->funcs, m, &s, out);
+    sites_section(t, &s, out);
+    int oom = s.oom || out->oom;
+    siot_vbuf_free(&s);
+    return oom ? -1 : 0;
+}
+
+int siot_file_start(const siot_trace *t, siot_vbuf *out)
+{
+    siot_vbuf s;
+    siot_vbuf_init(&s);
+    file_start(out);
+    header_section(t, 0, &s, out);
+    int oom = s.oom || out->oom;
+    siot_vbuf_free(&s);
+    return oom ? -1 : 0;
+}
+
+int siot_file_end(uint32_t nsec, siot_vbuf *out)
+{
+    siot_vbuf s;
+    siot_vbuf_init(&s);
+    end_marker(nsec, &s, out);
+    int oom = s.oom || out->oom;
+    siot_vbuf_free(&s);
+    return oom ? -1 : 0;
+}
+
+static int encode(const siot_trace *t, siot_vbuf *out, int exact)
+{
+    siot_vbuf s;
+    siot_vbuf_init(&s);
+    file_start(out);
+    header_section(t, exact, &s, out);
+    /* Only the functions in use are written, in table order. */
+    siot_fmap m;
+    if (siot_fmap_init(&m, t->nfuncs) != 0) {
+        siot_fmap_free(&m);
+        siot_vbuf_free(&s);
+        return -1;
+    }
+    uint8_t *used = siot_calloc(t->nfuncs + 1, 1);
+    if (!used) {
+        siot_fmap_free(&m);
+        siot_vbuf_free(&s);
+        return -1;
+    }
+    for (uint32_t i = 0; i < t->ntop; i++)
+        mark_funcs(t->top[i], used, t->nfuncs);
+    for (uint32_t i = 0; i < t->nfuncs; i++)
+        if (used[i]) {
+            m.order[m.n] = i;
+            m.id[i] = ++m.n;
+        }
+    siot_free(used);
+    funcs_section(t->funcs, &m, &s, out);
+    sites_section(t, &s, out);
+    nodes_section(t->top, t->ntop, &m, exact, &s, out);
+    end_marker(4, &s, out);
+    int oom = s.oom || out->oom;
+    siot_fmap_free(&m);
+    siot_vbuf_free(&s);
+    return oom ? -1 : 0;
+}
+
+int siot_trace_encode(const siot_trace *t, siot_vbuf *out) { return encode(t, out, 0); }
+int siot_trace_encode_exact(const siot_trace *t, siot_vbuf *out) { return encode(t, out, 1); }
+
+/* ------------------------------------------------------------------ decode */
+
+typedef struct dec {
+    siot_rd rd;
+    siot_trace *t;
+    uint32_t loop_depth;
+    uint32_t expr_depth;
+    uint64_t nodes;
+    char why[160];
+} dec;
+
+static int dfail(dec *d, const char *why)
+{
+    if (!d->rd.err) {
+        snprintf(d->why, sizeof d->why, "%s", why);
+        siot_rd_fail(&d->rd, d->why);
+    }
+    return -1;
+}
+
+static void *dalloc(dec *d, size_t n)
+{
+    void *p = siot_arena_alloc(&d->t->arena, n);
+    if (!p)
+        dfail(d, "out of memory");
+    return p;
+}
+
+static const char *dstr(dec *d, size_t max)
+{
+    size_t n;
+    const uint8_t *p = siot_rd_bytes(&d->rd, &n, max);
+    if (d->rd.err)
+        return "";
+    char *s = siot_arena_strdup(&d->t->arena, (const char *)p, n);
+    if (!s) {
+        dfail(d, "out of memory");
+        return "";
+    }
+    return s;
+}
+
+static int dec_ranklist(dec *d, siot_ranklist *rl)
+{
+    uint64_t n = siot_rd_count(&d->rd, 2, "rank list longer than the data");
+    if (d->rd.err)
+        return -1;
+    rl->n = (uint32_t)n;
+    rl->e = dalloc(d, (n ? n : 1) * sizeof *rl->e);
+    if (!rl->e)
+        return -1;
+    for (uint32_t i = 0; i < rl->n; i++) {
+        siot_rentry *e = &rl->e[i];
+        e->start = (int32_t)siot_rd_uvar_max(&d->rd, SIOT_MAX_RANKS, "rank out of range");
+        e->ndims = siot_rd_u8(&d->rd);
+        if (e->ndims > SIOT_RL_MAXDIMS)
+            return dfail(d, "rank list with too many dimensions");
+        for (uint32_t k = 0; k < e->ndims; k++) {
+            e->dims[k].count = (uint32_t)siot_rd_uvar_max(&d->rd, SIOT_MAX_RANKS, "rank list count out of range");
+            e->dims[k].stride = (int32_t)siot_rd_uvar_max(&d->rd, SIOT_MAX_RANKS, "rank list stride out of range");
+        }
+        if (d->rd.err)
+            return -1;
+        if (!siot_rl_entry_ok(e, d->t->nranks))
+            return dfail(d, "rank list names ranks outside the job or is not canonical");
+    }
+    return d->rd.err ? -1 : 0;
+}
+
+static siot_expr *dec_expr(dec *d, int want_int);
+
+static void dec_affine(dec *d, siot_expr *x)
+{
+    x->base = siot_rd_svar(&d->rd);
+    x->rcoef = siot_rd_svar(&d->rd);
+    x->n = (uint32_t)siot_rd_uvar_max(&d->rd, d->loop_depth, "progression over more loops than enclose it");
+    if (d->rd.err)
+        return;
+    x->u.coef = dalloc(d, (x->n ? x->n : 1) * sizeof(int64_t));
+    for (uint32_t k = 0; x->u.coef && k < x->n; k++)
+        x->u.coef[k] = siot_rd_svar(&d->rd);
+}
+
+static void dec_seqint(dec *d, siot_expr *x)
+{
+    x->n = (uint32_t)siot_rd_count(&d->rd, 1, "sequence longer than the data");
+    if (d->rd.err)
+        return;
+    x->u.vals = dalloc(d, (x->n ? x->n : 1) * sizeof(int64_t));
+    uint64_t prev = 0;
+    for (uint32_t i = 0; x->u.vals && i < x->n; i++) {
+        prev += (uint64_t)siot_rd_svar(&d->rd);
+        x->u.vals[i] = (int64_t)prev;
+    }
+}
+
+/* SEQ (per occurrence) or ARRAY (an array value) of expressions */
+static void dec_list(dec *d, siot_expr *x, int want_int)
+{
+    if (x->tag == SIOT_X_ARRAY && want_int) {
+        dfail(d, "array where a number is required");
+        return;
+    }
+    x->n = (uint32_t)siot_rd_count(&d->rd, 1, "list longer than the data");
+    if (d->rd.err)
+        return;
+    x->u.items = dalloc(d, (x->n ? x->n : 1) * sizeof *x->u.items);
+    for (uint32_t i = 0; x->u.items && i < x->n && !d->rd.err; i++)
+        x->u.items[i] = dec_expr(d, want_int || x->tag == SIOT_X_ARRAY);
+}
+
+static void dec_ranked(dec *d, siot_expr *x, int want_int)
+{
+    x->n = (uint32_t)siot_rd_count(&d->rd, 2, "rank table longer than the data");
+    if (d->rd.err)
+        return;
+    x->u.ranked = dalloc(d, (x->n ? x->n : 1) * sizeof *x->u.ranked);
+    for (uint32_t i = 0; x->u.ranked && i < x->n && !d->rd.err; i++) {
+        dec_ranklist(d, &x->u.ranked[i].rl);
+        x->u.ranked[i].x = dec_expr(d, want_int);
+    }
+}
+
+/* One run of a SEQL: its length, then a constant, a progression or an expression. */
+static int dec_run(dec *d, siot_expr *x, siot_run *r, uint64_t *start, int64_t *prev, int want_int)
+{
+    uint64_t rl = siot_rd_uvar(&d->rd);
+    if (rl == 0 || rl > x->len - *start)
+        return dfail(d, "sequence run lengths do not add up");
+    r->start = *start;
+    *start += rl;
+    uint8_t k = siot_rd_u8(&d->rd);
+    if (k == 1) {
+        r->x = dec_expr(d, want_int);
+    } else if (k == 0 || k == 2) {
+        r->base = (int64_t)((uint64_t)*prev + (uint64_t)siot_rd_svar(&d->rd));
+        r->stride = k == 2 ? siot_rd_svar(&d->rd) : 0;
+        *prev = r->base;
+    } else {
+        dfail(d, "unknown sequence run kind");
+    }
+    return 0;
+}
+
+static void dec_seql(dec *d, siot_expr *x, int want_int)
+{
+    x->level = (uint8_t)siot_rd_uvar_max(&d->rd, d->loop_depth ? d->loop_depth - 1 : 0,
+                                         "sequence over a loop that does not enclose it");
+    if (!d->rd.err && d->loop_depth == 0)
+        dfail(d, "sequence over a loop outside any loop");
+    x->len = siot_rd_uvar(&d->rd);
+    x->n = (uint32_t)siot_rd_count(&d->rd, 3, "sequence runs longer than the data");
+    if (d->rd.err)
+        return;
+    if (x->n == 0) {
+        dfail(d, "sequence without runs");
+        return;
+    }
+    x->u.runs = dalloc(d, x->n * sizeof *x->u.runs);
+    uint64_t start = 0;
+    int64_t prev = 0;
+    for (uint32_t i = 0; x->u.runs && i < x->n && !d->rd.err; i++)
+        if (dec_run(d, x, &x->u.runs[i], &start, &prev, want_int) != 0)
+            return;
+    if (!d->rd.err && start != x->len)
+        dfail(d, "sequence run lengths do not add up");
+}
+
+static void dec_approx(dec *d, siot_expr *x)
+{
+    x->len = siot_rd_uvar(&d->rd);
+    x->base = siot_rd_svar(&d->rd);
+    x->rcoef = siot_rd_svar(&d->rd);
+    x->sum = siot_rd_svar(&d->rd);
+    x->n = (uint32_t)siot_rd_count(&d->rd, 2, "approximate count values longer than the data");
+    if (d->rd.err)
+        return;
+    if (x->len == 0 || x->base > x->rcoef || x->n > 16) {
+        dfail(d, "inconsistent approximate count");
+        return;
+    }
+    x->u.runs = dalloc(d, (x->n ? x->n : 1) * sizeof *x->u.runs);
+    for (uint32_t i = 0; x->u.runs && i < x->n; i++) {
+        x->u.runs[i].base = siot_rd_svar(&d->rd);
+        x->u.runs[i].start = siot_rd_uvar(&d->rd);
+    }
+}
+
+/* One segment of a string pattern: a literal or a numeric field. */
+static void dec_seg(dec *d, siot_strseg *s)
+{
+    uint8_t k = siot_rd_u8(&d->rd);
+    if (k == 0) {
+        size_t len;
+        const uint8_t *p = siot_rd_bytes(&d->rd, &len, SIOT_MAX_STRING);
+        if (d->rd.err)
+            return;
+        s->lit = siot_arena_strdup(&d->t->arena, (const char *)p, len);
+        s->len = (uint32_t)len;
+        if (!s->lit)
+            dfail(d, "out of memory");
+    } else if (k == 1 || k == 2) {
+        s->is_field = 1;
+        s->zero_pad = k == 2;
+        s->width = (uint16_t)siot_rd_uvar_max(&d->rd, 40, "numeric field too wide");
+        s->field = dec_expr(d, 1);
+    } else {
+        dfail(d, "unknown string segment kind");
+    }
+}
+
+static void dec_str(dec *d, siot_expr *x, int want_int)
+{
+    if (want_int) {
+        dfail(d, "string where a number is required");
+        return;
+    }
+    x->n = (uint32_t)siot_rd_count(&d->rd, 2, "string pattern longer than the data");
+    if (d->rd.err)
+        return;
+    x->u.segs = dalloc(d, (x->n ? x->n : 1) * sizeof *x->u.segs);
+    for (uint32_t i = 0; x->u.segs && i < x->n && !d->rd.err; i++)
+        dec_seg(d, &x->u.segs[i]);
+}
+
+/* want_int: 0 any value, 1 integer-valued only */
+static siot_expr *dec_expr(dec *d, int want_int)
+{
+    if (++d->expr_depth > SIOT_MAX_EXPR_DEPTH) {
+        dfail(d, "expression nested too deeply");
+        return NULL;
+    }
+    siot_expr *x = dalloc(d, sizeof *x);
+    if (!x)
+        return NULL;
+    x->tag = siot_rd_u8(&d->rd);
+    switch (x->tag) {
+    case SIOT_X_NONE:
+        if (want_int)
+            dfail(d, "missing value where a number is required");
+        break;
+    case SIOT_X_CONST:
+        x->base = siot_rd_svar(&d->rd);
+        break;
+    case SIOT_X_AFFINE:
+        dec_affine(d, x);
+        break;
+    case SIOT_X_SEQINT:
+        dec_seqint(d, x);
+        break;
+    case SIOT_X_SEQ:
+    case SIOT_X_ARRAY:
+        dec_list(d, x, want_int);
+        break;
+    case SIOT_X_RANKED:
+        dec_ranked(d, x, want_int);
+        break;
+    case SIOT_X_SEQL:
+        dec_seql(d, x, want_int);
+        break;
+    case SIOT_X_APPROX:
+        dec_approx(d, x);
+        break;
+    case SIOT_X_STR:
+        dec_str(d, x, want_int);
+        break;
+    default:
+        dfail(d, "unknown expression kind");
+    }
+    d->expr_depth--;
+    return d->rd.err ? NULL : x;
+}
+
+static int dec_hist(dec *d, siot_hist *h)
+{
+    memset(h, 0, sizeof *h);
+    h->max_rank = -1;
+    h->count = siot_rd_uvar(&d->rd);
+    if (h->count == 0)
+        return d->rd.err ? -1 : 0;
+    if (d->t->flags & SIOT_TF_QBINS) {
+        uint64_t tv[2];
+        for (int i = 0; i < 2; i++) {
+            unsigned code = siot_rd_u8(&d->rd);
+            code |= (unsigned)siot_rd_u8(&d->rd) << 8;
+            unsigned e = code >> 10, m = code & 1023;
+            if (e > 53)
+                return dfail(d, "histogram time out of range");
+            tv[i] = (uint64_t)m << e;
+        }
+        h->min = tv[0];
+        h->max = tv[1];
+        if (h->min > h->max)
+            return dfail(d, "histogram minimum above its maximum");
+    } else {
+        h->min = siot_rd_uvar(&d->rd);
+        uint64_t span = siot_rd_uvar(&d->rd);
+        if (span > UINT64_MAX - h->min)
+            return dfail(d, "histogram maximum out of range");
+        h->max = h->min + span;
+    }
+    uint64_t r = siot_rd_uvar_max(&d->rd, d->t->nranks, "histogram rank out of range");
+    h->max_rank = (int32_t)r - 1;
+    h->max_occ = siot_rd_uvar(&d->rd);
+    if (h->count == 1) {
+        h->mean = (double)h->min;
+        return d->rd.err ? -1 : 0;
+    }
+    h->mean = siot_rd_f64(&d->rd);
+    h->m2 = siot_rd_f64(&d->rd);
+    if (d->rd.err)
+        return -1;
+    if (!isfinite(h->mean) || !isfinite(h->m2) || h->m2 < 0)
+        return dfail(d, "histogram statistics are not finite numbers");
+    /* A mean lies between the minimum and the maximum, and M2 is at most
+     * count x range^2 (with room for the file form's 0.1% rounding of them):
+     * so merging two histograms stays finite. */
+    double low = (double)h->min * 0.995 - 1, high = (double)h->max * 1.005 + 1;
+    if (h->mean < low || h->mean > high || h->m2 > (double)h->count * (high - low) * (high - low))
+        return dfail(d, "histogram statistics outside its minimum and maximum");
+    h->bins = dalloc(d, SIOT_HBINS * sizeof *h->bins);
+    if (!h->bins)
+        return -1;
+    unsigned lo = siot_hist_bin(h->min);
+    if ((d->t->flags & SIOT_TF_QBINS) && h->min >= 1024 && lo > 0)
+        lo--; /* the writer's anchor: see mask_anchor */
+    uint64_t mask = siot_rd_uvar(&d->rd);
+    if (!d->rd.err && (mask >> (SIOT_HBINS - lo)) != 0)
+        return dfail(d, "histogram bin out of range");
+    for (unsigned b = lo; b < SIOT_HBINS && !d->rd.err; b++) {
+        if (!(mask >> (b - lo) & 1))
+            continue;
+        if (d->t->flags & SIOT_TF_QBINS) {
+            uint8_t q = siot_rd_u8(&d->rd);
+            uint64_t v = (q * h->count + 127) / 255;
+            h->bins[b] = (uint32_t)(v == 0 ? 1 : v > UINT32_MAX ? UINT32_MAX : v);
+        } else {
+            h->bins[b] = (uint32_t)siot_rd_uvar_max(&d->rd, UINT32_MAX, "histogram bin count out of range");
+        }
+    }
+    return d->rd.err ? -1 : 0;
+}
+
+static siot_node *dec_node(dec *d)
+{
+    if (++d->nodes > (uint64_t)UINT32_MAX - 1) {
+        dfail(d, "too many nodes");
+        return NULL;
+    }
+    siot_node *n = dalloc(d, sizeof *n);
+    if (!n)
+        return NULL;
+    n->kind = siot_rd_u8(&d->rd);
+    if (dec_ranklist(d, &n->ranks))
+        return NULL;
+    if (n->kind == SIOT_N_EVENT) {
+        siot_event *e = &n->u.ev;
+        uint64_t func = siot_rd_uvar(&d->rd);
+        if (!d->rd.err && func >= d->t->nfuncs) {
+            dfail(d, "event refers to an unknown function");
+            return NULL;
+        }
+        e->func = (uint32_t)func;
+        e->site = (uint32_t)siot_rd_uvar_max(&d->rd, d->t->nsites, "event refers to an unknown call site");
+        e->thread = dec_expr(d, 1);
+        e->parent = dec_expr(d, 1);
+        e->ret = dec_expr(d, 1);
+        e->err = dec_expr(d, 1);
+        e->bytes = dec_expr(d, 1);
+        if (d->rd.err)
+            return NULL;
+        e->nargs = d->t->funcs[e->func].nargs;
+        e->args = dalloc(d, (e->nargs ? e->nargs : 1) * sizeof *e->args);
+        for (uint32_t i = 0; e->args && i < e->nargs && !d->rd.err; i++)
+            e->args[i] = dec_expr(d, 0);
+        dec_hist(d, &e->comp);
+        dec_hist(d, &e->dur);
+    } else if (n->kind == SIOT_N_LOOP) {
+        if (++d->loop_depth > SIOT_MAX_NEST) {
+            dfail(d, "loops nested too deeply");
+            return NULL;
+        }
+        /* The count is evaluated in the scope around the loop. */
+        d->loop_depth--;
+        n->u.loop.count = dec_expr(d, 1);
+        d->loop_depth++;
+        uint64_t nb = siot_rd_count(&d->rd, 3, "loop body longer than the data");
+        if (d->rd.err)
+            return NULL;
+        if (nb == 0) {
+            dfail(d, "empty loop body");
+            return NULL;
+        }
+        n->u.loop.nbody = (uint32_t)nb;
+        n->u.loop.body = dalloc(d, nb * sizeof *n->u.loop.body);
+        for (uint32_t i = 0; n->u.loop.body && i < nb && !d->rd.err; i++)
+            n->u.loop.body[i] = dec_node(d);
+        d->loop_depth--;
+    } else {
+        dfail(d, "unknown node kind");
+    }
+    return d->rd.err ? NULL : n;
+}
+
+static int dec_header(dec *d)
+{
+    siot_trace *t = d->t;
+    t->nranks = (uint32_t)siot_rd_uvar_max(&d->rd, SIOT_MAX_RANKS, "rank count out of range");
+    if (!d->rd.err && t->nranks == 0)
+        return dfail(d, "rank count is zero");
+    t->flags = (uint32_t)siot_rd_uvar_max(&d->rd, UINT32_MAX, "header flags out of range");
+    t->start_ns = siot_rd_uvar(&d->rd);
+    t->exe = dstr(d, 4096);
+    t->flavour = dstr(d, 64);
+    t->host = dstr(d, 256);
+    t->version = dstr(d, 64);
+    t->nkv = (uint32_t)siot_rd_count(&d->rd, 2, "header notes longer than the data");
+    if (d->rd.err)
+        return -1;
+    t->kv = dalloc(d, (t->nkv ? t->nkv : 1) * sizeof *t->kv);
+    for (uint32_t i = 0; t->kv && i < t->nkv && !d->rd.err; i++) {
+        t->kv[i].key = dstr(d, 256);
+        t->kv[i].val = dstr(d, SIOT_MAX_STRING);
+    }
+    return d->rd.err ? -1 : 0;
+}
+
+static int dec_funcs(dec *d)
+{
+    siot_trace *t = d->t;
+    uint64_t n = siot_rd_count(&d->rd, 5, "function table longer than the data");
+    if (!d->rd.err && n > SIOT_MAX_FUNCS)
+        return dfail(d, "function table too large");
+    if (d->rd.err)
+        return -1;
+    t->nfuncs = (uint32_t)n;
+    t->funcs = dalloc(d, (n ? n : 1) * sizeof *t->funcs);
+    for (uint32_t i = 0; t->funcs && i < n && !d->rd.err; i++) {
+        siot_funcdesc *f = &t->funcs[i];
+        f->name = dstr(d, 256);
+        f->layer = siot_rd_u8(&d->rd);
+        f->cls = (uint32_t)siot_rd_uvar_max(&d->rd, UINT32_MAX, "function class out of range");
+        f->retrole = siot_rd_u8(&d->rd);
+        f->nargs = (uint32_t)siot_rd_uvar_max(&d->rd, SIOT_MAX_ARGS, "function with too many arguments");
+        if (!d->rd.err && f->layer >= SIOT_NLAYERS)
+            return dfail(d, "function of an unknown layer");
+        if (!d->rd.err && f->name[0] == 0)
+            return dfail(d, "function without a name");
+        const char **names = dalloc(d, (f->nargs ? f->nargs : 1) * sizeof *names);
+        uint8_t *roles = dalloc(d, f->nargs ? f->nargs : 1);
+        if (!names || !roles)
+            return -1;
+        for (uint32_t k = 0; k < f->nargs && !d->rd.err; k++) {
+            names[k] = dstr(d, 256);
+            roles[k] = siot_rd_u8(&d->rd);
+        }
+        f->argnames = names;
+        f->argroles = roles;
+    }
+    return d->rd.err ? -1 : 0;
+}
+
+static int dec_sites(dec *d)
+{
+    siot_trace *t = d->t;
+    uint64_t nm = siot_rd_count(&d->rd, 1, "module table longer than the data");
+    if (!d->rd.err && nm > 65535)
+        return dfail(d, "too many modules");
+    if (d->rd.err)
+        return -1;
+    t->nmodules = (uint32_t)nm;
+    t->modules = dalloc(d, (nm ? nm : 1) * sizeof *t->modules);
+    for (uint32_t i = 0; t->modules && i < nm && !d->rd.err; i++)
+        t->modules[i] = dstr(d, 4096);
+    uint64_t n = siot_rd_count(&d->rd, 1, "call-site table longer than the data");
+    if (d->rd.err)
+        return -1;
+    t->nsites = (uint32_t)n;
+    t->sites = dalloc(d, (n ? n : 1) * sizeof *t->sites);
+    for (uint32_t i = 0; t->sites && i < n && !d->rd.err; i++) {
+        siot_site *s = &t->sites[i];
+        s->depth = (uint32_t)siot_rd_uvar_max(&d->rd, SIOT_MAX_SITE_DEPTH, "call site too deep");
+        s->addrs = dalloc(d, (s->depth ? s->depth : 1) * sizeof *s->addrs);
+        for (uint32_t k = 0; s->addrs && k < s->depth && !d->rd.err; k++) {
+            uint64_t m = siot_rd_uvar_max(&d->rd, t->nmodules ? t->nmodules - 1 : 0, "call site in an unknown module");
+            if (!d->rd.err && t->nmodules == 0)
+                dfail(d, "call site without a module table");
+            uint64_t off = siot_rd_uvar_max(&d->rd, SIOT_ADDR_OFFSET(UINT64_MAX), "call-site offset out of range");
+            s->addrs[k] = SIOT_ADDR(m, off);
+        }
+    }
+    return d->rd.err ? -1 : 0;
+}
+
+/* A NODES section; the nodes of a block's further sections follow its first ones. */
+static int dec_nodes(dec *d)
+{
+    siot_trace *t = d->t;
+    uint64_t n = siot_rd_count(&d->rd, 3, "node list longer than the data");
+    if (d->rd.err)
+        return -1;
+    if (t->ntop + n > UINT32_MAX / 2)
+        return dfail(d, "too many nodes");
+    siot_node **top = dalloc(d, (t->ntop + n ? t->ntop + n : 1) * sizeof *top);
+    if (!top)
+        return -1;
+    if (t->ntop)
+        memcpy(top, t->top, t->ntop * sizeof *top);
+    uint32_t base = t->ntop;
+    t->top = top;
+    for (uint32_t i = 0; i < n && !d->rd.err; i++) {
+        top[base + i] = dec_node(d);
+        t->ntop = base + i + 1;
+    }
+    return d->rd.err ? -1 : 0;
+}
+
+/* Decoding a whole file: HEADER, then blocks of FUNCS SITES NODES
+ * [NODES...], then END; each block after the first is joined to the trace. */
+typedef struct file_dec {
+    dec d;
+    siot_trace *t;
+    siot_trace blk; /* a block after the first, until it is joined to t */
+    int blk_live;
+    siot_trace *cur; /* the trace the current block decodes into */
+    enum { WANT_HEADER, WANT_FUNCS, WANT_SITES, WANT_NODES, IN_NODES } state;
+    unsigned nsec, nblocks;
+    const char *why;
+    char whybuf[200];
+} file_dec;
+
+static int fd_fail(file_dec *fd, const char *why)
+{
+    fd->why = why;
+    return -1;
+}
+
+static int check_magic(file_dec *fd, const void *p, size_t n)
+{
+    if (n < sizeof MAGIC + 4 || memcmp(p, MAGIC, sizeof MAGIC) != 0)
+        return fd_fail(fd, n < sizeof MAGIC ? "file too short to be a siotrace trace"
+                                            : "not a siotrace trace (bad magic number)");
+    fd->d.rd.p += sizeof MAGIC;
+    unsigned major = siot_rd_u8(&fd->d.rd);
+    major |= (unsigned)siot_rd_u8(&fd->d.rd) << 8;
+    (void)siot_rd_u8(&fd->d.rd);
+    (void)siot_rd_u8(&fd->d.rd);
+    if (major != SIOT_FORMAT_MAJOR) {
+        snprintf(fd->whybuf, sizeof fd->whybuf, "trace format version %u is not supported (this siot reads version %d)",
+                 major, SIOT_FORMAT_MAJOR);
+        return fd_fail(fd, fd->whybuf);
+    }
+    return 0;
+}
+
+/* The next section's tag and payload, its framing and checksum checked. */
+static int next_section(file_dec *fd, uint8_t *tag, const uint8_t **payload, uint64_t *len)
+{
+    siot_rd *rd = &fd->d.rd;
+    if (siot_rd_left(rd) == 0)
+        return fd_fail(fd, "trace is truncated (no end marker)");
+    *tag = siot_rd_u8(rd);
+    *len = siot_rd_uvar(rd);
+    if (rd->err || *len > siot_rd_left(rd) || siot_rd_left(rd) - *len < 4)
+        return fd_fail(fd, "trace is truncated (a section runs past the end of the file)");
+    *payload = rd->p;
+    rd->p += *len;
+    uint32_t want = siot_rd_u32le(rd);
+    uint32_t crc = siot_crc32(0, tag, 1);
+    crc = siot_crc32(crc, *payload, *len);
+    if (crc != want && siot_format_verify_crc) {
+        snprintf(fd->whybuf, sizeof fd->whybuf, "trace is corrupt (checksum mismatch in section %u)", *tag);
+        return fd_fail(fd, fd->whybuf);
+    }
+    /* Sections must come in order: each needs the ones before it. */
+    int st = fd->state;
+    int in_order = *tag > SEC_END || (*tag == SEC_HEADER && st == WANT_HEADER) ||
+                   (*tag == SEC_FUNCS && (st == WANT_FUNCS || st == IN_NODES)) ||
+                   (*tag == SEC_SITES && st == WANT_SITES) ||
+                   (*tag == SEC_NODES && (st == WANT_NODES || st == IN_NODES)) || (*tag == SEC_END && st == IN_NODES);
+    if (!in_order)
+        return fd_fail(fd, st == WANT_HEADER || *tag == SEC_HEADER
+                               ? "trace is corrupt (sections out of order, missing or repeated)"
+                               : "trace is corrupt (sections out of order or missing)");
+    return 0;
+}
+
+/* Block boundaries: the block that ends is joined to the trace (tables
+ * united), a FUNCS section after the first starts a new one. */
+static int block_boundary(file_dec *fd, uint8_t tag)
+{
+    if ((tag == SEC_FUNCS || tag == SEC_END) && fd->state == IN_NODES && fd->blk_live) {
+        siot_trace_index(&fd->blk);
+        fd->blk_live = 0; /* freed below whatever happens */
+        int rc = siot_trace_append(fd->t, &fd->blk);
+        siot_trace_free(&fd->blk);
+        if (rc != 0)
+            return fd_fail(fd, rc == SIOT_E_CONFLICT ? "trace is corrupt (blocks describe a function differently)"
+                                                     : "out of memory");
+    }
+    if (tag == SEC_FUNCS && fd->nblocks++ > 0) {
+        if (fd->nblocks > SIOT_MAX_RANKS + 1u)
+            return fd_fail(fd, "trace is corrupt (too many blocks)");
+        siot_trace_init(&fd->blk);
+        fd->blk_live = 1;
+        fd->blk.nranks = fd->t->nranks;
+        fd->blk.flags = fd->t->flags;
+        fd->cur = &fd->blk;
+    }
+    return 0;
+}
+
+/* One section's payload, into the current block. */
+static int dec_section(file_dec *fd, uint8_t tag, const uint8_t *payload, uint64_t len)
+{
+    dec sub = fd->d;
+    sub.t = fd->cur;
+    siot_rd_init(&sub.rd, payload, len);
+    int rc = 0;
+    switch (tag) {
+    case SEC_HEADER:
+        rc = dec_header(&sub);
+        fd->state = WANT_FUNCS;
+        break;
+    case SEC_FUNCS:
+        rc = dec_funcs(&sub);
+        fd->state = WANT_SITES;
+        break;
+    case SEC_SITES:
+        rc = dec_sites(&sub);
+        fd->state = WANT_NODES;
+        break;
+    case SEC_NODES:
+        rc = dec_nodes(&sub);
+        fd->state = IN_NODES;
+        break;
+    case SEC_END: {
+        uint64_t cnt = siot_rd_uvar(&sub.rd);
+        if (!sub.rd.err && cnt != fd->nsec)
+            siot_rd_fail(&sub.rd, "section count does not match");
+        break;
+    }
+    default:
+        break; /* unknown optional section from a newer minor version */
+    }
+    if (rc || sub.rd.err) {
+        snprintf(fd->whybuf, sizeof fd->whybuf, "trace is corrupt (%s)", sub.rd.err ? sub.rd.err : "bad section");
+        return fd_fail(fd, fd->whybuf);
+    }
+    if (siot_rd_left(&sub.rd) != 0 && tag <= SEC_END)
+        return fd_fail(fd, "trace is corrupt (unexpected bytes at the end of a section)");
+    return 0;
+}
+
+int siot_trace_decode(const void *p, size_t n, siot_trace *t, char *err, size_t errlen)
+{
+    static file_dec zero;
+    file_dec fd = zero;
+    siot_trace_init(t);
+    fd.t = fd.cur = t;
+    fd.d.t = t;
+    siot_rd_init(&fd.d.rd, p, n);
+    fd.state = WANT_HEADER;
+    int rc = check_magic(&fd, p, n);
+    for (uint8_t tag = 0; rc == 0 && tag != SEC_END;) {
+        const uint8_t *payload;
+        uint64_t len;
+        rc = next_section(&fd, &tag, &payload, &len);
+        if (rc == 0)
+            rc = block_boundary(&fd, tag);
+        if (rc == 0)
+            rc = dec_section(&fd, tag, payload, len);
+        if (rc == 0 && tag != SEC_END)
+            fd.nsec++;
+    }
+    if (rc == 0 && siot_rd_left(&fd.d.rd) != 0)
+        rc = fd_fail(&fd, "trace is corrupt (data after the end marker)");
+    if (rc == 0) {
+        siot_trace_index(t);
+        return 0;
+    }
+    if (err && errlen)
+        snprintf(err, errlen, "%s", fd.why ? fd.why : "trace is corrupt");
+    if (fd.blk_live)
+        siot_trace_free(&fd.blk);
+    siot_trace_free(t);
+    return -1;
+}
+
+int siot_trace_load(const char *path, siot_trace *t, char *err, size_t errlen)
+{
+    /* Raw system calls: a traced ioreplay must not record its own input. */
+    int fd = (int)syscall(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    if (syscall(SYS_fstat, fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "%s is not a regular file", path);
+        syscall(SYS_close, fd);
+        return -1;
+    }
+    size_t n = (size_t)st.st_size;
+    uint8_t *buf = siot_malloc(n ? n : 1);
+    if (!buf) {
+        snprintf(err, errlen, "%s: out of memory (%zu bytes)", path, n);
+        syscall(SYS_close, fd);
+        return -1;
+    }
+    size_t got = 0;
+    while (got < n) {
+        ssize_t r = (ssize_t)syscall(SYS_read, fd, buf + got, n - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        got += (size_t)r;
+    }
+    syscall(SYS_close, fd);
+    if (got != n) {
+        snprintf(err, errlen, "cannot read %s", path);
+        siot_free(buf);
+        return -1;
+    }
+    char why[220];
+    int rc = siot_trace_decode(buf, n, t, why, sizeof why);
+    siot_free(buf);
+    if (rc)
+        snprintf(err, errlen, "%s: %s", path, why);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ merge */
+
+static int same_funcdesc(const siot_funcdesc *a, const siot_funcdesc *b)
+{
+    if (a->layer != b->layer || a->cls != b->cls || a->retrole != b->retrole || a->nargs != b->nargs)
+        return 0;
+    for (uint32_t k = 0; k < a->nargs; k++)
+        if (a->argroles[k] != b->argroles[k] || strcmp(a->argnames[k], b->argnames[k]) != 0)
+            return 0;
+    return 1;
+}
+
+int siot_unite_funcs(siot_funcdesc *funcs, uint32_t *n, const siot_funcdesc *src, uint32_t nsrc, uint32_t *map)
+{
+    uint32_t nf = *n;
+    for (uint32_t i = 0; i < nsrc; i++) {
+        uint32_t j = 0;
+        while (j < nf && strcmp(funcs[j].name, src[i].name) != 0)
+            j++;
+        if (j == nf)
+            funcs[nf++] = src[i];
+        else if (!same_funcdesc(&funcs[j], &src[i]))
+            return SIOT_E_CONFLICT;
+        map[i] = j;
+    }
+    *n = nf;
+    return 0;
+}
+
+void siot_unite_names(const char **names, uint32_t *n, const char *const *src, uint32_t nsrc, uint32_t *map)
+{
+    uint32_t nn = *n;
+    for (uint32_t i = 0; i < nsrc; i++) {
+        uint32_t j = 0;
+        while (j < nn && strcmp(names[j], src[i]) != 0)
+            j++;
+        if (j == nn)
+            names[nn++] = src[i];
+        map[i] = j;
+    }
+    *n = nn;
+}
+
+static void remap_funcs(siot_node *n, const uint32_t *map)
+{
+    if (n->kind == SIOT_N_EVENT) {
+        n->u.ev.func = map[n->u.ev.func];
+        return;
+    }
+    for (uint32_t i = 0; i < n->u.loop.nbody; i++)
+        remap_funcs(n->u.loop.body[i], map);
+}
+
+static void remap_sites(siot_node *n, uint32_t add)
+{
+    if (n->kind == SIOT_N_EVENT) {
+        if (n->u.ev.site)
+            n->u.ev.site += add;
+        return;
+    }
+    for (uint32_t i = 0; i < n->u.loop.nbody; i++)
+        remap_sites(n->u.loop.body[i], add);
+}
+
+int siot_trace_append(siot_trace *dst, siot_trace *src)
+{
+    uint32_t *map = siot_malloc((src->nfuncs + 1) * sizeof *map);
+    if (!map) {
+        siot_trace_free(src);
+        return -1;
+    }
+    siot_funcdesc *funcs = siot_arena_alloc(&dst->arena, (dst->nfuncs + src->nfuncs + 1) * sizeof *funcs);
+    siot_site *sites = siot_arena_alloc(&dst->arena, (dst->nsites + src->nsites + 1) * sizeof *sites);
+    siot_node **top = siot_arena_alloc(&dst->arena, ((size_t)dst->ntop + src->ntop + 1) * sizeof *top);
+    if (!funcs || !sites || !top) {
+        siot_free(map);
+        siot_trace_free(src);
+        return -1;
+    }
+    copy_n(funcs, dst->funcs, dst->nfuncs * sizeof *funcs);
+    uint32_t nf = dst->nfuncs;
+    if (siot_unite_funcs(funcs, &nf, src->funcs, src->nfuncs, map) != 0) {
+        siot_free(map);
+        siot_trace_free(src);
+        return SIOT_E_CONFLICT;
+    }
+    /* Modules united by path; the source's site addresses renumbered. */
+    const char **mods = siot_arena_alloc(&dst->arena, (dst->nmodules + src->nmodules + 1) * sizeof *mods);
+    uint32_t *mmap_ = siot_malloc((src->nmodules + 1) * sizeof *mmap_);
+    if (!mods || !mmap_) {
+        siot_free(map);
+        siot_free(mmap_);
+        siot_trace_free(src);
+        return -1;
+    }
+    copy_n(mods, dst->modules, dst->nmodules * sizeof *mods);
+    uint32_t nm = dst->nmodules;
+    siot_unite_names(mods, &nm, src->modules, src->nmodules, mmap_);
+    copy_n(sites, dst->sites, dst->nsites * sizeof *sites);
+    copy_n(sites + dst->nsites, src->sites, src->nsites * sizeof *sites);
+    for (uint32_t i = 0; i < src->nsites; i++)
+        for (uint32_t k = 0; k < src->sites[i].depth; k++) {
+            uint64_t a = src->sites[i].addrs[k];
+            uint32_t m = SIOT_ADDR_MODULE(a);
+            src->sites[i].addrs[k] = SIOT_ADDR(m < src->nmodules ? mmap_[m] : m, SIOT_ADDR_OFFSET(a));
+        }
+    siot_free(mmap_);
+    dst->modules = mods;
+    dst->nmodules = nm;
+    copy_n(top, dst->top, dst->ntop * sizeof *top);
+    for (uint32_t i = 0; i < src->ntop; i++) {
+        remap_funcs(src->top[i], map);
+        remap_sites(src->top[i], dst->nsites);
+        top[dst->ntop + i] = src->top[i];
+    }
+    siot_free(map);
+    dst->funcs = funcs;
+    dst->nfuncs = nf;
+    dst->sites = sites;
+    dst->nsites += src->nsites;
+    dst->top = top;
+    dst->ntop += src->ntop;
+    dst->flags |= src->flags & (SIOT_TF_PARTIAL | SIOT_TF_APPROX | SIOT_TF_TRUNCATED);
+    siot_arena_take(&dst->arena, &src->arena);
+    siot_trace_free(src);
+    siot_trace_index(dst);
+    return 0;
+}
+
+static void index_node(siot_trace *t, siot_node *n, uint32_t depth)
+{
+    n->id = t->nnodes++;
+    if (n->kind != SIOT_N_LOOP)
+        return;
+    if (depth + 1 > t->max_depth)
+        t->max_depth = depth + 1;
+    for (uint32_t i = 0; i < n->u.loop.nbody; i++)
+        index_node(t, n->u.loop.body[i], depth + 1);
+}
+
+void siot_trace_index(siot_trace *t)
+{
+    t->nnodes = 0;
+    t->max_depth = 0;
+    for (uint32_t i = 0; i < t->ntop; i++)
+        index_node(t, t->top[i], 0);
+}
+
+int siot_trace_set_kv(siot_trace *t, const char *key, const char *val)
+{
+    for (uint32_t i = 0; i < t->nkv; i++)
+        if (strcmp(t->kv[i].key, key) == 0) {
+            t->kv[i].val = siot_arena_strdup(&t->arena, val, strlen(val));
+            return t->kv[i].val ? 0 : -1;
+        }
+    siot_kv *kv = siot_arena_alloc(&t->arena, (t->nkv + 1) * sizeof *kv);
+    if (!kv)
+        return -1;
+    copy_n(kv, t->kv, t->nkv * sizeof *kv);
+    kv[t->nkv].key = siot_arena_strdup(&t->arena, key, strlen(key));
+    kv[t->nkv].val = siot_arena_strdup(&t->arena, val, strlen(val));
+    t->kv = kv;
+    t->nkv++;
+    return 0;
+}
+
+const char *siot_trace_get_kv(const siot_trace *t, const char *key)
+{
+    for (uint32_t i = 0; i < t->nkv; i++)
+        if (strcmp(t->kv[i].key, key) == 0)
+            return t->kv[i].val;
+    return NULL;
+}

@@ -1,0 +1,82 @@
+/* format: the .siot file, version 1 (docs/format.md).
+ *
+ *   magic "\x89SIOT\r\n\x1a", u16 major, u16 minor,
+ *   sections: u8 tag, varint length, payload, u32 CRC-32 of tag and payload,
+ *   HEADER, then one or more blocks (FUNCS, SITES, NODES, NODES...), then END
+ *   (which holds the number of sections before it). A file has one block
+ *   unless a rank spilled (SIOT_MAX_MEMORY): then each rank's is a block.
+ *
+ * The decoder treats its input as hostile: every length, count, index, nesting
+ * depth and rank is checked against hard limits and against what is left of
+ * the input, and any violation is reported as one line of text. */
+#ifndef SIOT_FORMAT_H
+#define SIOT_FORMAT_H
+
+#include "core/model.h"
+
+#define SIOT_FORMAT_MAJOR 1
+#define SIOT_FORMAT_MINOR 0
+#define SIOT_MAX_RANKS (1u << 24)
+#define SIOT_MAX_FUNCS 65536u
+#define SIOT_MAX_SITE_DEPTH 256u
+#define SIOT_MAX_EXPR_DEPTH 80u /* run tables nest once per loop level (64) */
+#define SIOT_MAX_STRING (16u << 20)
+
+void siot_trace_init(siot_trace *t);
+void siot_trace_free(siot_trace *t);
+
+/* Serialises t. Only the functions that nodes use are written. Files store
+ * histogram bins as fractions of the count (SIOT_TF_QBINS), so that their
+ * size does not grow with the iteration count; exact bins are kept for the
+ * transfers between ranks. */
+int siot_trace_encode(const siot_trace *t, siot_vbuf *out);
+int siot_trace_encode_exact(const siot_trace *t, siot_vbuf *out);
+/* Writing a file piece by piece (a rank that spilled part of its trace to
+ * disk, SIOT_MAX_MEMORY): start (magic and header), then one block per rank
+ * or part: its tables (FUNCS, SITES) and one or more NODES sections, then the
+ * end marker with the number of sections before it. A block's function ids
+ * come from an siot_fmap that numbers functions as NODES sections first use
+ * them, so the tables can follow the sections they describe. */
+typedef struct siot_fmap {
+    uint32_t nfuncs, n;
+    uint32_t *id;    /* id[func] = compact id + 1, 0 when unused */
+    uint32_t *order; /* order[compact id] = func */
+} siot_fmap;
+int siot_fmap_init(siot_fmap *m, uint32_t nfuncs);
+void siot_fmap_free(siot_fmap *m);
+int siot_file_start(const siot_trace *t, siot_vbuf *out);
+int siot_nodes_section(siot_node *const *nodes, uint32_t n, siot_fmap *m, siot_vbuf *out);
+int siot_block_tables(const siot_trace *t, const siot_fmap *m, siot_vbuf *out);
+int siot_file_end(uint32_t nsec, siot_vbuf *out);
+
+/* Parses p[0..n) into t (initialised here). On failure returns -1, leaves a
+ * one-line reason in err and t freed. */
+int siot_trace_decode(const void *p, size_t n, siot_trace *t, char *err, size_t errlen);
+/* Checksums are verified unless this is 0: the fuzzer turns it off to reach
+ * the parsers behind them. */
+extern int siot_format_verify_crc;
+/* Reads and decodes a file. */
+int siot_trace_load(const char *path, siot_trace *t, char *err, size_t errlen);
+
+/* Appends src's nodes after dst's, taking over src's memory (src is left
+ * empty, also on failure). Function and call-site tables are united and indices remapped.
+ * The rank lists are kept as they are. Returns 0, -1 when out of memory, or
+ * SIOT_E_CONFLICT when the two traces describe one function differently. */
+int siot_trace_append(siot_trace *dst, siot_trace *src);
+#define SIOT_E_CONFLICT (-2)
+
+/* Table union shared by append and merge. funcs[0..*n) has room for nsrc
+ * more; src function i ends up at funcs[map[i]]. Functions are united by name,
+ * and a name described differently (layer, class, arguments) on the two sides
+ * is refused with SIOT_E_CONFLICT: events of one side would be read with the
+ * other's argument list. */
+int siot_unite_funcs(siot_funcdesc *funcs, uint32_t *n, const siot_funcdesc *src, uint32_t nsrc, uint32_t *map);
+/* Same for module paths (equal strings are one module). */
+void siot_unite_names(const char **names, uint32_t *n, const char *const *src, uint32_t nsrc, uint32_t *map);
+/* Renumbers node ids and recomputes nnodes and max_depth. */
+void siot_trace_index(siot_trace *t);
+/* Sets or replaces a header note. */
+int siot_trace_set_kv(siot_trace *t, const char *key, const char *val);
+const char *siot_trace_get_kv(const siot_trace *t, const char *key);
+
+#endif

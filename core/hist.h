@@ -1,0 +1,25 @@
+/* hist: timing histograms that replace per-call timestamps. Count, min, max,
+ * mean and M2 (Welford, so that merging two histograms is exact), the rank and
+ * occurrence of the maximum, and log2 bins of nanoseconds. A histogram of one
+ * sample has no bin array: the sample is min == max. */
+#ifndef SIOT_HIST_H
+#define SIOT_HIST_H
+
+#include "core/model.h"
+
+unsigned siot_hist_bin(uint64_t ns);
+/* Bounds of bin b: [lo, hi). */
+void siot_hist_bin_range(unsigned b, uint64_t *lo, uint64_t *hi);
+void siot_hist_init1(siot_hist *h, uint64_t ns, int32_t rank, uint64_t occ);
+/* Adds one sample; may allocate the bin array from the arena. Returns 0 on OOM. */
+int siot_hist_add(siot_arena *a, siot_hist *h, uint64_t ns, int32_t rank, uint64_t occ);
+/* h += g. */
+int siot_hist_merge(siot_arena *a, siot_hist *h, const siot_hist *g);
+double siot_hist_stddev(const siot_hist *h);
+/* Count in bin b, whether or not the bin array exists. */
+uint64_t siot_hist_bin_count(const siot_hist *h, unsigned b);
+/* A value drawn from the distribution: a bin chosen by its weight, then a
+ * point inside it clamped to [min,max]. u1, u2 uniform in [0,1). */
+uint64_t siot_hist_draw(const siot_hist *h, double u1, double u2);
+
+#endif

@@ -1,0 +1,240 @@
+/* model: the in-memory form of a trace, shared by the recorder, the file
+ * reader/writer, the merger and every walker (dump, stats, replay).
+ *
+ * A trace is a sequence of nodes. A node is an event or a loop; both carry
+ * the list of ranks that execute them. A loop repeats its body `count` times.
+ * Every recorded value is an expression that yields the concrete value for a
+ * given rank, loop iteration vector and occurrence number, so that the same
+ * shapes serve a flat trace (constants, one rank per node) and a fully
+ * compressed one (progressions, rank functions, nested loops). */
+#ifndef SIOT_MODEL_H
+#define SIOT_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/vbuf.h"
+
+/* ---- arena: bump allocation, freed all at once ---- */
+typedef struct siot_arena_chunk siot_arena_chunk;
+typedef struct siot_arena {
+    siot_arena_chunk *head;
+    size_t used_bytes; /* payload handed out, for memory accounting */
+    size_t chunk_bytes;
+} siot_arena;
+
+void siot_arena_init(siot_arena *a);
+void siot_arena_free(siot_arena *a);
+void *siot_arena_alloc(siot_arena *a, size_t n); /* zeroed, 8-aligned; NULL on OOM */
+char *siot_arena_strdup(siot_arena *a, const char *s, size_t n);
+/* Moves all of src's memory into dst (src is left empty). */
+void siot_arena_take(siot_arena *dst, siot_arena *src);
+
+/* ---- rank lists: unions of nested strided ranges ----
+ * entry = { start + sum_k i_k*stride_k : 0 <= i_k < count_k }.
+ * {0,2,4,...,62} is one entry with one dimension {32, 2}. */
+#define SIOT_RL_MAXDIMS 4
+typedef struct siot_rdim {
+    uint32_t count;
+    int32_t stride;
+} siot_rdim;
+typedef struct siot_rentry {
+    int32_t start;
+    uint32_t ndims;
+    siot_rdim dims[SIOT_RL_MAXDIMS];
+} siot_rentry;
+typedef struct siot_ranklist {
+    uint32_t n;
+    siot_rentry *e;
+} siot_ranklist;
+
+/* ---- expressions ---- */
+enum siot_xtag {
+    SIOT_X_NONE = 0,   /* no value */
+    SIOT_X_CONST = 1,  /* base */
+    SIOT_X_AFFINE = 2, /* base + rcoef*rank + sum coef[k]*iter[k], k=0 innermost loop */
+    SIOT_X_SEQINT = 3, /* vals[occurrence] */
+    SIOT_X_SEQ = 4,    /* items[occurrence] */
+    SIOT_X_RANKED = 5, /* ranked[i].x for the entry whose rank list holds the rank */
+    SIOT_X_STR = 6,    /* concatenation of segments: literal text or a numeric field */
+    SIOT_X_ARRAY = 7,  /* an array value, one expression per element */
+    SIOT_X_SEQL = 8,   /* piecewise over the iterations j of enclosing loop `level`: runs[] */
+    SIOT_X_APPROX = 9, /* an approximate count (SIOT_TOLERANCE): len instances, min base,
+                        * max rcoef, sum; runs[] hold (value base, count start) while few */
+};
+
+typedef struct siot_expr siot_expr;
+
+/* A run of an SEQL covers iterations [start, next run's start) of its loop
+ * level. Integer runs are base + stride*(j - start); expression runs are x
+ * evaluated with that loop's iteration replaced by j - start. */
+typedef struct siot_run {
+    uint64_t start;
+    int64_t base;
+    int64_t stride;
+    siot_expr *x; /* NULL: an integer run */
+} siot_run;
+
+
+typedef struct siot_strseg {
+    uint8_t is_field; /* 0: literal text, 1: integer field */
+    uint8_t zero_pad; /* field printed with leading zeros up to width */
+    uint16_t width;
+    uint32_t len; /* literal length */
+    const char *lit;
+    siot_expr *field;
+} siot_strseg;
+
+typedef struct siot_rankedent {
+    siot_ranklist rl;
+    siot_expr *x;
+} siot_rankedent;
+
+struct siot_expr {
+    uint8_t tag;
+    uint8_t level;    /* SEQL: the loop level (0 = innermost enclosing loop) */
+    uint8_t interned; /* shared constant: never modified or freed */
+    uint32_t n;       /* number of coefs / values / items / entries / segments / runs */
+    uint32_t cap;     /* allocated capacity of the array (recorder only) */
+    int64_t base;
+    int64_t rcoef;
+    uint64_t len; /* SEQL: number of iterations covered; APPROX: instances */
+    int64_t sum;  /* APPROX: sum of the values */
+    union {
+        int64_t *coef;
+        int64_t *vals;
+        siot_expr **items;
+        siot_rankedent *ranked;
+        siot_strseg *segs;
+        siot_run *runs;
+    } u;
+};
+
+/* An evaluated value. Strings and arrays point into a scratch buffer owned by
+ * the caller of siot_eval and stay valid until it is reused. */
+enum { SIOT_V_NONE = 0, SIOT_V_INT = 1, SIOT_V_STR = 2, SIOT_V_ARR = 3 };
+typedef struct siot_value {
+    uint8_t kind;
+    int64_t i;
+    const char *s;
+    size_t slen;
+    const int64_t *arr;
+    uint32_t n;
+} siot_value;
+
+/* Where an expression is evaluated. */
+#define SIOT_MAX_NEST 64
+typedef struct siot_ctx {
+    int64_t rank;
+    uint32_t depth;                /* number of enclosing loops */
+    const uint64_t *iter;          /* iter[0] = innermost loop's iteration */
+    uint64_t occurrence;           /* how many times this rank ran the node before */
+    int approx;                    /* the trace is approximate: sequences may be run past their end */
+} siot_ctx;
+
+/* ---- timing histograms (nanoseconds) ---- */
+#define SIOT_HBINS 40 /* bin b holds [2^b, 2^(b+1)) ns; bin 0 also holds 0; the last is open */
+typedef struct siot_hist {
+    uint64_t count;
+    uint64_t min, max;
+    double mean, m2;  /* Welford, so merges are exact */
+    int32_t max_rank; /* where the maximum occurred */
+    uint64_t max_occ; /* occurrence number (iteration) of the maximum */
+    uint32_t *bins;   /* NULL while count <= 1: the single value says it all */
+} siot_hist;
+
+/* ---- nodes ---- */
+enum { SIOT_N_EVENT = 1, SIOT_N_LOOP = 2 };
+
+typedef struct siot_node siot_node;
+typedef struct siot_event {
+    uint32_t func; /* index into the trace's function table */
+    uint32_t site; /* call-site signature index + 1; 0 when unknown */
+    siot_expr *thread;
+    siot_expr *parent; /* distance back to the enclosing traced call, 0 = none */
+    siot_expr *ret;
+    siot_expr *err; /* errno (POSIX) when the call failed, else 0 */
+    siot_expr *bytes;
+    uint32_t nargs;
+    siot_expr **args;
+    siot_hist comp; /* computation time before the call */
+    siot_hist dur;  /* the call's own duration */
+} siot_event;
+typedef struct siot_loop {
+    siot_expr *count;
+    uint32_t nbody;
+    siot_node **body;
+} siot_loop;
+struct siot_node {
+    uint8_t kind;
+    uint32_t id;   /* dense index over the trace, for per-node walker state */
+    uint64_t hash; /* structure (function, call site, thread; loop bodies), recorder only */
+    uint8_t depth; /* loops nested in this node (0 for an event), recorder only */
+    siot_ranklist ranks;
+    union {
+        siot_event ev;
+        siot_loop loop;
+    } u;
+};
+
+/* ---- function descriptors and the trace ---- */
+#define SIOT_MAX_ARGS 16
+typedef struct siot_funcdesc {
+    const char *name;
+    uint8_t layer;
+    uint32_t cls;
+    uint8_t retrole;
+    uint32_t nargs;
+    const char *const *argnames;
+    const uint8_t *argroles;
+} siot_funcdesc;
+
+/* A call site: the return addresses of the frames that led to the call,
+ * innermost first, each as (module << 48 | offset in that module), so that
+ * the same code gives the same site in every rank despite address-space
+ * randomisation. */
+#define SIOT_ADDR_MODULE(a) ((uint32_t)((a) >> 48))
+#define SIOT_ADDR_OFFSET(a) ((a) & ((1ULL << 48) - 1))
+#define SIOT_ADDR(m, off) (((uint64_t)(m) << 48) | ((off) & ((1ULL << 48) - 1)))
+typedef struct siot_site {
+    uint32_t depth;
+    uint64_t *addrs;
+} siot_site;
+
+enum {
+    SIOT_TF_PARTIAL = 1,     /* recording ended abnormally: what is here is all there is */
+    SIOT_TF_APPROX = 2,      /* some loop counts are histograms (SIOT_TOLERANCE) */
+    SIOT_TF_COMPRESSED = 4,  /* intra-node compression was on */
+    SIOT_TF_TRUNCATED = 8,   /* recording stopped early (memory limit); see the notes */
+    SIOT_TF_QBINS = 16,      /* histogram bins stored as fractions of the count (files) */
+};
+
+typedef struct siot_kv {
+    const char *key;
+    const char *val;
+} siot_kv;
+
+typedef struct siot_trace {
+    siot_arena arena;
+    uint32_t nranks;
+    uint32_t flags;
+    uint64_t start_ns; /* wall clock at the start of tracing, ns since the epoch */
+    const char *exe;
+    const char *flavour;
+    const char *host;
+    const char *version;
+    uint32_t nkv;
+    siot_kv *kv;
+    uint32_t nfuncs;
+    siot_funcdesc *funcs;
+    uint32_t nmodules;
+    const char **modules; /* paths of the executable and libraries sites point into */
+    uint32_t nsites;
+    siot_site *sites;
+    uint32_t ntop;
+    siot_node **top;
+    uint32_t nnodes;    /* total number of nodes; ids are < nnodes */
+    uint32_t max_depth; /* deepest loop nesting */
+} siot_trace;
+
+#endif

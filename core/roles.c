@@ -1,0 +1,74 @@
+#include "core/roles.h"
+
+#include <string.h>
+
+const char *siot_layer_name(unsigned layer)
+{
+    switch (layer) {
+#define X(n, v) \
+    case v:     \
+        return #n;
+        SIOT_LAYER_LIST(X)
+#undef X
+    }
+    return "unknown";
+}
+
+int siot_layer_from_name(const char *s)
+{
+#define X(n, v)             \
+    if (strcmp(s, #n) == 0) \
+        return v;
+    SIOT_LAYER_LIST(X)
+#undef X
+    return -1;
+}
+
+const char *siot_class_name(unsigned cls)
+{
+    switch (SIOT_CLASS_BASE(cls)) {
+#define X(n, v) \
+    case v:     \
+        return #n;
+        SIOT_CLASS_LIST(X)
+#undef X
+    }
+    return "unknown";
+}
+
+const char *siot_role_name(unsigned role)
+{
+    switch (role) {
+#define X(n, v) \
+    case v:     \
+        return #n;
+        SIOT_ROLE_LIST(X)
+#undef X
+    }
+    return "unknown";
+}
+
+int siot_role_is_array(unsigned role)
+{
+    switch (role) {
+    case SIOT_ROLE_iov:
+    case SIOT_ROLE_dtypearr:
+    case SIOT_ROLE_reqarr:
+    case SIOT_ROLE_status:
+    case SIOT_ROLE_intarr:
+    case SIOT_ROLE_aintarr:
+    case SIOT_ROLE_outintarr:
+    case SIOT_ROLE_intarr3:
+    case SIOT_ROLE_dims:
+    case SIOT_ROLE_offarr:
+    case SIOT_ROLE_outreqarr:
+    case SIOT_ROLE_ncreqarr:
+        return 1;
+    }
+    return 0;
+}
+
+int siot_role_is_string(unsigned role)
+{
+    return role == SIOT_ROLE_path || role == SIOT_ROLE_str || role == SIOT_ROLE_info;
+}

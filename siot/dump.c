@@ -1,0 +1,333 @@
+/* siot dump: the trace expanded to every event (--jsonl), or its compressed
+ * structure for a person to read. */
+#include "siot/dump.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/expr.h"
+#include "core/hist.h"
+#include "core/ranklist.h"
+#include "replay/walk.h"
+#include "core/predef.h"
+#include "core/roles.h"
+
+void siot_json_str(siot_vbuf *o, const char *s, size_t n)
+{
+    siot_vbuf_u8(o, '"');
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        char t[8];
+        if (c == '"' || c == '\\') {
+            siot_vbuf_u8(o, '\\');
+            siot_vbuf_u8(o, c);
+        } else if (c < 0x20 || c == 0x7f || c >= 0x80) {
+            /* Non-ASCII bytes are escaped one by one so the output is always valid JSON. */
+            snprintf(t, sizeof t, "\\u%04x", c);
+            siot_vbuf_put(o, t, 6);
+        } else {
+            siot_vbuf_u8(o, c);
+        }
+    }
+    siot_vbuf_u8(o, '"');
+}
+
+static void put_i64(siot_vbuf *o, int64_t v)
+{
+    char t[32];
+    int n = snprintf(t, sizeof t, "%" PRId64, v);
+    siot_vbuf_put(o, t, (size_t)n);
+}
+
+void siot_json_value(siot_vbuf *o, unsigned role, const siot_value *v)
+{
+    switch (v->kind) {
+    case SIOT_V_INT:
+        put_i64(o, v->i);
+        break;
+    case SIOT_V_STR:
+        siot_json_str(o, v->s, v->slen);
+        break;
+    case SIOT_V_ARR:
+        if (role == SIOT_ROLE_status && v->n == 3) {
+            siot_vbuf_put(o, "{\"source\":", 10);
+            put_i64(o, v->arr[0]);
+            siot_vbuf_put(o, ",\"tag\":", 7);
+            put_i64(o, v->arr[1]);
+            siot_vbuf_put(o, ",\"bytes\":", 9);
+            put_i64(o, v->arr[2]);
+            siot_vbuf_u8(o, '}');
+            break;
+        }
+        siot_vbuf_u8(o, '[');
+        for (uint32_t i = 0; i < v->n; i++) {
+            if (i)
+                siot_vbuf_u8(o, ',');
+            put_i64(o, v->arr[i]);
+        }
+        siot_vbuf_u8(o, ']');
+        break;
+    default:
+        siot_vbuf_put(o, "null", 4);
+    }
+}
+
+int siot_is_data_class(unsigned cls)
+{
+    unsigned b = SIOT_CLASS_BASE(cls);
+    return b == SIOT_CLASS_read || b == SIOT_CLASS_write || b == SIOT_CLASS_send || b == SIOT_CLASS_recv ||
+           b == SIOT_CLASS_sendrecv;
+}
+
+static int flush_out(siot_vbuf *o, FILE *fp)
+{
+    if (o->len && fwrite(o->data, 1, o->len, fp) != o->len)
+        return -1;
+    o->len = 0;
+    return 0;
+}
+
+int siot_dump_jsonl(const siot_trace *t, FILE *fp, char *err, size_t errlen)
+{
+    siot_vbuf o, scratch;
+    siot_vbuf_init(&o);
+    siot_vbuf_init(&scratch);
+    int rc = 0;
+    for (uint32_t r = 0; r < t->nranks && rc == 0; r++) {
+        siot_iter it;
+        if (siot_iter_init(&it, t, r) != 0) {
+            snprintf(err, errlen, "out of memory");
+            rc = -1;
+            break;
+        }
+        siot_ctx c;
+        const siot_node *n;
+        int64_t seq = 0;
+        while ((n = siot_iter_next(&it, &c))) {
+            const siot_event *e = &n->u.ev;
+            const siot_funcdesc *f = &t->funcs[e->func];
+            char head[160];
+            int64_t pd = siot_eval_int(e->parent, &c, 0);
+            int hn = snprintf(head, sizeof head, "{\"rank\":%u,\"seq\":%" PRId64 ",\"layer\":\"%s\",\"func\":", r, seq,
+                              siot_layer_name(f->layer));
+            siot_vbuf_put(&o, head, (size_t)hn);
+            siot_json_str(&o, f->name, strlen(f->name));
+            hn = snprintf(head, sizeof head, ",\"parent\":%" PRId64 ",\"args\":{", pd > 0 && pd <= seq ? seq - pd : -1);
+            siot_vbuf_put(&o, head, (size_t)hn);
+            for (uint32_t k = 0; k < e->nargs; k++) {
+                siot_value v;
+                if (siot_eval(e->args[k], &c, &scratch, &v) != 0) {
+                    snprintf(err, errlen, "rank %u event %" PRId64 " (%s): argument %s cannot be evaluated", r, seq,
+                             f->name, f->argnames[k]);
+                    rc = -1;
+                    break;
+                }
+                if (k)
+                    siot_vbuf_u8(&o, ',');
+                siot_json_str(&o, f->argnames[k], strlen(f->argnames[k]));
+                siot_vbuf_u8(&o, ':');
+                siot_json_value(&o, f->argroles[k], &v);
+            }
+            if (rc)
+                break;
+            int64_t ret = siot_eval_int(e->ret, &c, 0), ern = siot_eval_int(e->err, &c, 0);
+            int64_t bytes = siot_eval_int(e->bytes, &c, 0), th = siot_eval_int(e->thread, &c, 0);
+            hn = snprintf(head, sizeof head, "},\"ret\":%" PRId64, ret);
+            siot_vbuf_put(&o, head, (size_t)hn);
+            if (siot_is_data_class(f->cls)) {
+                hn = snprintf(head, sizeof head, ",\"bytes\":%" PRId64, bytes);
+                siot_vbuf_put(&o, head, (size_t)hn);
+            }
+            if (ern) {
+                hn = snprintf(head, sizeof head, ",\"errno\":%" PRId64, ern);
+                siot_vbuf_put(&o, head, (size_t)hn);
+            }
+            if (th) {
+                hn = snprintf(head, sizeof head, ",\"thread\":%" PRId64, th);
+                siot_vbuf_put(&o, head, (size_t)hn);
+            }
+            siot_vbuf_put(&o, "}\n", 2);
+            seq++;
+            if (o.len > (1 << 16) && flush_out(&o, fp) != 0) {
+                snprintf(err, errlen, "write error");
+                rc = -1;
+                break;
+            }
+        }
+        if (rc == 0 && it.err) {
+            snprintf(err, errlen, "rank %u: %s", r, it.err);
+            rc = -1;
+        }
+        siot_iter_free(&it);
+    }
+    if (rc == 0 && (o.oom || scratch.oom)) {
+        snprintf(err, errlen, "out of memory");
+        rc = -1;
+    }
+    if (flush_out(&o, fp) != 0 && rc == 0) {
+        snprintf(err, errlen, "write error");
+        rc = -1;
+    }
+    siot_vbuf_free(&o);
+    siot_vbuf_free(&scratch);
+    return rc;
+}
+
+/* ------------------------------------------------------------ human form */
+
+void siot_fmt_ns(char *buf, size_t n, double ns)
+{
+    if (ns < 1e3)
+        snprintf(buf, n, "%.0fns", ns);
+    else if (ns < 1e6)
+        snprintf(buf, n, "%.2fus", ns / 1e3);
+    else if (ns < 1e9)
+        snprintf(buf, n, "%.2fms", ns / 1e6);
+    else
+        snprintf(buf, n, "%.3fs", ns / 1e9);
+}
+
+static void put_hist(siot_vbuf *o, const char *label, const siot_hist *h)
+{
+    char a[32], b[32], c[32], d[32], t[200];
+    if (h->count == 0)
+        return;
+    siot_fmt_ns(a, sizeof a, h->mean);
+    if (h->count == 1) {
+        int n = snprintf(t, sizeof t, " %s=%s", label, a);
+        siot_vbuf_put(o, t, (size_t)n);
+        return;
+    }
+    siot_fmt_ns(b, sizeof b, (double)h->min);
+    siot_fmt_ns(c, sizeof c, (double)h->max);
+    siot_fmt_ns(d, sizeof d, siot_hist_stddev(h));
+    int n = snprintf(t, sizeof t, " %s={n=%" PRIu64 " mean=%s sd=%s min=%s max=%s@r%d#%" PRIu64 "}", label, h->count, a,
+                     d, b, c, h->max_rank, h->max_occ);
+    siot_vbuf_put(o, t, (size_t)n);
+}
+
+/* Constant handles of predefined MPI objects are shown by name. */
+static void put_arg(siot_vbuf *o, unsigned role, const siot_expr *x)
+{
+    char kind = role == SIOT_ROLE_comm ? 'c' : role == SIOT_ROLE_dtype ? 'd' : role == SIOT_ROLE_op ? 'o'
+                                                                      : role == SIOT_ROLE_group ? 'g' : 0;
+    if (kind && x && x->tag == SIOT_X_CONST) {
+        const char *name = siot_predef_name(kind, x->base);
+        if (name) {
+            siot_vbuf_put(o, name, strlen(name));
+            return;
+        }
+    }
+    siot_x_format(x, o);
+}
+
+static void dump_nodes(const siot_trace *t, siot_node *const *nodes, uint32_t n, int indent, siot_vbuf *o,
+                       const siot_ranklist *parent_ranks)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        const siot_node *nd = nodes[i];
+        for (int k = 0; k < indent; k++)
+            siot_vbuf_put(o, "  ", 2);
+        int show_ranks = !parent_ranks || !siot_rl_equal(parent_ranks, &nd->ranks);
+        if (show_ranks) {
+            siot_vbuf_put(o, "[r", 2);
+            siot_rl_format(&nd->ranks, o);
+            siot_vbuf_put(o, "] ", 2);
+        }
+        if (nd->kind == SIOT_N_LOOP) {
+            siot_vbuf_put(o, "loop x", 6);
+            siot_x_format(nd->u.loop.count, o);
+            siot_vbuf_put(o, " {\n", 3);
+            dump_nodes(t, nd->u.loop.body, nd->u.loop.nbody, indent + 1, o, &nd->ranks);
+            for (int k = 0; k < indent; k++)
+                siot_vbuf_put(o, "  ", 2);
+            siot_vbuf_put(o, "}\n", 2);
+            continue;
+        }
+        const siot_event *e = &nd->u.ev;
+        const siot_funcdesc *f = &t->funcs[e->func];
+        siot_vbuf_put(o, f->name, strlen(f->name));
+        siot_vbuf_u8(o, '(');
+        for (uint32_t k = 0; k < e->nargs; k++) {
+            if (k)
+                siot_vbuf_put(o, ", ", 2);
+            siot_vbuf_put(o, f->argnames[k], strlen(f->argnames[k]));
+            siot_vbuf_u8(o, '=');
+            put_arg(o, f->argroles[k], e->args[k]);
+        }
+        siot_vbuf_put(o, ") ret=", 6);
+        siot_x_format(e->ret, o);
+        if (!(e->err->tag == SIOT_X_CONST && e->err->base == 0)) {
+            siot_vbuf_put(o, " errno=", 7);
+            siot_x_format(e->err, o);
+        }
+        if (siot_is_data_class(f->cls)) {
+            siot_vbuf_put(o, " bytes=", 7);
+            siot_x_format(e->bytes, o);
+        }
+        if (!(e->parent->tag == SIOT_X_CONST && e->parent->base == 0)) {
+            siot_vbuf_put(o, " parent=-", 9);
+            siot_x_format(e->parent, o);
+        }
+        if (!(e->thread->tag == SIOT_X_CONST && e->thread->base == 0)) {
+            siot_vbuf_put(o, " thread=", 8);
+            siot_x_format(e->thread, o);
+        }
+        if (e->site) {
+            char t[24];
+            int n = snprintf(t, sizeof t, " @s%u", e->site);
+            siot_vbuf_put(o, t, (size_t)n);
+        }
+        put_hist(o, "comp", &e->comp);
+        put_hist(o, "dur", &e->dur);
+        siot_vbuf_u8(o, '\n');
+    }
+}
+
+int siot_dump_human(const siot_trace *t, const char *path, FILE *fp)
+{
+    siot_vbuf o;
+    siot_vbuf_init(&o);
+    char when[64] = "?";
+    time_t secs = (time_t)(t->start_ns / 1000000000u);
+    struct tm tm;
+    if (gmtime_r(&secs, &tm))
+        strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    fprintf(fp, "trace %s\n", path);
+    fprintf(fp, "  ranks %u, flavour %s, host %s, siotrace %s, started %s\n", t->nranks, t->flavour, t->host,
+            t->version, when);
+    fprintf(fp, "  executable %s\n", t->exe);
+    fprintf(fp, "  %u nodes, loop depth %u, %u functions, %u call sites%s%s%s%s\n", t->nnodes, t->max_depth, t->nfuncs,
+            t->nsites, t->flags & SIOT_TF_COMPRESSED ? ", compressed" : "",
+            t->flags & SIOT_TF_PARTIAL ? ", PARTIAL" : "", t->flags & SIOT_TF_APPROX ? ", APPROXIMATE" : "",
+            t->flags & SIOT_TF_TRUNCATED ? ", TRUNCATED" : "");
+    for (uint32_t i = 0; i < t->nkv; i++)
+        fprintf(fp, "  note %s: %s\n", t->kv[i].key, t->kv[i].val);
+    fputc('\n', fp);
+    dump_nodes(t, t->top, t->ntop, 0, &o, NULL);
+    if (t->nsites) {
+        /* Call sites: frames innermost first, as module+offset (addr2line -e MODULE OFFSET). */
+        fprintf(fp, "%.*s", (int)o.len, (const char *)o.data);
+        o.len = 0;
+        fprintf(fp, "\ncall sites (innermost frame first; addr2line -e MODULE OFFSET):\n");
+        for (uint32_t i = 0; i < t->nsites; i++) {
+            fprintf(fp, "  s%u:", i + 1);
+            for (uint32_t k = 0; k < t->sites[i].depth; k++) {
+                uint64_t a = t->sites[i].addrs[k];
+                uint32_t m = SIOT_ADDR_MODULE(a);
+                const char *path = m < t->nmodules ? t->modules[m] : "?";
+                const char *base = strrchr(path, '/');
+                fprintf(fp, " %s+0x%llx", base ? base + 1 : path, (unsigned long long)SIOT_ADDR_OFFSET(a));
+            }
+            fputc('\n', fp);
+        }
+        fprintf(fp, "modules:\n");
+        for (uint32_t i = 0; i < t->nmodules; i++)
+            fprintf(fp, "  %s\n", t->modules[i]);
+    }
+    int rc = (o.oom || flush_out(&o, fp) != 0) ? -1 : 0;
+    siot_vbuf_free(&o);
+    return rc;
+}

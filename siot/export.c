@@ -1,0 +1,229 @@
+#include "siot/export.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/expr.h"
+#include "siot/dump.h"
+#include "replay/progress.h"
+#include "core/roles.h"
+#include "replay/synth.h"
+
+static void put(siot_vbuf *o, const char *s)
+{
+    siot_vbuf_put(o, s, strlen(s));
+}
+
+static void putf_i64(siot_vbuf *o, const char *key, int64_t v)
+{
+    char t[64];
+    int n = snprintf(t, sizeof t, "%s%" PRId64, key, v);
+    siot_vbuf_put(o, t, (size_t)n);
+}
+
+/* The arguments as the members of a JSON object (no braces). */
+static int put_args(siot_vbuf *o, const siot_trace *t, const siot_synth_ev *ev, siot_vbuf *scratch, char *err,
+                    size_t errlen)
+{
+    const siot_event *e = &ev->node->u.ev;
+    const siot_funcdesc *f = &t->funcs[e->func];
+    for (uint32_t k = 0; k < e->nargs; k++) {
+        siot_value v;
+        if (siot_eval(e->args[k], &ev->ctx, scratch, &v) != 0) {
+            snprintf(err, errlen, "rank %" PRId64 " event %" PRId64 " (%s): argument %s cannot be evaluated",
+                     ev->ctx.rank, ev->seq, f->name, f->argnames[k]);
+            return -1;
+        }
+        if (k)
+            siot_vbuf_u8(o, ',');
+        siot_json_str(o, f->argnames[k], strlen(f->argnames[k]));
+        siot_vbuf_u8(o, ':');
+        siot_json_value(o, f->argroles[k], &v);
+    }
+    return 0;
+}
+
+/* "X" event: times in microseconds, as the format wants. */
+static int chrome_event(siot_vbuf *o, const siot_trace *t, const siot_synth_ev *ev, siot_vbuf *scratch,
+                        int *first, char *err, size_t errlen)
+{
+    const siot_event *e = &ev->node->u.ev;
+    const siot_funcdesc *f = &t->funcs[e->func];
+    char head[256];
+    int n = snprintf(head, sizeof head, "%s\n{\"ph\":\"X\",\"pid\":%" PRId64 ",\"tid\":%" PRId64 ",\"ts\":%.3f,\"dur\":%.3f,\"cat\":\"%s\",\"name\":",
+                     *first ? "" : ",", ev->ctx.rank, siot_eval_int(e->thread, &ev->ctx, 0), ev->start_ns / 1e3,
+                     ev->dur_ns / 1e3, siot_layer_name(f->layer));
+    *first = 0;
+    if (n < 0 || (size_t)n >= sizeof head) {
+        snprintf(err, errlen, "rank %" PRId64 " event %" PRId64 ": times out of range", ev->ctx.rank, ev->seq);
+        return -1;
+    }
+    siot_vbuf_put(o, head, (size_t)n);
+    siot_json_str(o, f->name, strlen(f->name));
+    putf_i64(o, ",\"args\":{\"seq\":", ev->seq);
+    putf_i64(o, ",\"parent\":", ev->parent);
+    putf_i64(o, ",\"ret\":", siot_eval_int(e->ret, &ev->ctx, 0));
+    if (siot_is_data_class(f->cls))
+        putf_i64(o, ",\"bytes\":", siot_eval_int(e->bytes, &ev->ctx, 0));
+    int64_t ern = siot_eval_int(e->err, &ev->ctx, 0);
+    if (ern)
+        putf_i64(o, ",\"errno\":", ern);
+    if (e->nargs)
+        siot_vbuf_u8(o, ',');
+    if (put_args(o, t, ev, scratch, err, errlen) != 0)
+        return -1;
+    put(o, "}}");
+    return 0;
+}
+
+/* A CSV field holding JSON: quoted, its quotes doubled. */
+static void csv_quoted(siot_vbuf *o, const char *s, size_t n)
+{
+    siot_vbuf_u8(o, '"');
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '"')
+            siot_vbuf_u8(o, '"');
+        siot_vbuf_u8(o, (uint8_t)s[i]);
+    }
+    siot_vbuf_u8(o, '"');
+}
+
+static int csv_event(siot_vbuf *o, const siot_trace *t, const siot_synth_ev *ev, siot_vbuf *scratch,
+                     siot_vbuf *argbuf, char *err, size_t errlen)
+{
+    const siot_event *e = &ev->node->u.ev;
+    const siot_funcdesc *f = &t->funcs[e->func];
+    char head[320];
+    int data = siot_is_data_class(f->cls);
+    int n = snprintf(head, sizeof head,
+                     "%" PRId64 ",%" PRId64 ",%s,%s,%" PRId64 ",%u,%.0f,%.0f,%" PRId64 ",%" PRId64 ",", ev->ctx.rank,
+                     ev->seq, siot_layer_name(f->layer), f->name, ev->parent, ev->depth, ev->start_ns, ev->dur_ns,
+                     siot_eval_int(e->ret, &ev->ctx, 0), siot_eval_int(e->err, &ev->ctx, 0));
+    if (n < 0 || (size_t)n >= sizeof head) {
+        snprintf(err, errlen, "rank %" PRId64 " event %" PRId64 ": times out of range", ev->ctx.rank, ev->seq);
+        return -1;
+    }
+    siot_vbuf_put(o, head, (size_t)n);
+    if (data)
+        putf_i64(o, "", siot_eval_int(e->bytes, &ev->ctx, 0));
+    putf_i64(o, ",", siot_eval_int(e->thread, &ev->ctx, 0));
+    siot_vbuf_u8(o, ',');
+    argbuf->len = 0;
+    siot_vbuf_u8(argbuf, '{');
+    if (put_args(argbuf, t, ev, scratch, err, errlen) != 0)
+        return -1;
+    siot_vbuf_u8(argbuf, '}');
+    csv_quoted(o, (const char *)argbuf->data, argbuf->len);
+    siot_vbuf_u8(o, '\n');
+    return 0;
+}
+
+static int flush(siot_vbuf *o, FILE *out, int force)
+{
+    if (o->oom)
+        return -1;
+    if (!force && o->len < (1u << 20))
+        return 0;
+    if (o->len && fwrite(o->data, 1, o->len, out) != o->len)
+        return -1;
+    o->len = 0;
+    return 0;
+}
+
+int siot_export(const siot_trace *t, const siot_export_opts *opt, FILE *out, uint64_t *written, char *err,
+                size_t errlen)
+{
+    uint64_t total = 0;
+    *written = 0;
+    uint8_t *has = calloc(t->nranks ? t->nranks : 1, 1);
+    if (!has) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    if (siot_count_events_by_rank(t, has, &total, err, errlen) != 0) {
+        free(has);
+        return -1;
+    }
+    uint64_t every = 1;
+    if (total > opt->max_events) {
+        if (!opt->sample || opt->max_events == 0) {
+            snprintf(err, errlen,
+                     "the trace holds %" PRIu64 " events, more than --max-events %" PRIu64
+                     ": raise the limit, or add --sample to keep one event in %" PRIu64,
+                     total, opt->max_events, opt->max_events ? (total + opt->max_events - 1) / opt->max_events : total);
+            free(has);
+            return 1;
+        }
+        every = (total + opt->max_events - 1) / opt->max_events;
+    }
+    siot_vbuf o, scratch, argbuf;
+    siot_vbuf_init(&o);
+    siot_vbuf_init(&scratch);
+    siot_vbuf_init(&argbuf);
+    int rc = 0, first = 1;
+    if (opt->format == SIOT_EXPORT_CHROME) {
+        put(&o, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"producer\":\"siotrace\",\"times\":\"synthesised from "
+                "the mean computation time and duration of each event\"");
+        putf_i64(&o, ",\"ranks\":", t->nranks);
+        putf_i64(&o, ",\"events\":", (int64_t)total);
+        putf_i64(&o, ",\"sampled_one_in\":", (int64_t)every);
+        put(&o, "},\"traceEvents\":[");
+        for (uint32_t r = 0; r < t->nranks; r++) {
+            if (!has[r])
+                continue;
+            char m[160];
+            int n = snprintf(m, sizeof m,
+                             "%s\n{\"ph\":\"M\",\"pid\":%u,\"name\":\"process_name\",\"args\":{\"name\":\"rank %u\"}}",
+                             first ? "" : ",", r, r);
+            first = 0;
+            siot_vbuf_put(&o, m, (size_t)n);
+        }
+    } else {
+        put(&o, "rank,seq,layer,func,parent,depth,start_ns,dur_ns,ret,errno,bytes,thread,args\n");
+    }
+    siot_progress pg;
+    siot_progress_start(&pg, "siot export", total, opt->progress);
+    uint64_t done = 0;
+    for (uint32_t r = 0; r < t->nranks && rc == 0; r++) {
+        if (!has[r])
+            continue;
+        siot_synth s;
+        if (siot_synth_init(&s, t, r) != 0) {
+            snprintf(err, errlen, "out of memory");
+            rc = -1;
+            break;
+        }
+        siot_synth_ev ev;
+        int k;
+        while (rc == 0 && (k = siot_synth_next(&s, &ev)) == 1) {
+            if (done++ % every == 0) {
+                rc = opt->format == SIOT_EXPORT_CHROME ? chrome_event(&o, t, &ev, &scratch, &first, err, errlen)
+                                                       : csv_event(&o, t, &ev, &scratch, &argbuf, err, errlen);
+                (*written)++;
+            }
+            if (rc == 0 && flush(&o, out, 0) != 0) {
+                snprintf(err, errlen, "write error");
+                rc = -1;
+            }
+            siot_progress_tick(&pg, done);
+        }
+        if (rc == 0 && k < 0) {
+            snprintf(err, errlen, "rank %u: %s", r, s.it.err ? s.it.err : "inconsistent trace");
+            rc = -1;
+        }
+        siot_synth_free(&s);
+    }
+    siot_progress_end(&pg, done);
+    if (rc == 0 && opt->format == SIOT_EXPORT_CHROME)
+        put(&o, "\n]}\n");
+    if (rc == 0 && (flush(&o, out, 1) != 0 || fflush(out) != 0)) {
+        snprintf(err, errlen, "write error");
+        rc = -1;
+    }
+    siot_vbuf_free(&o);
+    siot_vbuf_free(&scratch);
+    siot_vbuf_free(&argbuf);
+    free(has);
+    return rc;
+}

@@ -1,0 +1,26 @@
+/* export: `siot export`, the trace expanded into the formats of existing
+ * viewers and tools: Chrome/Perfetto trace-event JSON, and CSV for pandas.
+ * Times are synthesised from the histogram means (synth.h). */
+#ifndef SIOT_EXPORT_H
+#define SIOT_EXPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/model.h"
+
+enum { SIOT_EXPORT_CHROME = 1, SIOT_EXPORT_CSV = 2 };
+
+typedef struct siot_export_opts {
+    int format;
+    uint64_t max_events; /* more than this: refused, or sampled */
+    int sample;          /* keep one event in k, so that at most max_events remain */
+    int progress;        /* -1: on a terminal; 0 never; 1 always */
+} siot_export_opts;
+
+/* Writes the export to out. Returns 0; 1 when refused (too many events,
+ * reason in err); -1 on an error (reason in err). */
+int siot_export(const siot_trace *t, const siot_export_opts *o, FILE *out, uint64_t *written, char *err,
+                size_t errlen);
+
+#endif

@@ -1,0 +1,22 @@
+/* report: `siot report`, one self-contained HTML page about a trace: SVG
+ * charts of bytes and calls per layer, bytes and time per rank, request
+ * sizes, a timeline per rank synthesised from the compressed structure, and
+ * the call-site table. No script, no fetched resource: the page opens
+ * offline and can be mailed around. */
+#ifndef SIOT_REPORT_H
+#define SIOT_REPORT_H
+
+#include <stdio.h>
+
+#include "core/model.h"
+
+typedef struct siot_report_opts {
+    uint32_t timeline_ranks;  /* ranks drawn in the timeline (spread over the job) */
+    uint64_t timeline_events; /* events walked per drawn rank */
+} siot_report_opts;
+
+/* Returns 0, or -1 with a reason in err. */
+int siot_report(const siot_trace *t, const char *path, const siot_report_opts *o, FILE *out, char *err,
+                size_t errlen);
+
+#endif

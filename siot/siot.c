@@ -1,0 +1,722 @@
+/* siot: the command-line tool for siotrace traces.
+ * Exit status: 0 success, 1 a negative answer, 2 bad usage or input. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <unistd.h>
+
+#include "replay/analyze.h"
+#include "siot/stats.h"
+
+#include "compress/merge.h"
+#include "core/ranklist.h"
+#include "siot/diff.h"
+#include "siot/dump.h"
+#include "siot/export.h"
+#include "core/format.h"
+#include "siot/report.h"
+#include "core/roles.h"
+
+#ifndef SIOT_VERSION
+#define SIOT_VERSION "0.1.0"
+#endif
+
+static const char *USAGE =
+    "usage: siot COMMAND [OPTIONS] FILE...\n"
+    "\n"
+    "Commands:\n"
+    "  dump [--jsonl] FILE   the trace: its compressed structure, or with --jsonl\n"
+    "                        every event of every rank, one JSON object per line\n"
+    "  diff A B              exit 0 when A and B hold the same events (timing\n"
+    "                        aside), 1 with the first difference when not\n"
+    "  stats [--json|--csv] FILE\n"
+    "                        statistics computed on the compressed trace: calls,\n"
+    "                        bytes and time per layer and function, rank 0 against\n"
+    "                        the others, files, request sizes, call sites\n"
+    "  stats --plugin LIB.so [--plugin-arg ARG]... FILE\n"
+    "                        run your own analysis handlers over the trace\n"
+    "  merge [--concat] -o OUT IN...\n"
+    "                        one trace from traces of disjoint sets of ranks\n"
+    "                        (per-rank traces: SIOT_RANK_TRACES, partial traces)\n"
+    "  report FILE -o OUT.html\n"
+    "                        a self-contained HTML page with charts: layers,\n"
+    "                        ranks, request sizes, timeline, call sites\n"
+    "  export --chrome|--csv FILE -o OUT\n"
+    "                        every event with synthesised times, as\n"
+    "                        Chrome/Perfetto trace-event JSON or as CSV\n"
+    "  help [COMMAND]        this text, or a command's\n"
+    "  --version             the version\n"
+    "\n"
+    "Exit status: 0 success, 1 a negative answer (diff found a difference),\n"
+    "2 bad usage or an unreadable or corrupt trace.\n";
+
+static const char *DUMP_HELP =
+    "usage: siot dump [--jsonl] FILE\n"
+    "\n"
+    "Without --jsonl: the trace header and its nodes as recorded: loops with\n"
+    "their iteration counts, rank lists ([r0-7], [r<0;4x+2>] = 0,2,4,6),\n"
+    "parameter expressions (constants, progressions such as 100+8*i0+800*rank,\n"
+    "sequences, per-rank tables, string patterns) and timing histograms\n"
+    "(comp = computation before the call, dur = the call itself).\n"
+    "\n"
+    "With --jsonl: every event of every rank, ranks ascending, each rank in\n"
+    "program order, one object per line:\n"
+    "  {\"rank\":0,\"seq\":7,\"layer\":\"posix\",\"func\":\"pwrite\",\"parent\":6,\n"
+    "   \"args\":{\"fd\":3,\"count\":1024,\"offset\":4096},\"ret\":1024,\"bytes\":1024}\n"
+    "seq counts the rank's events from 0; parent is the seq of the traced call\n"
+    "that issued this one, or -1. bytes is present for data calls, errno when\n"
+    "the call failed, thread when it ran on a thread other than the first.\n";
+
+static const char *DIFF_HELP =
+    "usage: siot diff [--layers L,L...] [--outermost] A B\n"
+    "\n"
+    "Compares the events of two traces rank by rank: function, arguments,\n"
+    "return value, errno, bytes and parent links, in program order. Timing is\n"
+    "ignored. Exit 0 when they are the same, 1 with the first difference\n"
+    "printed when not, 2 when a trace cannot be read.\n"
+    "  --layers L,...   compare only the events of these layers (posix, stdio,\n"
+    "                   mpi, mpiio, hdf5, pnetcdf); a parent is then the\n"
+    "                   nearest ancestor of these layers\n"
+    "  --outermost      compare only events without such an ancestor: with\n"
+    "                   --layers posix,stdio,mpi,mpiio, the calls ioreplay\n"
+    "                   reissues by default\n"
+    "  --sandbox-paths  compare paths the way ioreplay maps them under its\n"
+    "                   root (leading / dropped, . and .. resolved)\n";
+
+static const char *MERGE_HELP =
+    "usage: siot merge [--concat] [--window N] -o OUT IN...\n"
+    "\n"
+    "Merges traces that hold disjoint sets of ranks of the same job (for\n"
+    "example the per-rank traces written with SIOT_RANK_TRACES=dir, or partial\n"
+    "traces) into one, as the tracer does at MPI_Finalize: matching events of\n"
+    "different ranks become one event whose values are functions of the rank.\n"
+    "--concat only puts the ranks side by side (what SIOT_COMPRESS=0 does).\n"
+    "--window N bounds how far the alignment looks ahead (default 256).\n"
+    "OUT is written to a temporary name and renamed.\n";
+
+static const char *STATS_HELP =
+    "usage: siot stats [--json | --csv] FILE\n"
+    "       siot stats --plugin LIB.so [--plugin-arg ARG]... FILE\n"
+    "\n"
+    "The statistics pass over the compressed trace, without expanding it:\n"
+    "loops are multiplied by their counts and ranks taken as groups, so it runs\n"
+    "in about the same time for 10^3 and 10^9 events.\n"
+    "  - calls per layer (POSIX, stdio, MPI-IO, HDF5, PnetCDF) and MPI\n"
+    "    communication (collective, blocking, non-blocking), for rank 0 and for\n"
+    "    the other ranks (mean, min, max);\n"
+    "  - bytes read and written per layer and per file (names as patterns:\n"
+    "    ckpt-{0001..0100}-{rank}.dat), request-size histograms;\n"
+    "  - time per function from the timing histograms (total, mean, max and the\n"
+    "    rank where it was reached);\n"
+    "  - the busiest call sites, resolved to file:line with addr2line when the\n"
+    "    traced executable is still there.\n"
+    "--json: one object with nranks, total_events, functions{name:{calls,bytes,\n"
+    "time_s,...}}, layers{layer:{calls,bytes_read,bytes_written,...}},\n"
+    "communication, files, request_sizes, call_sites. --csv: section,name,\n"
+    "metric,value rows (per rank too).\n"
+    "--plugin: LIB.so exports int siot_plugin(siot_handlers *h, int argc,\n"
+    "char **argv) (replay/analyze.h); its handlers receive aggregate records\n"
+    "(event, ranks, calls per rank, bytes per call, evaluation context) and do\n"
+    "their own output. --plugin-arg passes arguments to it.\n";
+
+static const char *REPORT_HELP =
+    "usage: siot report [--ranks N] [--events N] FILE [-o OUT.html]\n"
+    "\n"
+    "Writes one HTML page (no script, nothing fetched: it opens offline) with\n"
+    "SVG charts computed on the compressed trace:\n"
+    "  - calls, bytes read and written, and time per layer;\n"
+    "  - bytes and time per rank (outermost calls; I/O against MPI time), to\n"
+    "    see which ranks do the I/O and which wait; many ranks are grouped;\n"
+    "  - request-size histograms per layer (reads and writes);\n"
+    "  - a timeline of the outermost calls of up to N ranks (--ranks, default\n"
+    "    32, spread over the job), rebuilt from each event's mean computation\n"
+    "    time and duration: the trace keeps histograms, not timestamps; each\n"
+    "    drawn rank's first N events (--events, default 200000) are walked;\n"
+    "  - the call sites that took the most time, as file:line when the traced\n"
+    "    executable is still there.\n"
+    "Without -o, or with -o -, the page goes to standard output; otherwise\n"
+    "OUT is written under a temporary name and renamed when complete.\n";
+
+static const char *EXPORT_HELP =
+    "usage: siot export --chrome|--csv [--max-events N] [--sample] FILE [-o OUT]\n"
+    "\n"
+    "Expands the trace into every event of every rank, with times synthesised\n"
+    "from each event's mean computation time and mean duration (a call issued\n"
+    "by another is placed inside its parent's span):\n"
+    "  --chrome   Chrome trace-event JSON, for chrome://tracing and\n"
+    "             ui.perfetto.dev: one process per rank, one thread per traced\n"
+    "             thread, one complete (\"X\") event per call with its arguments,\n"
+    "             return value and bytes in args; ts and dur in microseconds\n"
+    "  --csv      one row per call: rank,seq,layer,func,parent,depth,start_ns,\n"
+    "             dur_ns,ret,errno,bytes,thread,args (args: a JSON object)\n"
+    "  --max-events N  the most events written (default 1000000); a larger\n"
+    "             trace is refused (exit 2) unless --sample is given\n"
+    "  --sample   keep one event in k (in each rank's program order), k the\n"
+    "             smallest that fits in --max-events\n"
+    "On a terminal, progress (events done, rate, time left) is shown on\n"
+    "standard error. OUT is written under a temporary name and renamed when\n"
+    "complete; without -o, or with -o -, to standard output.\n";
+
+static int usage_error(const char *msg)
+{
+    fprintf(stderr, "siot: %s (try 'siot help')\n", msg);
+    return 2;
+}
+
+/* An option the command does not know, or one given without its value. */
+static int bad_option(const char *cmd, const char *opt)
+{
+    fprintf(stderr, "siot: %s: unknown option '%s', or it needs a value (try 'siot help %s')\n", cmd, opt, cmd);
+    return 2;
+}
+
+static int load(const char *path, siot_trace *t)
+{
+    char err[512];
+    if (siot_trace_load(path, t, err, sizeof err) != 0) {
+        fprintf(stderr, "siot: %s\n", err);
+        return -1;
+    }
+    return 0;
+}
+
+static int wants_help(int argc, char **argv)
+{
+    for (int i = 0; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+            return 1;
+    return 0;
+}
+
+static int cmd_dump(int argc, char **argv)
+{
+    int jsonl = 0;
+    const char *path = NULL;
+    if (wants_help(argc, argv)) {
+        fputs(DUMP_HELP, stdout);
+        return 0;
+    }
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--jsonl") == 0)
+            jsonl = 1;
+        else if (argv[i][0] == '-' && argv[i][1])
+            return bad_option("dump", argv[i]);
+        else if (!path)
+            path = argv[i];
+        else
+            return usage_error("dump: one trace file at a time");
+    }
+    if (!path)
+        return usage_error("dump: missing trace file");
+    siot_trace t;
+    if (load(path, &t) != 0)
+        return 2;
+    char err[256];
+    int rc = jsonl ? siot_dump_jsonl(&t, stdout, err, sizeof err) : siot_dump_human(&t, path, stdout);
+    if (rc != 0)
+        fprintf(stderr, "siot: %s: %s\n", path, jsonl ? err : "write error");
+    siot_trace_free(&t);
+    if (fflush(stdout) != 0 && rc == 0) {
+        fprintf(stderr, "siot: write error\n");
+        rc = -1;
+    }
+    return rc ? 2 : 0;
+}
+
+static int cmd_diff(int argc, char **argv)
+{
+    if (wants_help(argc, argv)) {
+        fputs(DIFF_HELP, stdout);
+        return 0;
+    }
+    siot_diff_filter flt = {0, 0, 0};
+    const char *files[2];
+    int nf = 0;
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--outermost") == 0) {
+            flt.outermost = 1;
+        } else if (strcmp(argv[i], "--sandbox-paths") == 0) {
+            flt.sandbox_paths = 1;
+        } else if (strcmp(argv[i], "--layers") == 0 && i + 1 < argc) {
+            char buf[256];
+            snprintf(buf, sizeof buf, "%s", argv[++i]);
+            for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+                int l = siot_layer_from_name(tok);
+                if (l < 0)
+                    return usage_error("diff: unknown layer in --layers");
+                flt.layers |= 1u << l;
+            }
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            return bad_option("diff", argv[i]);
+        } else if (nf < 2) {
+            files[nf++] = argv[i];
+        } else {
+            return usage_error("diff: needs two trace files");
+        }
+    }
+    if (nf != 2)
+        return usage_error("diff: needs two trace files");
+    siot_trace a, b;
+    if (load(files[0], &a) != 0)
+        return 2;
+    if (load(files[1], &b) != 0) {
+        siot_trace_free(&a);
+        return 2;
+    }
+    char err[256];
+    int rc = siot_diff(&a, &b, &flt, stdout, err, sizeof err);
+    if (rc < 0)
+        fprintf(stderr, "siot: diff: %s\n", err);
+    siot_trace_free(&a);
+    siot_trace_free(&b);
+    fflush(stdout);
+    return rc < 0 ? 2 : rc;
+}
+
+static int cmd_stats(int argc, char **argv)
+{
+    if (wants_help(argc, argv)) {
+        fputs(STATS_HELP, stdout);
+        return 0;
+    }
+    int format = 0;
+    const char *path = NULL, *plugin = NULL;
+    char **pargs = calloc((size_t)argc + 2, sizeof *pargs);
+    int npargs = 0;
+    if (!pargs)
+        return 2;
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--json") == 0)
+            format = 1;
+        else if (strcmp(argv[i], "--csv") == 0)
+            format = 2;
+        else if (strcmp(argv[i], "--plugin") == 0 && i + 1 < argc)
+            plugin = argv[++i];
+        else if (strcmp(argv[i], "--plugin-arg") == 0 && i + 1 < argc)
+            pargs[npargs++] = argv[++i];
+        else if (argv[i][0] == '-' && argv[i][1]) {
+            free(pargs);
+            return bad_option("stats", argv[i]);
+        } else if (!path)
+            path = argv[i];
+        else {
+            free(pargs);
+            return usage_error("stats: one trace file at a time");
+        }
+    }
+    if (!path) {
+        free(pargs);
+        return usage_error("stats: missing trace file");
+    }
+    siot_trace t;
+    if (load(path, &t) != 0) {
+        free(pargs);
+        return 2;
+    }
+    char err[256];
+    int rc = 0;
+    if (plugin) {
+        void *lib = dlopen(plugin, RTLD_NOW | RTLD_LOCAL);
+        siot_plugin_fn init = lib ? (siot_plugin_fn)dlsym(lib, SIOT_PLUGIN_SYMBOL) : NULL;
+        siot_handlers h;
+        memset(&h, 0, sizeof h);
+        if (!lib) {
+            fprintf(stderr, "siot: stats: cannot load plug-in: %s\n", dlerror());
+            rc = 2;
+        } else if (!init) {
+            fprintf(stderr, "siot: stats: %s has no function %s\n", plugin, SIOT_PLUGIN_SYMBOL);
+            rc = 2;
+        } else if (init(&h, npargs, pargs) != 0) {
+            fprintf(stderr, "siot: stats: the plug-in %s refused its arguments\n", plugin);
+            rc = 2;
+        } else if (siot_analyze(&t, &h, err, sizeof err) != 0) {
+            fprintf(stderr, "siot: stats: %s: %s\n", path, err);
+            rc = 2;
+        }
+    } else if (siot_stats(&t, path, format, stdout, err, sizeof err) != 0) {
+        fprintf(stderr, "siot: stats: %s: %s\n", path, err);
+        rc = 2;
+    }
+    siot_trace_free(&t);
+    free(pargs);
+    if (fflush(stdout) != 0 && rc == 0) {
+        fprintf(stderr, "siot: write error\n");
+        rc = 2;
+    }
+    return rc;
+}
+
+/* The ranks a trace holds, as a bitmap over [0, nranks). */
+static int ranks_of(const siot_trace *t, uint8_t *seen)
+{
+    for (uint32_t i = 0; i < t->ntop; i++) {
+        const siot_ranklist *rl = &t->top[i]->ranks;
+        for (uint64_t k = 0; k < siot_rl_size(rl); k++) {
+            int32_t r = siot_rl_nth(rl, k);
+            if (r >= 0 && (uint32_t)r < t->nranks)
+                seen[r] = 1;
+        }
+    }
+    return 0;
+}
+
+static int write_file(const siot_trace *t, const char *path)
+{
+    siot_vbuf b;
+    siot_vbuf_init(&b);
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+    int rc = -1;
+    FILE *f = NULL;
+    if (siot_trace_encode(t, &b) != 0) {
+        fprintf(stderr, "siot: merge: out of memory\n");
+        goto out;
+    }
+    if (!(f = fopen(tmp, "wb")) || fwrite(b.data, 1, b.len, f) != b.len || fflush(f) != 0 || fsync(fileno(f)) != 0) {
+        fprintf(stderr, "siot: merge: cannot write %s: %s\n", tmp, strerror(errno));
+        goto out;
+    }
+    if (fclose(f) != 0) {
+        f = NULL;
+        fprintf(stderr, "siot: merge: cannot write %s: %s\n", tmp, strerror(errno));
+        goto out;
+    }
+    f = NULL;
+    if (rename(tmp, path) != 0) {
+        fprintf(stderr, "siot: merge: cannot rename %s to %s: %s\n", tmp, path, strerror(errno));
+        goto out;
+    }
+    rc = 0;
+out:
+    if (f)
+        fclose(f);
+    if (rc)
+        unlink(tmp);
+    siot_vbuf_free(&b);
+    return rc;
+}
+
+static int cmd_merge(int argc, char **argv)
+{
+    if (wants_help(argc, argv)) {
+        fputs(MERGE_HELP, stdout);
+        return 0;
+    }
+    int concat = 0;
+    unsigned window = 256;
+    const char *out = NULL;
+    const char **in = calloc((size_t)argc + 1, sizeof *in);
+    int nin = 0;
+    if (!in)
+        return 2;
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--concat") == 0) {
+            concat = 1;
+        } else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
+            out = argv[++i];
+        } else if (strcmp(argv[i], "--window") == 0 && i + 1 < argc) {
+            window = (unsigned)strtoul(argv[++i], NULL, 10);
+            if (window == 0 || window > 65536) {
+                free(in);
+                return usage_error("merge: --window must be in 1..65536");
+            }
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            free(in);
+            return bad_option("merge", argv[i]);
+        } else {
+            in[nin++] = argv[i];
+        }
+    }
+    if (!out || nin == 0) {
+        free(in);
+        return usage_error("merge: needs -o OUT and at least one input");
+    }
+    siot_trace *t = calloc((size_t)nin, sizeof *t);
+    uint8_t *seen = NULL;
+    int rc = 2, loaded = 0;
+    if (!t)
+        goto done;
+    for (; loaded < nin; loaded++)
+        if (load(in[loaded], &t[loaded]) != 0)
+            goto done;
+    for (int i = 1; i < nin; i++)
+        if (t[i].nranks != t[0].nranks) {
+            fprintf(stderr, "siot: merge: %s has %u ranks, %s has %u: not the same job\n", in[0], t[0].nranks, in[i],
+                    t[i].nranks);
+            goto done;
+        }
+    seen = calloc(t[0].nranks, 1);
+    uint8_t *mine = calloc(t[0].nranks, 1);
+    if (!seen || !mine) {
+        free(mine);
+        goto done;
+    }
+    for (int i = 0; i < nin; i++) {
+        memset(mine, 0, t[0].nranks);
+        ranks_of(&t[i], mine);
+        for (uint32_t r = 0; r < t[0].nranks; r++) {
+            if (mine[r] && seen[r]) {
+                fprintf(stderr, "siot: merge: rank %u is in two inputs (%s and an earlier one)\n", r, in[i]);
+                free(mine);
+                goto done;
+            }
+            seen[r] |= mine[r];
+        }
+    }
+    free(mine);
+    /* Pairs, then pairs of pairs: the reduction tree of MPI_Finalize. */
+    for (int step = 1; step < nin; step <<= 1)
+        for (int i = 0; i + step < nin; i += 2 * step) {
+            int r = concat ? siot_trace_append(&t[i], &t[i + step]) : siot_trace_merge(&t[i], &t[i + step], window);
+            t[i + step].arena.head = NULL;
+            if (r != 0) {
+                fprintf(stderr, "siot: merge: %s\n",
+                        r == SIOT_E_CONFLICT ? "the inputs describe a function differently (traces of different "
+                                               "siotrace versions?)"
+                                             : "out of memory");
+                goto done;
+            }
+        }
+    {
+        /* Parts of a job that ended abnormally: say which ranks are missing
+         * and why the parts ended. */
+        char note[1024] = "", missing[512] = "";
+        size_t nl = 0, ml = 0;
+        for (int i = 0; i < nin; i++) {
+            const char *why = siot_trace_get_kv(&t[i], "partial");
+            if (why && !strstr(note, why) && nl + strlen(why) + 3 < sizeof note)
+                nl += (size_t)snprintf(note + nl, sizeof note - nl, "%s%s", nl ? "; " : "", why);
+        }
+        uint32_t nmissing = 0;
+        for (uint32_t r = 0; r < t[0].nranks; r++)
+            if (!seen[r]) {
+                if (ml + 16 < sizeof missing)
+                    ml += (size_t)snprintf(missing + ml, sizeof missing - ml, "%s%u", ml ? "," : "", r);
+                nmissing++;
+            }
+        if (nmissing) {
+            if (ml + 16 >= sizeof missing)
+                snprintf(missing + ml, sizeof missing - ml, ",...");
+            siot_trace_set_kv(&t[0], "missing_ranks", missing);
+            t[0].flags |= SIOT_TF_PARTIAL;
+        }
+        if (nl)
+            siot_trace_set_kv(&t[0], "partial", note);
+    }
+    rc = write_file(&t[0], out) == 0 ? 0 : 2;
+done:
+    for (int i = 0; i < loaded; i++)
+        siot_trace_free(&t[i]);
+    free(t);
+    free(seen);
+    free(in);
+    return rc;
+}
+
+/* Output to a temporary file beside OUT, renamed when complete: a
+ * failure never leaves half a file under the name asked for. */
+typedef struct outfile {
+    FILE *fp;
+    const char *path;
+    char tmp[4200];
+} outfile;
+
+static int out_open(outfile *of, const char *path)
+{
+    of->path = path;
+    of->tmp[0] = 0;
+    if (!path || strcmp(path, "-") == 0) {
+        of->fp = stdout;
+        return 0;
+    }
+    if ((size_t)snprintf(of->tmp, sizeof of->tmp, "%s.tmp-%ld", path, (long)getpid()) >= sizeof of->tmp) {
+        fprintf(stderr, "siot: %s: name too long\n", path);
+        return -1;
+    }
+    of->fp = fopen(of->tmp, "w");
+    if (!of->fp) {
+        fprintf(stderr, "siot: cannot write %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+static int out_close(outfile *of, int ok)
+{
+    if (of->fp == stdout)
+        return fflush(stdout) == 0 && ok ? 0 : -1;
+    int rc = fclose(of->fp) == 0 && ok ? 0 : -1;
+    if (rc == 0 && rename(of->tmp, of->path) != 0) {
+        fprintf(stderr, "siot: %s: %s\n", of->path, strerror(errno));
+        rc = -1;
+    }
+    if (rc != 0)
+        unlink(of->tmp);
+    return rc;
+}
+
+static int parse_u64(const char *s, uint64_t *v)
+{
+    char *end;
+    errno = 0;
+    unsigned long long x = strtoull(s, &end, 10);
+    if (errno || end == s || *end || s[0] == '-')
+        return -1;
+    *v = x;
+    return 0;
+}
+
+/* Loads the trace at path, runs fn with its output going to out (see
+ * out_open), and reports a failure as "siot: CMD: PATH: reason". */
+typedef int (*output_fn)(const siot_trace *t, const char *path, void *opts, FILE *fp, uint64_t *count, char *err,
+                         size_t errlen);
+
+static int run_to_output(const char *cmd, const char *path, const char *out, output_fn fn, void *opts,
+                         uint64_t *count)
+{
+    siot_trace t;
+    if (load(path, &t) != 0)
+        return 2;
+    outfile of;
+    if (out_open(&of, out) != 0) {
+        siot_trace_free(&t);
+        return 2;
+    }
+    char err[512];
+    uint64_t dummy;
+    int rc = fn(&t, path, opts, of.fp, count ? count : &dummy, err, sizeof err);
+    if (rc != 0)
+        fprintf(stderr, "siot: %s: %s: %s\n", cmd, path, err);
+    siot_trace_free(&t);
+    if (out_close(&of, rc == 0) != 0) {
+        if (rc == 0)
+            fprintf(stderr, "siot: %s: write error\n", cmd);
+        return 2;
+    }
+    return 0;
+}
+
+static int report_fn(const siot_trace *t, const char *path, void *opts, FILE *fp, uint64_t *count, char *err,
+                     size_t errlen)
+{
+    (void)count;
+    return siot_report(t, path, opts, fp, err, errlen);
+}
+
+static int export_fn(const siot_trace *t, const char *path, void *opts, FILE *fp, uint64_t *count, char *err,
+                     size_t errlen)
+{
+    (void)path;
+    return siot_export(t, opts, fp, count, err, errlen);
+}
+
+static int cmd_report(int argc, char **argv)
+{
+    if (wants_help(argc, argv)) {
+        fputs(REPORT_HELP, stdout);
+        return 0;
+    }
+    const char *path = NULL, *out = NULL;
+    siot_report_opts o = {32, 200000};
+    for (int i = 0; i < argc; i++) {
+        uint64_t v;
+        if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
+            out = argv[++i];
+        else if (strcmp(argv[i], "--ranks") == 0 && i + 1 < argc) {
+            if (parse_u64(argv[++i], &v) != 0 || v < 1 || v > 4096)
+                return usage_error("report: --ranks must be in 1..4096");
+            o.timeline_ranks = (uint32_t)v;
+        } else if (strcmp(argv[i], "--events") == 0 && i + 1 < argc) {
+            if (parse_u64(argv[++i], &v) != 0 || v < 1)
+                return usage_error("report: --events must be a positive number");
+            o.timeline_events = v;
+        } else if (argv[i][0] == '-' && argv[i][1])
+            return bad_option("report", argv[i]);
+        else if (!path)
+            path = argv[i];
+        else
+            return usage_error("report: one trace file at a time");
+    }
+    if (!path)
+        return usage_error("report: missing trace file");
+    return run_to_output("report", path, out, report_fn, &o, NULL);
+}
+
+static int cmd_export(int argc, char **argv)
+{
+    if (wants_help(argc, argv)) {
+        fputs(EXPORT_HELP, stdout);
+        return 0;
+    }
+    const char *path = NULL, *out = NULL;
+    siot_export_opts o = {0, 1000000, 0, -1};
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--chrome") == 0)
+            o.format = SIOT_EXPORT_CHROME;
+        else if (strcmp(argv[i], "--csv") == 0)
+            o.format = SIOT_EXPORT_CSV;
+        else if (strcmp(argv[i], "--sample") == 0)
+            o.sample = 1;
+        else if (strcmp(argv[i], "--max-events") == 0 && i + 1 < argc) {
+            if (parse_u64(argv[++i], &o.max_events) != 0 || o.max_events == 0)
+                return usage_error("export: --max-events must be a positive number");
+        } else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
+            out = argv[++i];
+        else if (argv[i][0] == '-' && argv[i][1])
+            return bad_option("export", argv[i]);
+        else if (!path)
+            path = argv[i];
+        else
+            return usage_error("export: one trace file at a time");
+    }
+    if (!o.format)
+        return usage_error("export: say --chrome or --csv");
+    if (!path)
+        return usage_error("export: missing trace file");
+    uint64_t written = 0;
+    int rc = run_to_output("export", path, out, export_fn, &o, &written);
+    if (rc == 0 && out && strcmp(out, "-") != 0)
+        fprintf(stderr, "siot: export: %" PRIu64 " events written to %s\n", written, out);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2)
+        return usage_error("missing command");
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "--version") == 0) {
+        printf("siot %s\n", SIOT_VERSION);
+        return 0;
+    }
+    if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
+        const char *which = argc > 2 ? argv[2] : "";
+        fputs(strcmp(which, "dump") == 0   ? DUMP_HELP
+              : strcmp(which, "diff") == 0 ? DIFF_HELP
+              : strcmp(which, "merge") == 0 ? MERGE_HELP
+              : strcmp(which, "stats") == 0 ? STATS_HELP
+              : strcmp(which, "report") == 0 ? REPORT_HELP
+              : strcmp(which, "export") == 0 ? EXPORT_HELP
+                                            : USAGE,
+              stdout);
+        return 0;
+    }
+    if (strcmp(cmd, "dump") == 0)
+        return cmd_dump(argc - 2, argv + 2);
+    if (strcmp(cmd, "diff") == 0)
+        return cmd_diff(argc - 2, argv + 2);
+    if (strcmp(cmd, "merge") == 0)
+        return cmd_merge(argc - 2, argv + 2);
+    if (strcmp(cmd, "stats") == 0)
+        return cmd_stats(argc - 2, argv + 2);
+    if (strcmp(cmd, "report") == 0)
+        return cmd_report(argc - 2, argv + 2);
+    if (strcmp(cmd, "export") == 0)
+        return cmd_export(argc - 2, argv + 2);
+    fprintf(stderr, "siot: unknown command '%s' (try 'siot help')\n", cmd);
+    return 2;
+}

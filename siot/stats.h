@@ -1,0 +1,25 @@
+/* stats: `siot stats`, the statistics pass over the compressed trace. */
+#ifndef SIOT_STATS_H
+#define SIOT_STATS_H
+
+#include <stdio.h>
+
+#include "core/model.h"
+
+/* Call sites are resolved to file:line with addr2line on the traced
+ * executable unless this is 0 (set by the fuzzer). */
+extern int siot_stats_resolve_sites;
+
+/* A call site's place in the code: the innermost frame in the traced
+ * executable, as file:line (function) when addr2line can tell, else
+ * module+offset. */
+typedef struct siot_siteloc {
+    uint32_t site; /* site index + 1, as in siot_event.site */
+    char where[512];
+} siot_siteloc;
+void siot_resolve_sites(const siot_trace *t, siot_siteloc *loc, uint32_t n);
+
+/* format: 0 tables for a person, 1 JSON, 2 CSV. */
+int siot_stats(const siot_trace *t, const char *path, int format, FILE *out, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,16 @@
+# The project's sources by module (the folder list is the architecture,
+# README "Layout"); shared by the Makefile, tests/tests.mk and tests/fuzz/fuzz.mk.
+#   core/      the shared core: trace model, arena, buffers, file format,
+#              expressions, rank lists, histograms (depends on nothing else)
+#   compress/  folding a rank's events (queue) and merging ranks (merge)
+#   src/       the runtime linked into applications
+#   replay/    the traversal and analysis engine, and ioreplay
+#   siot/      the siot command
+CORE_SRC := $(sort $(wildcard core/*.c))
+COMPRESS_SRC := $(sort $(wildcard compress/*.c))
+RUNTIME_SRC := $(sort $(wildcard src/*.c))
+ENGINE_SRC := replay/walk.c replay/plan.c replay/analyze.c replay/synth.c replay/progress.c
+IOREPLAY_SRC := replay/ioreplay.c replay/rp.c
+SIOT_SRC := $(sort $(wildcard siot/*.c))
+# the trace readers (what siot, its tests and the fuzzer link)
+READER_SRC := $(CORE_SRC) $(COMPRESS_SRC) $(ENGINE_SRC) $(filter-out siot/siot.c,$(SIOT_SRC))

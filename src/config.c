@@ -1,0 +1,109 @@
+/* config: the SIOT_* environment (config.h). */
+#include "src/config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/roles.h"
+
+siot_config siot_cfg;
+
+static uint32_t parse_layers(const char *s)
+{
+    if (!s || !*s || strcmp(s, "all") == 0)
+        return (1u << SIOT_NLAYERS) - 1;
+    uint32_t m = 0;
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", s);
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        int l = siot_layer_from_name(tok);
+        if (l < 0)
+            fprintf(stderr, "siotrace: SIOT_LAYERS: unknown layer '%s' ignored\n", tok);
+        else
+            m |= 1u << l;
+    }
+    return m;
+}
+
+static unsigned long env_uint(const char *name, unsigned long def, unsigned long lo, unsigned long hi)
+{
+    const char *v = getenv(name);
+    if (!v || !*v)
+        return def;
+    char *end;
+    unsigned long x = strtoul(v, &end, 10);
+    if (*end || x < lo || x > hi) {
+        fprintf(stderr, "siotrace: %s=%s is not a number in [%lu, %lu]; using %lu\n", name, v, lo, hi, def);
+        return def;
+    }
+    return x;
+}
+
+/* A byte count with an optional K, M or G suffix; 0 means no limit. */
+static size_t parse_size(const char *v, size_t def)
+{
+    if (!v || !*v)
+        return def;
+    char *end;
+    unsigned long long x = strtoull(v, &end, 10);
+    unsigned long long mul = 1;
+    if (*end == 'k' || *end == 'K')
+        mul = 1ull << 10;
+    else if (*end == 'm' || *end == 'M')
+        mul = 1ull << 20;
+    else if (*end == 'g' || *end == 'G')
+        mul = 1ull << 30;
+    if (mul > 1)
+        end++;
+    if (*end == 'B' || *end == 'b')
+        end++;
+    if (*end || end == v || (x && x > (unsigned long long)SIZE_MAX / mul) || (x && x * mul < (1u << 20))) {
+        fprintf(stderr, "siotrace: SIOT_MAX_MEMORY=%s is not a size of at least 1M (like 512M or 2G); using %zuM\n", v,
+                def >> 20);
+        return def;
+    }
+    return (size_t)(x * mul);
+}
+
+void siot_config_load(void)
+{
+    const char *v;
+    siot_cfg.trace_path = getenv("SIOT_TRACE");
+    if (siot_cfg.trace_path && !*siot_cfg.trace_path)
+        siot_cfg.trace_path = NULL;
+    v = getenv("SIOT_COMPRESS");
+    siot_cfg.compress = !(v && strcmp(v, "0") == 0);
+    v = getenv("SIOT_VERBOSE");
+    siot_cfg.verbose = v && *v && strcmp(v, "0") != 0;
+    siot_cfg.layers = parse_layers(getenv("SIOT_LAYERS"));
+    siot_cfg.window = (uint32_t)env_uint("SIOT_WINDOW", 256, 1, 65536);
+    siot_cfg.stack_depth = (uint32_t)env_uint("SIOT_STACK_DEPTH", 8, 0, 64);
+    siot_cfg.rank_traces = getenv("SIOT_RANK_TRACES");
+    if (siot_cfg.rank_traces && !*siot_cfg.rank_traces)
+        siot_cfg.rank_traces = NULL;
+    siot_cfg.max_memory = parse_size(getenv("SIOT_MAX_MEMORY"), (size_t)256 << 20);
+    siot_cfg.spill_dir = getenv("SIOT_SPILL_DIR");
+    if (!siot_cfg.spill_dir || !*siot_cfg.spill_dir)
+        siot_cfg.spill_dir = getenv("TMPDIR");
+    if (!siot_cfg.spill_dir || !*siot_cfg.spill_dir)
+        siot_cfg.spill_dir = "/tmp";
+    v = getenv("SIOT_CHECKPOINT");
+    if (v && *v) {
+        char *end;
+        double sec = strtod(v, &end);
+        if (*end || !(sec > 0 && sec <= 1e6))
+            fprintf(stderr, "siotrace: SIOT_CHECKPOINT=%s is not a number of seconds in (0, 10^6]; no checkpoints\n", v);
+        else
+            siot_cfg.checkpoint_ns = (uint64_t)(sec * 1e9) ? (uint64_t)(sec * 1e9) : 1;
+    }
+    v = getenv("SIOT_TOLERANCE");
+    if (v && *v) {
+        char *end;
+        double t = strtod(v, &end);
+        if (*end || !(t >= 0 && t <= 100))
+            fprintf(stderr, "siotrace: SIOT_TOLERANCE=%s is not a percentage in [0, 100]; counts stay exact\n", v);
+        else
+            siot_cfg.tolerance = t;
+    }
+}

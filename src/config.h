@@ -1,0 +1,30 @@
+/* config: the SIOT_* environment, read once at start-up (the README's table).
+ * Read-only after siot_config_load(): no lock, safe anywhere. *
+ * Errors: a bad value is said on stderr in one line, and its default kept.
+ */
+#ifndef SIOT_CONFIG_H
+#define SIOT_CONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct siot_config {
+    const char *trace_path;  /* SIOT_TRACE */
+    int compress;            /* SIOT_COMPRESS */
+    int verbose;             /* SIOT_VERBOSE */
+    uint32_t layers;         /* SIOT_LAYERS */
+    uint32_t window;         /* SIOT_WINDOW: how far back loop folding looks */
+    uint32_t stack_depth;    /* SIOT_STACK_DEPTH: frames in a call-site signature, 0 = none */
+    double tolerance;        /* SIOT_TOLERANCE: percent by which folded loop counts may differ */
+    const char *rank_traces; /* SIOT_RANK_TRACES: also write each rank's own trace in this directory */
+    size_t max_memory;       /* SIOT_MAX_MEMORY: recorder memory before nodes are spilled to disk */
+    const char *spill_dir;   /* SIOT_SPILL_DIR, else TMPDIR, else /tmp */
+    uint64_t checkpoint_ns;  /* SIOT_CHECKPOINT: seconds between a rank's checkpoints (0: none) */
+} siot_config;
+extern siot_config siot_cfg;
+
+/* Reads the environment into siot_cfg; a bad value is said on stderr and
+ * its default kept. */
+void siot_config_load(void);
+
+#endif

@@ -1,0 +1,98 @@
+/* descriptors: which descriptors, streams and directories are traced
+ * (handles.h). A descriptor is traced when a traced call opened it; the
+ * bitmap is the lock-free filter wrappers test before every call. */
+#include "src/handles.h"
+
+#include <string.h>
+#include <sys/resource.h>
+
+#include "core/salloc.h"
+#include "src/lock.h"
+
+static uint64_t *fdbits; /* descriptors opened under tracing */
+static uint32_t fdwords;
+
+static uint32_t fd_capacity(void)
+{
+    struct rlimit rl;
+    uint64_t n = 65536;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_max != RLIM_INFINITY && rl.rlim_max > n)
+        n = rl.rlim_max;
+    if (n > (1u << 22))
+        n = 1u << 22;
+    return (uint32_t)n;
+}
+
+void siot_fd_init(void)
+{
+    uint32_t nfd = fd_capacity();
+    fdwords = (nfd + 63) / 64;
+    fdbits = siot_calloc(fdwords, sizeof *fdbits);
+    if (!fdbits)
+        fdwords = 0;
+    siot_h_set_base(SIOT_H_STREAM, 3);
+    siot_h_set_base(SIOT_H_FD, 3);
+}
+
+void siot_fd_forget_all(void)
+{
+    if (fdbits)
+        memset(fdbits, 0, fdwords * sizeof *fdbits);
+}
+
+int siot_fd_traced(int fd)
+{
+    if (fd < 0 || (uint32_t)fd / 64 >= fdwords)
+        return 0;
+    return (__atomic_load_n(&fdbits[fd / 64], __ATOMIC_RELAXED) >> (fd % 64)) & 1;
+}
+
+int64_t siot_fd_new(int fd)
+{
+    if (fd < 0 || (uint32_t)fd / 64 >= fdwords)
+        return fd;
+    __atomic_or_fetch(&fdbits[fd / 64], 1ULL << (fd % 64), __ATOMIC_RELAXED);
+    return siot_h_new(SIOT_H_FD, (uintptr_t)fd);
+}
+
+int64_t siot_fd_id(int fd) { return fd < 0 ? fd : siot_h_find(SIOT_H_FD, (uintptr_t)fd); }
+
+int64_t siot_fd_drop(int fd)
+{
+    if (fd < 0 || (uint32_t)fd / 64 >= fdwords)
+        return fd < 0 ? fd : -1;
+    __atomic_and_fetch(&fdbits[fd / 64], ~(1ULL << (fd % 64)), __ATOMIC_RELAXED);
+    return siot_h_release(SIOT_H_FD, (uintptr_t)fd);
+}
+
+int64_t siot_fd_closing(int fd)
+{
+    siot_lock();
+    int64_t id = siot_fd_drop(fd);
+    siot_unlock();
+    return id;
+}
+
+int64_t siot_h_closing(int kind, const void *handle)
+{
+    siot_lock();
+    int64_t id = handle ? siot_h_release(kind, (uintptr_t)handle) : -1;
+    siot_unlock();
+    return id;
+}
+
+int siot_stream_traced(const void *stream)
+{
+    siot_lock();
+    int r = stream && siot_h_find(SIOT_H_STREAM, (uintptr_t)stream) >= 0;
+    siot_unlock();
+    return r;
+}
+
+int siot_dir_traced(const void *dir)
+{
+    siot_lock();
+    int r = dir && siot_h_find(SIOT_H_DIR, (uintptr_t)dir) >= 0;
+    siot_unlock();
+    return r;
+}

@@ -1,0 +1,76 @@
+/* handles: small stable ids for opaque handles (handles.c) and the
+ * descriptors, streams and directories the tracer follows (descriptors.c).
+ *
+ * Locks: the id tables (siot_h_*) are used under the recorder lock (between
+ * siot_end and siot_finish, or around a call that takes it). The filters
+ * siot_fd_traced (an atomic bitmap) is lock-free; siot_stream_traced,
+ * siot_dir_traced, siot_fd_closing and siot_h_closing take the lock
+ * themselves (lock.h, rule 1). *
+ * Errors: an unknown handle has id -1; a table that cannot grow gives -1.
+ */
+#ifndef SIOT_HANDLES_H
+#define SIOT_HANDLES_H
+
+#include <stdint.h>
+
+enum siot_hkind {
+    SIOT_H_FD,
+    SIOT_H_STREAM,
+    SIOT_H_DIR,
+    SIOT_H_COMM,
+    SIOT_H_GROUP,
+    SIOT_H_DTYPE,
+    SIOT_H_OP,
+    SIOT_H_FILE,
+    SIOT_H_REQ,
+    SIOT_H_MSG,
+    SIOT_H_HID,
+    SIOT_H_NCID,
+    SIOT_H_NCREQ,
+    SIOT_NHKINDS
+};
+/* id of key; assigns a new id when the key is not known yet. */
+int32_t siot_h_id(int kind, uintptr_t key);
+/* id of key or -1 when not known (does not assign). */
+int32_t siot_h_find(int kind, uintptr_t key);
+/* A fresh id for a newly created handle (an old mapping of the same key is replaced). */
+int32_t siot_h_new(int kind, uintptr_t key);
+/* The id siot_h_new would give now. */
+int32_t siot_h_next(int kind);
+/* A new handle with the given id when it is free (ids agreed between ranks),
+ * else the lowest free one. */
+int32_t siot_h_new_at(int kind, uintptr_t key, int32_t id);
+/* Releases the id of key; returns it (or -1). */
+int32_t siot_h_release(int kind, uintptr_t key);
+/* Predefined handle with a fixed id. */
+void siot_h_fixed(int kind, uintptr_t key, int32_t id);
+/* Ids below base are reserved for predefined handles. */
+void siot_h_set_base(int kind, int32_t base);
+/* Forgets every handle of a kind (a wait for all pending requests). */
+void siot_h_clear(int kind);
+void siot_h_reset_all(void);
+
+/* Descriptor and stream bookkeeping. siot_fd_traced is the cheap filter
+ * before a call; the others run under the rank lock (between siot_end and
+ * siot_finish). Descriptors are recorded as ids like other handles (from 3,
+ * lowest free first), so ranks whose runtimes hold different numbers of
+ * descriptors still record the same values. */
+int siot_fd_traced(int fd);
+int64_t siot_fd_new(int fd);     /* fd just opened: traced from now on; returns its id */
+int64_t siot_fd_id(int fd);      /* id of a traced fd, -1 if not traced */
+/* fd about to be closed: no longer traced, its id freed and returned (-1
+ * if it was not traced). Done before the real close: once the kernel frees
+ * the number another thread's open may get it, and must keep its own id. */
+int64_t siot_fd_closing(int fd);
+/* The same, under the lock the caller holds. */
+int64_t siot_fd_drop(int fd);
+/* The same for a FILE* or DIR* (kind SIOT_H_STREAM, SIOT_H_DIR) about to be closed. */
+int64_t siot_h_closing(int kind, const void *handle);
+int siot_stream_traced(const void *stream);
+int siot_dir_traced(const void *dir);
+/* The descriptor bitmap, sized from RLIMIT_NOFILE (start-up). */
+void siot_fd_init(void);
+/* Forgets every traced descriptor (a new session: MPI_Init). */
+void siot_fd_forget_all(void);
+
+#endif

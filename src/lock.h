@@ -1,0 +1,40 @@
+/* lock: the recorder's lock, and the rule that keeps signal handlers from
+ * waiting on it.
+ *
+ * The rule every part of the runtime follows, so that no signal handler ever
+ * waits for a lock its own thread holds:
+ *  1. The recorder lock is taken only through siot_lock(), which counts the
+ *     thread as holding it (siot_t.locks) before it starts to wait, and
+ *     released only through siot_unlock().
+ *  2. A handler whose thread holds the lock, or is writing the session's
+ *     ending, only notes the signal (siot_pending_signal); siot_unlock() (or
+ *     the end of the writing) handles it as soon as the thread is out.
+ *  3. A handler on any other thread takes the lock with siot_lock_within():
+ *     it waits at most SIOT_SIGNAL_WAIT_NS for another thread to let go,
+ *     then gives up writing the trace rather than hang, and the signal takes
+ *     its course.
+ *  4. Generated wrappers never take the lock themselves: they call the
+ *     runtime's functions, which follow 1.
+ * Whatever runs under the lock makes no call that can block for long on
+ * another process (no MPI collective, no wait for a peer). */
+#ifndef SIOT_LOCK_H
+#define SIOT_LOCK_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#define SIOT_SIGNAL_WAIT_NS 3000000000ull
+
+void siot_lock(void);
+/* 1 when the lock was taken within wait_ns, else 0 (and not held). */
+int siot_lock_within(uint64_t wait_ns);
+void siot_unlock(void);
+
+/* A signal noted by a handler under rule 2 (0: none). */
+extern _Atomic int siot_pending_signal;
+
+/* Test builds (-DSIOT_FAULTS, make SAN=1 or TSAN=1): SIOT_FAULT_SIGNAL=SIG:N
+ * raises SIG on the Nth acquisition of the lock, while it is held. */
+void siot_lock_faults_setup(void);
+
+#endif

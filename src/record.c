@@ -1,0 +1,170 @@
+/* record: the hot path every wrapper runs (runtime.h): a per-thread staging
+ * area for the events of the calls in flight, handed to the session's queue
+ * when the outermost one ends. */
+#include "src/runtime.h"
+
+#include <string.h>
+
+#include "core/format.h"
+#include "core/salloc.h"
+#include "src/lock.h"
+#include "src/session.h"
+#include "src/stack.h"
+
+__thread siot_tls siot_t __attribute__((tls_model("initial-exec")));
+_Atomic uint32_t siot_layer_mask;
+static _Atomic uint32_t next_thread = 1;
+
+static void tls_init(siot_tls *t)
+{
+    t->inited = 1;
+    t->top = -1;
+}
+
+void siot_record_init_thread(void)
+{
+    tls_init(&siot_t);
+    siot_t.thread = 0;
+    siot_t.last_mark = siot_now();
+}
+
+static int grow_stage(siot_tls *t)
+{
+    uint32_t cap = t->capstage ? t->capstage * 2 : 16;
+    siot_raw *s = siot_realloc(t->stage, cap * sizeof *s);
+    if (!s)
+        return 0;
+    t->stage = s;
+    t->capstage = cap;
+    return 1;
+}
+
+SIOT_TEXT int siot_begin(uint32_t func)
+{
+    siot_tls *t = &siot_t;
+    if (SIOT_UNLIKELY(!t->inited)) {
+        tls_init(t);
+        t->thread = atomic_fetch_add(&next_thread, 1);
+    }
+    if (SIOT_UNLIKELY(t->nstage == t->capstage) && !grow_stage(t))
+        return -1;
+    uint64_t now = siot_now();
+    int slot = (int)t->nstage++;
+    siot_raw *r = &t->stage[slot];
+    r->func = func;
+    r->parent = t->top;
+    r->thread = t->thread;
+    r->site = siot_cfg.stack_depth ? siot_site_here(siot_cfg.stack_depth) : 0;
+    r->t_start = now;
+    r->comp = t->last_mark && now > t->last_mark ? now - t->last_mark : 0;
+    r->ret = r->err = r->bytes = 0;
+    r->nargs = siot_functab[func].nargs;
+    for (uint32_t i = 0; i < r->nargs; i++)
+        r->args[i].kind = SIOT_RV_NONE;
+    t->top = slot;
+    t->depth++;
+    t->last_mark = now;
+    return slot;
+}
+
+siot_raw *siot_end(int slot)
+{
+    siot_tls *t = &siot_t;
+    uint64_t now = siot_now();
+    siot_raw *r = &t->stage[slot];
+    r->t_end = now;
+    t->last_mark = now;
+    t->busy++;
+    siot_lock();
+    return r;
+}
+
+void siot_finish(int slot)
+{
+    siot_tls *t = &siot_t;
+    t->top = t->stage[slot].parent;
+    t->depth--;
+    if (t->depth == 0) {
+        siot_session_push(t->stage, t->nstage, t->pool, t->last_mark);
+        t->nstage = 0;
+        t->npool = 0;
+    }
+    siot_unlock();
+    t->busy--;
+}
+
+static uint8_t *pool_reserve(siot_tls *t, size_t n, uint32_t *off)
+{
+    if (n > UINT32_MAX - t->npool)
+        return NULL;
+    if (t->npool + n > t->cappool) {
+        size_t cap = t->cappool ? t->cappool : 4096;
+        while (cap < t->npool + n)
+            cap *= 2;
+        if (cap > UINT32_MAX)
+            return NULL;
+        uint8_t *p = siot_realloc(t->pool, cap);
+        if (!p)
+            return NULL;
+        t->pool = p;
+        t->cappool = (uint32_t)cap;
+    }
+    *off = t->npool;
+    t->npool += (uint32_t)n;
+    return t->pool + *off;
+}
+
+uint32_t siot_pool_tmp(size_t n)
+{
+    uint32_t off, pad = (8 - (siot_t.npool & 7)) & 7;
+    if (pad && !pool_reserve(&siot_t, pad, &off))
+        return 0;
+    if (!pool_reserve(&siot_t, n ? n : 1, &off))
+        return 0;
+    return off + 1;
+}
+
+void *siot_pool_at(uint32_t off1) { return off1 ? siot_t.pool + off1 - 1 : NULL; }
+
+void siot_put_strn(siot_raw *ev, uint32_t k, const char *s, size_t n)
+{
+    uint32_t off;
+    if (n > SIOT_MAX_STRING)
+        n = SIOT_MAX_STRING; /* what a reader accepts; no real path or hint is that long */
+    uint8_t *p;
+    if (s && n == 0) { /* nothing to store (and the pool may not exist yet) */
+        ev->args[k].kind = SIOT_RV_STR;
+        ev->args[k].n = 0;
+        ev->args[k].i = 0;
+        return;
+    }
+    if (!s || !(p = pool_reserve(&siot_t, n, &off))) {
+        ev->args[k].kind = SIOT_RV_NONE;
+        return;
+    }
+    memcpy(p, s, n);
+    ev->args[k].kind = SIOT_RV_STR;
+    ev->args[k].n = (uint32_t)n;
+    ev->args[k].i = off;
+}
+
+void siot_put_str(siot_raw *ev, uint32_t k, const char *s) { siot_put_strn(ev, k, s, s ? strlen(s) : 0); }
+
+int64_t *siot_put_arr(siot_raw *ev, uint32_t k, uint32_t n)
+{
+    uint32_t off;
+    /* 8-byte alignment of the array inside the pool. */
+    uint32_t pad = (8 - (siot_t.npool & 7)) & 7;
+    if (pad && !pool_reserve(&siot_t, pad, &off))
+        return NULL;
+    uint8_t *p = pool_reserve(&siot_t, (size_t)n * 8, &off);
+    if (!p) {
+        ev->args[k].kind = SIOT_RV_NONE;
+        return NULL;
+    }
+    ev->args[k].kind = SIOT_RV_ARR;
+    ev->args[k].n = n;
+    ev->args[k].i = off;
+    return (int64_t *)(void *)p;
+}
+

@@ -1,0 +1,55 @@
+/* session: a rank's tracing session. It starts at load time (a program
+ * that never calls MPI is one rank), starts again for the rank when MPI_Init
+ * returns (what came before is the MPI runtime's own start-up), and ends when
+ * its trace is taken: at MPI_Finalize, at exit, or at an abnormal ending.
+ * The session owns the rank's queue (compress/queue.h), its arena and its
+ * checkpoints (SIOT_CHECKPOINT).
+ *
+ * Locks: siot_session_push, siot_session_restart and siot_session_take take
+ * or hold the recorder lock (lock.h); the rest read state set before
+ * recording starts. *
+ * Errors: 0, or -1 when memory ran out (the trace then says it is
+ * incomplete); the end of a session never fails silently.
+ */
+#ifndef SIOT_SESSION_H
+#define SIOT_SESSION_H
+
+#include <stdint.h>
+
+#include "core/event.h"
+#include "core/model.h"
+
+/* Configuration, descriptor table, queue: once, at load time. */
+void siot_runtime_init(void);
+/* MPI_Init began: stop recording until siot_session_restart. */
+void siot_session_pause(void);
+/* MPI_Init returned: drop what was recorded before (the runtime's own start-up)
+ * and start a fresh session for this rank. */
+void siot_session_restart(int32_t rank, uint32_t nranks);
+/* Set by the MPI layer once MPI_Init ran: the serial at-exit writer steps aside
+ * (and checkpoints, when asked for, start). */
+void siot_session_set_mpi(int on);
+int siot_session_is_mpi(void);
+int32_t siot_session_rank(void);
+/* True once the session has ended (the trace was taken). */
+int siot_session_ended(void);
+/* A forked child: nothing of the parent's session is its to write. */
+void siot_session_forget(void);
+
+/* A finished group of events (an outermost call and what it issued) goes to
+ * the rank's queue; a checkpoint is written when one is due. Under the lock. */
+void siot_session_push(const siot_raw *stage, uint32_t n, const uint8_t *pool, uint64_t now);
+
+/* Stops recording and returns this rank's trace (nodes + tables); caller
+ * frees. wait_ns: how long to wait for the lock (0: as long as it takes);
+ * SIOT_TAKE_BUSY when it could not be had. */
+#define SIOT_TAKE_BUSY (-2)
+int siot_session_take_within(siot_trace *t, uint64_t wait_ns);
+int siot_session_take(siot_trace *t);
+
+/* After the job's trace is written (job_written 1: rank 0 says it was): this
+ * rank's last checkpoint is removed, or kept when the job's trace failed (0),
+ * or left to the part that superseded it (-1). */
+void siot_checkpoint_settle(int job_written);
+
+#endif

@@ -1,0 +1,410 @@
+/* emit_wrap: the C wrappers, --wrap (wrap_<layer>.c) and PMPI
+ * (pmpi_<layer>.c), and the --wrap lines of each layer (wrap-<layer>.syms).
+ * Every wrapper has the same shape (src/runtime.h): decide whether to
+ * record, reserve the event slot, call the real function, then fill the
+ * event from the parameters according to their roles (roles.c). */
+#include <string.h>
+
+#include "tools/gen/gen.h"
+
+int fortran_mode;
+
+static const char *real_name(const func *f, char *buf, size_t n)
+{
+    if (f->real[0])
+        snprintf(buf, n, "%s", f->real);
+    else if (is_wrap_layer(f->layer))
+        snprintf(buf, n, "__real_%s", f->name);
+    else
+        snprintf(buf, n, "P%s", f->name);
+    return buf;
+}
+
+static int has_variadic(const func *f) { return f->np && f->p[f->np - 1].variadic; }
+static int is_printf_like(const func *f) { return has_variadic(f) && f->p[f->np - 1].role == SIOT_ROLE_vargs; }
+
+/* The argument list of the real call; status parameters may be substituted. */
+static void emit_args(const func *f, int substituted)
+{
+    for (int i = 0; i < f->np; i++) {
+        const param *p = &f->p[i];
+        if (i)
+            o(", ");
+        if (substituted && (p->role == SIOT_ROLE_status || p->role == SIOT_ROLE_iostatus))
+            o("siot_sp_%s", p->name);
+        else
+            o("%s", p->name);
+    }
+}
+
+void emit_pre(const func *f)
+{
+    if (find_role(f, SIOT_ROLE_fdnew))
+        o("    int siot_old_traced = siot_fd_traced(%s);\n", find_role(f, SIOT_ROLE_fd)->name);
+    for (int i = 0; i < f->np; i++)
+        role_pre(f, &f->p[i]);
+}
+
+void emit_record_param(const func *f, const param *p)
+{
+    const param *comm = find_role(f, SIOT_ROLE_comm);
+    const param *root = find_role(f, SIOT_ROLE_root);
+    if (p->rootonly) {
+        if (!comm || !root)
+            die(f->file, f->line, "%s: @root needs comm and root parameters", f->name);
+        o("    if (siot_mpi_is_root(%s, %s)) {\n", comm->name, root->name);
+    }
+    role_record(f, p);
+    if (p->rootonly)
+        o("    }\n");
+}
+
+static void emit_mpi_bytes(const func *f)
+{
+    unsigned base = SIOT_CLASS_BASE(f->cls);
+    const param *count = find_role(f, SIOT_ROLE_count), *dt = find_role(f, SIOT_ROLE_dtype);
+    const param *st = find_role(f, SIOT_ROLE_status), *iost = find_role(f, SIOT_ROLE_iostatus);
+    int data = base == SIOT_CLASS_send || base == SIOT_CLASS_recv || base == SIOT_CLASS_sendrecv ||
+               base == SIOT_CLASS_read || base == SIOT_CLASS_write;
+    if (!data)
+        return;
+    if (iost)
+        o("    if (ret == MPI_SUCCESS) ev->bytes = siot_mpi_status_bytes(siot_sp_%s);\n", iost->name);
+    else if (base == SIOT_CLASS_recv && st && !(f->cls & SIOT_CLS_NB))
+        o("    if (ret == MPI_SUCCESS) ev->bytes = siot_mpi_status_bytes(siot_sp_%s);\n", st->name);
+    else if (count && dt)
+        o("    if (ret == MPI_SUCCESS) ev->bytes = siot_mpi_bytes(%s, %s);\n", count->name, dt->name);
+}
+
+static void emit_bytes(const func *f)
+{
+    if (is_mpi_layer(f->layer)) {
+        emit_mpi_bytes(f);
+        return;
+    }
+    if (f->bytes[0]) {
+        o("    if (%s) ev->bytes = (int64_t)(%s);\n", success_expr(f), f->bytes);
+        return;
+    }
+    switch (f->retrole) {
+    case SIOT_ROLE_r_bytes:
+        o("    ev->bytes = ret > 0 ? (int64_t)ret : 0;\n");
+        break;
+    case SIOT_ROLE_r_items: {
+        const param *size = find_role(f, SIOT_ROLE_size);
+        if (!size)
+            die(f->file, f->line, "ret:items needs a size parameter");
+        o("    ev->bytes = (int64_t)(ret * %s);\n", size->name);
+        break;
+    }
+    case SIOT_ROLE_r_line:
+        o("    ev->bytes = ret ? (int64_t)strlen(ret) : 0;\n");
+        break;
+    }
+}
+
+static void emit_ret_value(const func *f)
+{
+    switch (f->retrole) {
+    case SIOT_ROLE_r_newfd:
+        if (find_role(f, SIOT_ROLE_fdnew))
+            o("    ev->ret = ret >= 0 ? siot_nid : (int64_t)ret;\n");
+        else
+            o("    ev->ret = ret >= 0 ? siot_fd_new(ret) : (int64_t)ret;\n");
+        break;
+    case SIOT_ROLE_r_newstream:
+        o("    ev->ret = ret ? siot_h_new(SIOT_H_STREAM, (uintptr_t)ret) : -1;\n");
+        break;
+    case SIOT_ROLE_r_newdir:
+        o("    ev->ret = ret ? siot_h_new(SIOT_H_DIR, (uintptr_t)ret) : -1;\n");
+        break;
+    case SIOT_ROLE_r_ptr:
+        o("    ev->ret = siot_ptr_ok((const void *)ret);\n");
+        break;
+    case SIOT_ROLE_r_line:
+        o("    ev->ret = ret != NULL;\n");
+        break;
+    case SIOT_ROLE_r_void:
+        break;
+    case SIOT_ROLE_r_newhid:
+        o("    ev->ret = ret >= 0 ? siot_h5_new(ret) : -1;\n");
+        break;
+    default:
+        if (find_role(f, SIOT_ROLE_fcntlarg))
+            o("    ev->ret = siot_fcntl_ret(cmd, ret);\n");
+        else if (is_mpi_ret(f))
+            o("    ev->ret = siot_mpi_err_class(ret);\n");
+        else
+            o("    ev->ret = (int64_t)ret;\n");
+    }
+}
+
+/* errno, POSIX and stdio calls: when the call failed by its own definition. */
+static void emit_errno(const func *f)
+{
+    switch (f->retrole) {
+    case SIOT_ROLE_r_ptr:
+        o("    ev->err = siot_ptr_ok((const void *)ret) ? 0 : siot_e;\n");
+        break;
+    case SIOT_ROLE_r_newstream:
+    case SIOT_ROLE_r_newdir:
+    case SIOT_ROLE_r_line:
+        o("    ev->err = ret ? 0 : siot_e;\n");
+        break;
+    case SIOT_ROLE_r_items: {
+        const param *count = find_role(f, SIOT_ROLE_count), *st = find_role(f, SIOT_ROLE_stream);
+        if (!count || !st)
+            die(f->file, f->line, "ret:items needs count and stream parameters");
+        o("    ev->err = (ret < %s && ferror(%s)) ? siot_e : 0;\n", count->name, st->name);
+        break;
+    }
+    default:
+        o("    ev->err = ret < 0 ? siot_e : 0;\n");
+    }
+}
+
+static void emit_ret(const func *f)
+{
+    emit_ret_value(f);
+    if (f->layer == SIOT_LAYER_posix || f->layer == SIOT_LAYER_stdio)
+        emit_errno(f);
+}
+
+/* The filter deciding, before the call, whether it is recorded at all. */
+static void filter_expr(const func *f, char *buf, size_t n)
+{
+    snprintf(buf, n, "1");
+    if (f->layer == SIOT_LAYER_hdf5 || f->layer == SIOT_LAYER_pnetcdf) {
+        snprintf(buf, n, "!siot_inside_layer(SIOT_LAYER_%s)", siot_layer_name((unsigned)f->layer));
+        return;
+    }
+    if (f->cond_none)
+        return;
+    for (int i = 0; i < f->np; i++) {
+        const param *p = &f->p[i];
+        if (p->role == SIOT_ROLE_fd) {
+            /* dup2 onto a traced descriptor changes what it refers to, whatever the source */
+            const param *nw = find_role(f, SIOT_ROLE_fdnew);
+            if (nw)
+                snprintf(buf, n, "(siot_fd_traced(%s) || siot_fd_traced(%s))", p->name, nw->name);
+            else
+                snprintf(buf, n, "siot_fd_traced(%s)", p->name);
+            return;
+        }
+        if (p->role == SIOT_ROLE_stream) {
+            snprintf(buf, n, "siot_stream_traced(%s)", p->name);
+            return;
+        }
+        if (p->role == SIOT_ROLE_dir) {
+            snprintf(buf, n, "siot_dir_traced(%s)", p->name);
+            return;
+        }
+    }
+}
+
+static void emit_variadic_prologue(const func *f)
+{
+    if (!has_variadic(f))
+        return;
+    const param *v = &f->p[f->np - 1];
+    const param *last = &f->p[f->np - 2];
+    if (v->role == SIOT_ROLE_omode) {
+        const param *fl = find_role(f, SIOT_ROLE_oflags);
+        if (!fl)
+            die(f->file, f->line, "omode needs an oflags parameter");
+        o("    %s %s = 0;\n", v->type, v->name);
+        o("    if (%s & (O_CREAT | O_TMPFILE)) {\n        va_list ap;\n        va_start(ap, %s);\n", fl->name,
+          last->name);
+        o("        %s = (%s)va_arg(ap, int);\n        va_end(ap);\n    }\n", v->name, v->type);
+    } else if (v->role == SIOT_ROLE_vargs) {
+        /* printf-like: the arguments go on to the v-version as a va_list */
+        o("    va_list %s;\n    va_start(%s, %s);\n", v->name, v->name, last->name);
+    } else if (v->role == SIOT_ROLE_fcntlarg) {
+        o("    %s %s;\n    va_list ap;\n    va_start(ap, %s);\n    %s = va_arg(ap, %s);\n    va_end(ap);\n", v->type,
+          v->name, last->name, v->name, v->type);
+    } else {
+        die(f->file, f->line, "variadic parameter needs role omode, fcntlarg or vargs");
+    }
+}
+
+/* After the real call (ret and siot_e set): the job-wide handle id, MPI_Init's
+ * session start, and the event's fields. init_ret: what an MPI_Init wrapper
+ * returns when its start was not recorded ("ret"; "" for a Fortran one). */
+void emit_record_event(const func *f, const char *init_ret, int fortran)
+{
+    const param *agree = agreed_handle(f);
+    if (agree)
+        o("    int32_t siot_agreed = siot_mpi_agree(%s, %s, %s);\n",
+          agree->role == SIOT_ROLE_newfile ? "SIOT_H_FILE" : "SIOT_H_COMM", find_role(f, SIOT_ROLE_comm)->name,
+          success_expr(f));
+    if (SIOT_CLASS_BASE(f->cls) == SIOT_CLASS_init)
+        o("    siot_mpi_init_post();\n    if (slot < 0) {\n        errno = siot_e;\n        return%s%s;\n    }\n",
+          init_ret[0] ? " " : "", init_ret);
+    o("    siot_raw *ev = siot_end(slot);\n");
+    for (int i = 0; i < f->np; i++)
+        if (f->p[i].rec >= 0 && !(fortran && f->p[i].role == SIOT_ROLE_cmdline))
+            emit_record_param(f, &f->p[i]);
+    emit_ret(f);
+    emit_bytes(f);
+}
+
+/* A call recorded before it is made (it ends the session or the process):
+ * the event, whose result is 0; before_end: the Fortran conversions. */
+void emit_record_before(const func *f, const char *rettype, void (*before_end)(const func *))
+{
+    o("    int slot = siot_recording(SIOT_LAYER_%s) ? siot_begin(SIOT_FN_%s) : -1;\n",
+      siot_layer_name((unsigned)f->layer), f->name);
+    o("    if (slot >= 0) {\n        %s ret = 0;\n        (void)ret;\n", rettype);
+    if (before_end)
+        before_end(f);
+    o("        siot_raw *ev = siot_end(slot);\n");
+    for (int i = 0; i < f->np; i++)
+        if (f->p[i].rec >= 0)
+            emit_record_param(f, &f->p[i]);
+    o("        ev->ret = 0;\n        siot_finish(slot);\n    }\n");
+}
+
+/* Calls that end the session or the process (MPI_Finalize, MPI_Abort,
+ * _exit) are recorded before the call, then the session ends. */
+static void emit_ending_wrapper(const func *f, const char *real)
+{
+    unsigned base = SIOT_CLASS_BASE(f->cls);
+    int isvoid = f->retrole == SIOT_ROLE_r_void;
+    emit_record_before(f, isvoid ? "int" : f->rettype, NULL);
+    if (base == SIOT_CLASS_finalize)
+        o("    siot_mpi_finalize_hook();\n");
+    else if (base == SIOT_CLASS_abort)
+        o("    siot_mpi_abort_hook(%s);\n", f->np ? f->p[f->np - 1].name : "-1");
+    else
+        o("    siot_exit_hook(%s);\n", f->np ? f->p[0].name : "0");
+    o("    %s%s(", isvoid ? "" : "return ", real);
+    emit_args(f, 0);
+    o(");\n}\n");
+}
+
+/* exec*: the process image is replaced: the trace is written first; exec
+ * returns only when it failed, and the session has ended then. */
+static void emit_exec_wrapper(const func *f, const char *real)
+{
+    const param *path = find_role(f, SIOT_ROLE_path);
+    emit_record_before(f, "int", NULL);
+    o("    siot_exec_hook(\"%s\", %s);\n", f->name, path ? path->name : "NULL");
+    o("    %s ret = %s(", f->rettype, real);
+    emit_args(f, 0);
+    o(");\n    siot_exec_failed(\"%s\");\n    return ret;\n}\n", f->name);
+}
+
+/* Not recording: straight to the real function (the fast path). */
+static void emit_fast_path(const func *f, const char *real)
+{
+    int isvoid = f->retrole == SIOT_ROLE_r_void;
+    if (is_printf_like(f)) {
+        o("    if (SIOT_LIKELY(slot < 0)) {\n        %s ret = %s(", f->rettype, real);
+        emit_args(f, 0);
+        o(");\n        va_end(%s);\n        return ret;\n    }\n", f->p[f->np - 1].name);
+    } else if (agreed_handle(f)) {
+        /* not recording here: this rank still takes part in the ranks'
+         * agreement on the new handle's id, which the others may make */
+        o("    if (SIOT_LIKELY(slot < 0)) {\n        %s ret = %s(", f->rettype, real);
+        emit_args(f, 0);
+        o(");\n        siot_mpi_agree_absent(%s);\n        return ret;\n    }\n", find_role(f, SIOT_ROLE_comm)->name);
+    } else {
+        o("    if (SIOT_LIKELY(slot < 0))\n        %s%s(", isvoid ? "" : "return ", real);
+        emit_args(f, 0);
+        o(");\n");
+    }
+}
+
+static void emit_declarations(const func *f, const char *real)
+{
+    if (is_printf_like(f)) {
+        /* the real function called is the v-version */
+        o("%s %s(", f->rettype, real);
+        for (int i = 0; i < f->np - 1; i++)
+            o("%s%s", i ? ", " : "", f->p[i].decl);
+        o(", va_list);\n");
+    } else if (is_wrap_layer(f->layer) || f->real[0]) {
+        o("%s %s(", f->rettype, real);
+        emit_params(f);
+        o(");\n");
+    }
+    o("SIOT_TEXT %s %s%s(", f->rettype, is_wrap_layer(f->layer) ? "__wrap_" : "", f->name);
+    emit_params(f);
+    o(")\n{\n");
+}
+
+static void emit_wrapper(const func *f)
+{
+    char real[128];
+    real_name(f, real, sizeof real);
+    int isvoid = f->retrole == SIOT_ROLE_r_void;
+    unsigned base = SIOT_CLASS_BASE(f->cls);
+    const char *layer = siot_layer_name((unsigned)f->layer);
+
+    o("\n/* %s:%d */\n", f->file, f->line);
+    emit_declarations(f, real);
+    emit_variadic_prologue(f);
+    if (base == SIOT_CLASS_finalize || base == SIOT_CLASS_abort || base == SIOT_CLASS_exit) {
+        emit_ending_wrapper(f, real);
+        return;
+    }
+    if (base == SIOT_CLASS_exec) {
+        emit_exec_wrapper(f, real);
+        return;
+    }
+    char filt[640];
+    filter_expr(f, filt, sizeof filt);
+    if (base == SIOT_CLASS_init) {
+        o("    int slot = siot_recording(SIOT_LAYER_%s) ? siot_begin(SIOT_FN_%s) : -1;\n", layer, f->name);
+        o("    siot_mpi_init_pre();\n");
+    } else {
+        o("    int slot = -1;\n");
+        o("    if (siot_recording(SIOT_LAYER_%s) && %s)\n        slot = siot_begin(SIOT_FN_%s);\n", layer, filt, f->name);
+        emit_fast_path(f, real);
+    }
+    emit_pre(f);
+    if (isvoid)
+        o("    %s(", real);
+    else
+        o("    %s ret = %s(", f->rettype, real);
+    emit_args(f, 1);
+    o(");\n    int siot_e = errno;\n");
+    if (is_printf_like(f))
+        o("    va_end(%s);\n", f->p[f->np - 1].name);
+    emit_record_event(f, "ret", 0);
+    o("    siot_finish(slot);\n    errno = siot_e;\n");
+    if (!isvoid)
+        o("    return ret;\n");
+    o("}\n");
+}
+
+void emit_layer_file(const char *dir, int layer)
+{
+    char name[256];
+    int wrap = is_wrap_layer(layer);
+    snprintf(name, sizeof name, "%s_%s.c", wrap ? "wrap" : "pmpi", siot_layer_name((unsigned)layer));
+    out = open_out(dir, name);
+    o("/* Generated by siot-gen (tools/gen) from the spec files. Do not edit. */\n");
+    o("#define _LARGEFILE64_SOURCE\n");
+    o("#include <errno.h>\n#include <fcntl.h>\n#include <stdarg.h>\n#include <stdint.h>\n#include <string.h>\n");
+    if (layer == SIOT_LAYER_posix || layer == SIOT_LAYER_stdio)
+        o("#include \"wrap/posix_record.h\"\n");
+    else if (layer == SIOT_LAYER_mpi || layer == SIOT_LAYER_mpiio)
+        o("#include \"pmpi/mpi_record.h\"\n");
+    else
+        o("#include \"wrap/%s_record.h\"\n", siot_layer_name((unsigned)layer));
+    o("#include \"functab.h\"\n");
+    for (int i = 0; i < NF; i++)
+        if (F[i].layer == layer)
+            emit_wrapper(&F[i]);
+    fclose(out);
+
+    if (wrap) {
+        snprintf(name, sizeof name, "wrap-%s.syms", siot_layer_name((unsigned)layer));
+        out = open_out(dir, name);
+        for (int i = 0; i < NF; i++)
+            if (F[i].layer == layer)
+                o("--wrap=%s\n", F[i].name);
+        fclose(out);
+    }
+}

@@ -1,0 +1,647 @@
+/* roles: the table of parameter roles. Each entry says, for one role, how
+ * the generated code records it, replays it, converts it from Fortran, and
+ * how docs/spec-format.md describes it. Most entries are templates of C
+ * text; a role whose code depends on the rest of the function has a hook
+ * function beside the table.
+ *
+ * Template placeholders: $n the parameter's name, $k its index among the
+ * recorded arguments, $i its index among all parameters, $T its C type, $P
+ * the type it points to, $a the role's argument (ROLE(ARG)), $L the array
+ * length expression, $ok the call's success expression; for MPI handle roles
+ * $H the C handle type, $h the handle's key (comm, file...), $E its handle
+ * table (SIOT_H_COMM), $N its null handle, $F the prefix of its f2c
+ * conversion (MPI_Comm); $FI the Fortran integer kind of an integer. */
+#include <ctype.h>
+#include <string.h>
+
+#include "tools/gen/gen.h"
+
+/* MPI handle kinds */
+typedef struct hkind {
+    const char *key, *ctype, *f2c, *null, *table;
+} hkind;
+static const hkind HK_COMM = {"comm", "MPI_Comm", "MPI_Comm", "MPI_COMM_NULL", "SIOT_H_COMM"};
+static const hkind HK_GROUP = {"group", "MPI_Group", "MPI_Group", "MPI_GROUP_NULL", "SIOT_H_GROUP"};
+static const hkind HK_DTYPE = {"dtype", "MPI_Datatype", "MPI_Type", "MPI_DATATYPE_NULL", "SIOT_H_DTYPE"};
+static const hkind HK_OP = {"op", "MPI_Op", "MPI_Op", "MPI_OP_NULL", "SIOT_H_OP"};
+static const hkind HK_FILE = {"file", "MPI_File", "MPI_File", "MPI_FILE_NULL", "SIOT_H_FILE"};
+static const hkind HK_REQ = {"req", "MPI_Request", "MPI_Request", "MPI_REQUEST_NULL", "SIOT_H_REQ"};
+static const hkind HK_INFO = {"info", "MPI_Info", "MPI_Info", "MPI_INFO_NULL", NULL};
+
+typedef void hook_fn(const func *f, const param *p);
+
+enum {
+    UNREC = 1,    /* not recorded */
+    NOFORT = 2,   /* no Fortran wrapper can pass it */
+};
+
+struct role_def {
+    int role;
+    unsigned flags;
+    const hkind *h;
+    const char *pre;       /* before the real call */
+    const char *rec;       /* into the event */
+    const char *rp;        /* replay: the argument, from the recorded value (or an unrecorded one) */
+    const char *rp_post;   /* replay: after the call */
+    const char *fpre;      /* Fortran: the C local, before the call */
+    const char *fpost;     /* Fortran: after the call */
+    hook_fn *pre_hook, *rec_hook, *rp_hook, *post_hook, *fpost_hook;
+    const char *doc_type, *doc;
+};
+
+/* ------------------------------------------------------------------ templates */
+
+static const char *fort_int_type(const param *p)
+{
+    if (strstr(p->type, "MPI_Offset"))
+        return "MPI_Offset";
+    if (strstr(p->type, "MPI_Aint"))
+        return "MPI_Aint";
+    if (strstr(p->type, "MPI_Count"))
+        return "MPI_Count";
+    return "MPI_Fint";
+}
+
+static int starts(const char *s, const char *w)
+{
+    size_t n = strlen(w);
+    return strncmp(s, w, n) == 0 && !isalpha((unsigned char)s[n]);
+}
+
+/* Expands one placeholder at *t (after the '$') into out; returns its length. */
+static size_t expand_one(const char *t, const func *f, const param *p, const hkind *h, char *out, size_t n)
+{
+    char L[256] = "", P[192] = "";
+    if (starts(t, "ok")) {
+        snprintf(out, n, "%s", success_expr(f));
+        return 2;
+    }
+    if (starts(t, "FI")) {
+        snprintf(out, n, "%s", fort_int_type(p));
+        return 2;
+    }
+    switch (*t) {
+    case 'n': snprintf(out, n, "%s", p->name); break;
+    case 'k': snprintf(out, n, "%d", p->rec); break;
+    case 'i': snprintf(out, n, "%d", (int)(p - f->p)); break;
+    case 'T': snprintf(out, n, "%s", p->type); break;
+    case 'a': snprintf(out, n, "%s", p->arg); break;
+    case 'P': pointee(p, P, sizeof P); snprintf(out, n, "%s", P); break;
+    case 'L': len_expr(f, p, L, sizeof L); snprintf(out, n, "%s", L); break;
+    case 'H': snprintf(out, n, "%s", h->ctype); break;
+    case 'h': snprintf(out, n, "%s", h->key); break;
+    case 'E': snprintf(out, n, "%s", h->table); break;
+    case 'N': snprintf(out, n, "%s", h->null); break;
+    case 'F': snprintf(out, n, "%s", h->f2c); break;
+    default: die(f->file, f->line, "bad template placeholder $%c", *t);
+    }
+    return 1;
+}
+
+static void emit_tpl(const char *tpl, const func *f, const param *p, const hkind *h)
+{
+    char buf[8192];
+    size_t o_ = 0;
+    for (const char *t = tpl; *t && o_ + 1 < sizeof buf;) {
+        if (*t != '$') {
+            buf[o_++] = *t++;
+            continue;
+        }
+        char v[1024];
+        t += 1 + expand_one(t + 1, f, p, h, v, sizeof v);
+        o_ += (size_t)snprintf(buf + o_, sizeof buf - o_, "%s", v);
+    }
+    buf[o_ < sizeof buf ? o_ : sizeof buf - 1] = 0;
+    o("%s", buf);
+}
+
+/* ------------------------------------------------------------------ hooks */
+
+/* A descriptor, FILE* or DIR* the call closes: its tracing ends and its id
+ * is released before the real call (siot_fd_closing), because once the
+ * kernel or libc frees it another thread may get the same number or
+ * address, and its open must keep the id it is given. The event records
+ * the id released (siot_cid_NAME). */
+static const char *closed_table(const func *f, const param *p)
+{
+    int closes = SIOT_CLASS_BASE(f->cls) == SIOT_CLASS_close || f->closes;
+    if (!closes)
+        return NULL;
+    if (p->role == SIOT_ROLE_fd)
+        return "fd";
+    if (p->role == SIOT_ROLE_stream)
+        return "SIOT_H_STREAM";
+    if (p->role == SIOT_ROLE_dir)
+        return "SIOT_H_DIR";
+    return NULL;
+}
+
+static void closing_pre(const func *f, const param *p)
+{
+    if (f->layer == SIOT_LAYER_stdio && SIOT_CLASS_BASE(f->cls) == SIOT_CLASS_close && p->role == SIOT_ROLE_stream)
+        o("    siot_fd_closing(%s ? fileno(%s) : -1);\n", p->name, p->name);
+    const char *closed = closed_table(f, p);
+    if (closed && strcmp(closed, "fd") == 0)
+        o("    int64_t siot_cid_%s = siot_fd_closing(%s);\n", p->name, p->name);
+    else if (closed)
+        o("    int64_t siot_cid_%s = siot_h_closing(%s, %s);\n", p->name, closed, p->name);
+}
+
+static void status_pre(const func *f, const param *p)
+{
+    if (fortran_mode)
+        return;
+    o("    MPI_Status siot_st_%s;\n", p->name);
+    o("    MPI_Status *siot_sp_%s = %s;\n", p->name, p->name);
+    o("    if (%s == MPI_STATUS_IGNORE) {\n        siot_mpi_status_empty(&siot_st_%s);\n"
+      "        siot_sp_%s = &siot_st_%s;\n    }\n", p->name, p->name, p->name, p->name);
+}
+
+static void reqarr_pre(const func *f, const param *p)
+{
+    char L[256];
+    len_expr(f, p, L, sizeof L);
+    o("    int64_t siot_n_%s = %s;\n", p->name, L);
+    o("    uint32_t siot_o_%s = siot_%s_save_reqs(%s, siot_n_%s);\n", p->name,
+      p->role == SIOT_ROLE_reqarr ? "mpi" : "nc", p->name, p->name);
+}
+
+static void closed_or_rec(const func *f, const param *p, const char *fn)
+{
+    if (closed_table(f, p))
+        o("    siot_put_int(ev, %d, siot_cid_%s);\n", p->rec, p->name);
+    else
+        o("    siot_put_int(ev, %d, %s);\n", p->rec, fn);
+}
+
+static void fd_rec(const func *f, const param *p)
+{
+    char fn[300];
+    snprintf(fn, sizeof fn, "siot_fd_id(%s)", p->name);
+    closed_or_rec(f, p, fn);
+}
+
+static void stream_rec(const func *f, const param *p)
+{
+    char fn[300];
+    snprintf(fn, sizeof fn, "siot_h_find(%s, (uintptr_t)%s)", p->role == SIOT_ROLE_stream ? "SIOT_H_STREAM" : "SIOT_H_DIR",
+             p->name);
+    closed_or_rec(f, p, fn);
+}
+
+static void fdnew_rec(const func *f, const param *p)
+{
+    /* dup2's target: the id of the traced file it now refers to, or the
+     * one it lost when the source is not traced (the return value's) */
+    const param *old = find_role(f, SIOT_ROLE_fd);
+    o("    int64_t siot_nid = siot_fd_dup_to(siot_old_traced, %s, %s, ret >= 0);\n", old->name, p->name);
+    o("    siot_put_int(ev, %d, siot_nid);\n", p->rec);
+}
+
+static void newcomm_rec(const func *f, const param *p)
+{
+    if (agreed_handle(f) == p)
+        o("    siot_put_int(ev, %d, (%s && %s && *%s != MPI_COMM_NULL) ? siot_h_new_at(SIOT_H_COMM, "
+          "siot_hkey_comm(*%s), siot_agreed) : -1);\n",
+          p->rec, p->name, success_expr(f), p->name, p->name);
+    else
+        o("    siot_put_int(ev, %d, (%s && %s) ? siot_mpi_comm_new(*%s) : -1);\n", p->rec, p->name, success_expr(f),
+          p->name);
+}
+
+static void newfile_rec(const func *f, const param *p)
+{
+    o("    siot_put_int(ev, %d, (%s && %s) ? siot_h_new_at(SIOT_H_FILE, siot_hkey_file(*%s), %s) : -1);\n", p->rec,
+      p->name, success_expr(f), p->name, agreed_handle(f) == p ? "siot_agreed" : "-1");
+}
+
+static void status_rec(const func *f, const param *p)
+{
+    const param *flag = find_role(f, SIOT_ROLE_outflag);
+    if (flag)
+        o("    siot_mpi_put_status(ev, %d, siot_sp_%s, %s && %s && *%s);\n", p->rec, p->name, success_expr(f),
+          flag->name, flag->name);
+    else
+        o("    siot_mpi_put_status(ev, %d, siot_sp_%s, %s);\n", p->rec, p->name, success_expr(f));
+}
+
+static void ncid_rec(const func *f, const param *p)
+{
+    if (SIOT_CLASS_BASE(f->cls) == SIOT_CLASS_close)
+        o("    siot_put_int(ev, %d, siot_nc_close(%s, %s));\n", p->rec, p->name, success_expr(f));
+    else
+        o("    siot_put_int(ev, %d, siot_nc_id(%s));\n", p->rec, p->name);
+}
+
+static void fd_rp(const func *f, const param *p)
+{
+    if (find_role(f, SIOT_ROLE_fdnew)) /* dup2 from a descriptor that was not traced: one that is not */
+        o("    int siot_untraced = rp_i(&a[%d]) == -1;\n"
+          "    int %s = siot_untraced ? rp_untraced_fd(c) : rp_fd(c, rp_i(&a[%d]));\n", p->rec, p->name, p->rec);
+    else
+        o("    int %s = rp_fd(c, rp_i(&a[%d]));\n", p->name, p->rec);
+    o("    if (%s < 0)\n        return RP_SKIP;\n", p->name);
+}
+
+static void fdnew_rp(const func *f, const param *p)
+{
+    const param *old = find_role(f, SIOT_ROLE_fd);
+    o("    int %s = siot_untraced ? rp_fd(c, rp_i(&a[%d])) : rp_dup_target(c, rp_i(&a[%d]), %s);\n"
+      "    if (%s < 0)\n        return RP_SKIP;\n", p->name, p->rec, p->rec, old->name, p->name);
+}
+
+static void outintarr_rp(const func *f, const param *p)
+{
+    const param *n = find_role(f, SIOT_ROLE_reqarr);
+    o("    int *%s = rp_int_scratch(c, %d, %s ? a[%d].n : 0);\n", p->name, (int)(p - f->p), n ? "1" : "0",
+      n ? n->rec : 0);
+}
+
+static void statusarr_rp(const func *f, const param *p)
+{
+    const param *n = find_role(f, SIOT_ROLE_reqarr);
+    o("    MPI_Status *%s = rp_statuses(c, %d, %s ? a[%d].n : 1);\n", p->name, (int)(p - f->p), n ? "1" : "0",
+      n ? n->rec : 0);
+}
+
+/* The size of the buffer a replayed call needs: from the count and the
+ * datatype (or the size) that follow it, times buf(N)'s multiplier. */
+static void buf_rp(const func *f, const param *p)
+{
+    int i = (int)(p - f->p);
+    const param *count = NULL, *size = NULL, *counts = NULL, *displs = NULL, *dt = NULL, *dts = NULL;
+    for (int j = i + 1; j < f->np && f->p[j].role != SIOT_ROLE_buf; j++) {
+        const param *q = &f->p[j];
+        if (q->role == SIOT_ROLE_count && !count)
+            count = q;
+        else if (q->role == SIOT_ROLE_size && !size)
+            size = q;
+        else if (q->role == SIOT_ROLE_intarr && !counts)
+            counts = q;
+        else if (q->role == SIOT_ROLE_intarr && !displs)
+            displs = q;
+        else if (q->role == SIOT_ROLE_dtype && !dt)
+            dt = q;
+        else if (q->role == SIOT_ROLE_dtypearr && !dts)
+            dts = q;
+    }
+    char e[2048];
+    const param *comm = find_role(f, SIOT_ROLE_comm);
+    if (f->layer == SIOT_LAYER_posix || f->layer == SIOT_LAYER_stdio) {
+        if (count && size)
+            snprintf(e, sizeof e, "rp_buf(c, %d, (int64_t)%s * (int64_t)%s)", i, count->name, size->name);
+        else if (count)
+            snprintf(e, sizeof e, "rp_buf(c, %d, (int64_t)%s)", i, count->name);
+        else
+            snprintf(e, sizeof e, "rp_buf(c, %d, 4096)", i);
+    } else if (counts && dts) {
+        snprintf(e, sizeof e, "rp_mpibuf_w(c, %d, %s, %s, a[%d].n, %s)", i, counts->name,
+                 displs ? displs->name : "NULL", counts->rec, dts->name);
+    } else if (counts && dt) {
+        snprintf(e, sizeof e, "rp_mpibuf_v(c, %d, %s, %s, a[%d].n, %s)", i, counts->name,
+                 displs ? displs->name : "NULL", counts->rec, dt->name);
+    } else if (count && dt && strcmp(p->arg, "commsize") == 0 && comm) {
+        /* gathered or scattered: one count per rank */
+        snprintf(e, sizeof e, "rp_mpibuf(c, %d, %s, %s, rp_commsize(%s))", i, count->name, dt->name, comm->name);
+    } else if (count && dt) {
+        snprintf(e, sizeof e, "rp_mpibuf(c, %d, %s, %s, 1)", i, count->name, dt->name);
+    } else {
+        snprintf(e, sizeof e, "rp_buf(c, %d, 0)", i);
+    }
+    o("    void *%s = %s;\n", p->name, e);
+}
+
+/* An argument that is not recorded: a pointer is passed as NULL, a number
+ * as ignore(VALUE) says, else as -1 (a fortified call's buffer length: no
+ * check can fail). */
+static void ignore_rp(const func *f, const param *p)
+{
+    if (strchr(p->type, '*'))
+        o("    %s %s = NULL;\n", p->type, p->name);
+    else if (p->arg[0])
+        o("    %s %s = %s;\n", p->type, p->name, p->arg);
+    else
+        o("    %s %s = (%s)-1; /* a fortified call's buffer length: no check can fail */\n", p->type, p->name,
+          p->type);
+}
+
+static void fdnew_post(const func *f, const param *p)
+{
+    o("    if (ret >= 0 && siot_untraced)\n        rp_drop_fd(c, rp_i(&a[%d]));\n"
+      "    else if (ret >= 0)\n        rp_set_fd(c, rp_i(&a[%d]), ret);\n", p->rec, p->rec);
+}
+
+static void closed_post(const func *f, const param *p)
+{
+    const char *t = closed_table(f, p);
+    if (!t)
+        return;
+    const char *table = p->role == SIOT_ROLE_fd ? "fd" : p->role == SIOT_ROLE_stream ? "stream" : "dir";
+    o("    rp_drop_%s(c, rp_i(&a[%d]));\n", table, p->rec);
+}
+
+/* Fortran indices count from 1 (@index1). */
+static void outint_fpost(const func *f, const param *p)
+{
+    if (p->index1)
+        o("    if (ret == MPI_SUCCESS) { %s_v = *(MPI_Fint *)%s_f; if (%s_v > 0) %s_v--; }\n", p->name, p->name,
+          p->name, p->name);
+    else
+        o("    if (ret == MPI_SUCCESS) %s_v = *(MPI_Fint *)%s_f;\n", p->name, p->name);
+}
+
+/* ------------------------------------------------------------------ the table */
+
+#define R(name) SIOT_ROLE_##name
+/* recorded as its integer value */
+#define SCALAR_REC "    siot_put_int(ev, $k, (int64_t)($n));\n"
+#define SCALAR_RP "    $T $n = ($T)rp_i(&a[$k]);\n"
+/* an out value the call writes */
+#define OUT_REC "    siot_put_int(ev, $k, ($n && $ok) ? (int64_t)(*$n) : -1);\n"
+#define OUT_RP "    $P $n_v = 0;\n    $P *$n = &$n_v;\n"
+/* MPI handles: in, created, freed, in/out */
+#define H_IN_RP "    $H $n = rp_$h(c, rp_i(&a[$k]));\n    if ($n == $N && rp_i(&a[$k]) != -1)\n        return RP_SKIP;\n"
+#define H_IN_FPRE "    $H $n = P$F_f2c(*(MPI_Fint *)$n_f);\n"
+#define H_NEW_RP "    $P $n_v;\n    memset(&$n_v, 0, sizeof $n_v);\n    $P *$n = &$n_v;\n"
+#define H_NEW_POST "    if ($ok) rp_set_$h(c, rp_i(&a[$k]), $n_v);\n"
+#define H_NEW_FPRE "    $H $n_v = $N;\n    $H *$n = &$n_v;\n"
+#define H_NEW_FPOST "    if (ret == MPI_SUCCESS) $n_v = P$F_f2c(*(MPI_Fint *)$n_f);\n"
+#define H_KEY_PRE "    uintptr_t siot_k_$n = $n ? siot_hkey_$h(*$n) : 0;\n"
+#define H_INOUT_FPRE "    $H $n_v = P$F_f2c(*(MPI_Fint *)$n_f);\n    $H *$n = &$n_v;\n"
+#define H_INOUT_FPOST "    $n_v = P$F_f2c(*(MPI_Fint *)$n_f);\n"
+#define H_FREE_REC "    siot_put_int(ev, $k, siot_h_release($E, siot_k_$n));\n"
+#define H_FREE_POST "    rp_drop_$h(c, rp_i(&a[$k]));\n"
+#define H_NONNULL_RP                                                                                        \
+    "    $H $n_v = rp_$h(c, rp_i(&a[$k]));\n    if ($n_v == $N)\n        return RP_SKIP;\n    $H *$n = &$n_v;\n"
+#define STATUS_FPRE ""
+
+static const role_def ROLES[] = {
+    /* buffers and what is not recorded */
+    {R(buf), UNREC, .rp_hook = buf_rp, .doc_type = "any buffer",
+     .doc = "not recorded (its size is recorded by another parameter); `buf(commsize)`: the replay's buffer "
+            "holds one count per rank of the communicator"},
+    {R(ignore), UNREC, .rp_hook = ignore_rp, .doc_type = "anything",
+     .doc = "not recorded; the replay passes NULL for a pointer, else `ignore(VALUE)`'s value, else -1"},
+    {R(cmdline), UNREC, .rp = "    $T $n = NULL;\n", .doc_type = "`int *` / `char ***`",
+     .doc = "`MPI_Init`'s `argc` and `argv`: not recorded, absent from the Fortran bindings"},
+    {R(weights), UNREC, .rp = "    const int *$n = MPI_UNWEIGHTED;\n", .doc_type = "`const int []`",
+     .doc = "graph edge weights: not recorded; the replay passes `MPI_UNWEIGHTED`"},
+    {R(message), UNREC, .rp = "    MPI_Message *$n = &c->msg;\n", .doc_type = "`MPI_Message *`",
+     .doc = "not recorded; the replay uses the message of its last matched probe"},
+    {R(fmt), UNREC, .rp = "    const char *$n = \"%s\";\n", .doc_type = "`const char *`",
+     .doc = "a format: not recorded (the replay writes the recorded byte count as text)"},
+    {R(vargs), UNREC | NOFORT, .doc_type = "variadic `...`", .doc = "a format's arguments: not recorded"},
+    {R(vlist), UNREC | NOFORT, .doc_type = "`va_list`", .doc = "a format's arguments: not recorded"},
+    /* POSIX and stdio */
+    {R(path), 0, .rec = "    siot_put_str(ev, $k, $n);\n", .rp = "    const char *$n = rp_path(c, &a[$k], rec_ret);\n    if (!$n)\n        return RP_SKIP;\n",
+     .fpre = "    char $n_b[4096];\n    const char *$n = siot_fstr($n_f, $n_len, $n_b, sizeof $n_b);\n",
+     .doc_type = "`const char *`", .doc = "the string; the replay maps it under its root"},
+    {R(str), 0, .rec = "    siot_put_str(ev, $k, $n);\n", .rp = "    const char *$n = rp_str(c, &a[$k], $i);\n",
+     .fpre = "    char $n_b[4096];\n    const char *$n = siot_fstr($n_f, $n_len, $n_b, sizeof $n_b);\n",
+     .doc_type = "`const char *`", .doc = "the string (non-path text, e.g. a data representation)"},
+    {R(strlen), 0, .rec = "    siot_put_int(ev, $k, $n ? (int64_t)strlen($n) : 0);\n    if (ret >= 0 && $n) ev->bytes = (int64_t)strlen($n);\n",
+     .rp = "    const char *$n = rp_text(c, rp_i(&a[$k]), $i);\n", .doc_type = "`const char *`",
+     .doc = "its length (the data of `fputs`); also the event's `bytes`"},
+    {R(int), 0, .rec = SCALAR_REC, .rp = SCALAR_RP, .doc_type = "any integer", .doc = "the value"},
+    {R(count), 0, .rec = SCALAR_REC, .rp = SCALAR_RP, .doc_type = "integer", .doc = "the value; element or byte count"},
+    {R(size), 0, .rec = SCALAR_REC, .rp = SCALAR_RP, .doc_type = "integer", .doc = "the value; element size (`fread` size)"},
+    {R(offset), 0, .rec = SCALAR_REC, .rp = SCALAR_RP, .doc_type = "integer", .doc = "the value; file offset or displacement"},
+    {R(whence), 0, .rec = SCALAR_REC, .rp = SCALAR_RP, .doc_type = "int", .doc = "the value"},
+    {R(oflags), 0, .rec = SCALAR_REC, .rp = SCALAR_RP, .doc_type = "int", .doc = "the value (`O_*` flags)"},
+    {R(mode), 0, .rec = SCALAR_REC, .rp = SCALAR_RP, .doc_type = "`mode_t`", .doc = "the value"},
+    {R(omode), 0, .rec = SCALAR_REC, .rp = SCALAR_RP, .doc_type = "variadic `mode_t`",
+     .doc = "read with `va_arg` only when `oflags` has `O_CREAT` or `O_TMPFILE`, else 0"},
+    {R(fcntlarg), 0, .rec = "    siot_put_int(ev, $k, siot_fcntl_arg($a, $n, (int64_t)ret));\n",
+     .rp = "    if (!rp_fcntl_int_cmd($a))\n        return RP_SKIP;\n    void *$n = (void *)(intptr_t)rp_i(&a[$k]);\n",
+     .doc_type = "variadic", .doc = "`fcntlarg(CMD)`: read as a pointer-sized value; recorded as an integer for the integer commands of parameter CMD, 0 otherwise"},
+    {R(fd), 0, .pre_hook = closing_pre, .rec_hook = fd_rec, .rp_hook = fd_rp, .post_hook = closed_post, .doc_type = "int",
+     .doc = "its id (docs/handles.md); the call is recorded only if the descriptor was opened under tracing"},
+    {R(fdnew), 0, .rec_hook = fdnew_rec, .rp_hook = fdnew_rp, .post_hook = fdnew_post, .doc_type = "int",
+     .doc = "`dup2`'s target: the id it has after the call, or the one it lost when the source is not traced"},
+    {R(stream), 0, .pre_hook = closing_pre, .rec_hook = stream_rec,
+     .rp = "    FILE *$n = rp_stream(c, rp_i(&a[$k]));\n    if (!$n)\n        return RP_SKIP;\n", .post_hook = closed_post,
+     .doc_type = "`FILE *`", .doc = "small id (`stdin`=0, `stdout`=1, `stderr`=2, others from 3)"},
+    {R(dir), 0, .pre_hook = closing_pre, .rec_hook = stream_rec,
+     .rp = "    DIR *$n = rp_dir(c, rp_i(&a[$k]));\n    if (!$n)\n        return RP_SKIP;\n", .post_hook = closed_post,
+     .doc_type = "`DIR *`", .doc = "small id"},
+    {R(outint), 0, .rec = OUT_REC, .rp = OUT_RP, .fpre = OUT_RP, .fpost_hook = outint_fpost, .doc_type = "`int *` (out)",
+     .doc = "the value written by the call, -1 if the pointer was NULL; `@index1`: an index the Fortran bindings count from 1"},
+    {R(outoff), 0, .rec = OUT_REC, .rp = OUT_RP, .fpre = OUT_RP, .fpost = "    if (ret == MPI_SUCCESS) $n_v = *($FI *)$n_f;\n",
+     .doc_type = "`MPI_Offset *` / `MPI_Aint *` / `off_t *` (out)", .doc = "the value written by the call"},
+    {R(iov), 0, .rec = "    siot_put_iov(ev, $k, $n, $L);\n", .rp = "    struct iovec *$n = rp_iov(c, &a[$k], $i);\n",
+     .doc_type = "`const struct iovec *`", .doc = "`iov(N)`: array of the `iov_len`s; `N` names the count parameter"},
+    /* MPI */
+    {R(comm), 0, &HK_COMM, .rec = "    siot_put_int(ev, $k, siot_mpi_comm_id($n));\n", .rp = H_IN_RP, .fpre = H_IN_FPRE,
+     .doc_type = "`MPI_Comm`", .doc = "id: `MPI_COMM_WORLD`=0, `MPI_COMM_SELF`=1, `MPI_COMM_NULL`=-1, created ones from 2"},
+    {R(newcomm), 0, &HK_COMM, .rec_hook = newcomm_rec, .rp = H_NEW_RP, .rp_post = H_NEW_POST, .fpre = H_NEW_FPRE,
+     .fpost = H_NEW_FPOST, .doc_type = "`MPI_Comm *` (out)", .doc = "id of the created communicator"},
+    {R(freecomm), 0, &HK_COMM, .pre = H_KEY_PRE, .rec = H_FREE_REC,
+     .rp = "    MPI_Comm $n_v = rp_comm(c, rp_i(&a[$k]));\n    MPI_Comm *$n = &$n_v;\n", .rp_post = H_FREE_POST,
+     .fpre = H_INOUT_FPRE, .fpost = H_INOUT_FPOST, .doc_type = "`MPI_Comm *` (in/out)", .doc = "id of the communicator being freed"},
+    {R(group), 0, &HK_GROUP, .rec = "    siot_put_int(ev, $k, siot_mpi_group_id($n));\n", .rp = H_IN_RP, .fpre = H_IN_FPRE,
+     .doc_type = "`MPI_Group`", .doc = "id, as for communicators (`MPI_GROUP_EMPTY`=0)"},
+    {R(newgroup), 0, &HK_GROUP, .rec = "    siot_put_int(ev, $k, ($n && $ok) ? siot_mpi_group_new(*$n) : -1);\n", .rp = H_NEW_RP,
+     .rp_post = H_NEW_POST, .fpre = H_NEW_FPRE, .fpost = H_NEW_FPOST, .doc_type = "`MPI_Group *` (out)", .doc = "id of the created group"},
+    {R(freegroup), 0, &HK_GROUP, .pre = H_KEY_PRE, .rec = H_FREE_REC,
+     .rp = "    MPI_Group $n_v = rp_group(c, rp_i(&a[$k]));\n    MPI_Group *$n = &$n_v;\n", .rp_post = H_FREE_POST,
+     .fpre = H_INOUT_FPRE, .fpost = H_INOUT_FPOST, .doc_type = "`MPI_Group *` (in/out)", .doc = "id of the group being freed"},
+    {R(dtype), 0, &HK_DTYPE, .rec = "    siot_put_int(ev, $k, siot_mpi_dtype_id($n));\n", .rp = H_IN_RP, .fpre = H_IN_FPRE,
+     .doc_type = "`MPI_Datatype`", .doc = "id: predefined types have fixed ids (docs/handles.md), created ones from 256"},
+    {R(newdtype), 0, &HK_DTYPE, .rec = "    siot_put_int(ev, $k, ($n && $ok) ? siot_mpi_dtype_new(*$n) : -1);\n", .rp = H_NEW_RP,
+     .rp_post = H_NEW_POST, .fpre = H_NEW_FPRE, .fpost = H_NEW_FPOST, .doc_type = "`MPI_Datatype *` (out)", .doc = "id of the created type"},
+    {R(outdtype), 0, &HK_DTYPE, .rec = "    siot_put_int(ev, $k, ($n && $ok) ? siot_mpi_dtype_new(*$n) : -1);\n", .rp = H_NEW_RP,
+     .rp_post = H_NEW_POST, .fpre = H_NEW_FPRE, .fpost = H_NEW_FPOST, .doc_type = "`MPI_Datatype *` (out)",
+     .doc = "id of a type the call returns"},
+    {R(freedtype), 0, &HK_DTYPE, .pre = H_KEY_PRE, .rec = H_FREE_REC, .rp = H_NONNULL_RP, .rp_post = H_FREE_POST,
+     .fpre = H_INOUT_FPRE, .fpost = H_INOUT_FPOST, .doc_type = "`MPI_Datatype *` (in/out)", .doc = "id of the type being freed"},
+    {R(commitdtype), 0, &HK_DTYPE, .rec = "    siot_put_int(ev, $k, $n ? siot_mpi_dtype_id(*$n) : -1);\n", .rp = H_NONNULL_RP,
+     .rp_post = H_NEW_POST, .fpre = H_INOUT_FPRE, .fpost = H_INOUT_FPOST, .doc_type = "`MPI_Datatype *` (in/out)",
+     .doc = "id of the type being committed"},
+    {R(dtypearr), 0, &HK_DTYPE, .rec = "    siot_mpi_put_dtypes(ev, $k, $n, $L);\n", .rp = "    MPI_Datatype *$n = rp_dtypes(c, &a[$k], $i);\n",
+     .fpre = "    $H $n_s[64];\n    int64_t $n_n = $L;\n    $H *$n = siot_f2c_dtypes($n_f, $n_n, $n_s, 64);\n",
+     .doc_type = "`const MPI_Datatype []`", .doc = "`dtypearr(N)`: array of ids"},
+    {R(op), 0, &HK_OP, .rec = "    siot_put_int(ev, $k, siot_mpi_op_id($n));\n", .rp = H_IN_RP, .fpre = H_IN_FPRE,
+     .doc_type = "`MPI_Op`", .doc = "id: predefined ops fixed, created ones from 64"},
+    {R(file), 0, &HK_FILE, .rec = "    siot_put_int(ev, $k, siot_mpi_file_id($n));\n", .rp = H_IN_RP, .fpre = H_IN_FPRE,
+     .doc_type = "`MPI_File`", .doc = "id, from 0"},
+    {R(newfile), 0, &HK_FILE, .rec_hook = newfile_rec, .rp = H_NEW_RP, .rp_post = H_NEW_POST, .fpre = H_NEW_FPRE,
+     .fpost = H_NEW_FPOST, .doc_type = "`MPI_File *` (out)", .doc = "id of the opened file"},
+    {R(closefile), 0, &HK_FILE, .pre = H_KEY_PRE,
+     .rec = "    siot_put_int(ev, $k, $ok ? siot_h_release(SIOT_H_FILE, siot_k_$n) : siot_h_find(SIOT_H_FILE, siot_k_$n));\n",
+     .rp = H_NONNULL_RP, .rp_post = H_FREE_POST, .fpre = H_INOUT_FPRE, .fpost = H_INOUT_FPOST,
+     .doc_type = "`MPI_File *` (in/out)", .doc = "id of the file being closed"},
+    {R(info), 0, &HK_INFO, .rec = "    siot_mpi_put_info(ev, $k, $n);\n", .rp = "    MPI_Info $n = rp_info(c, &a[$k]);\n",
+     .rp_post = "    rp_info_free(&$n);\n", .fpre = H_IN_FPRE, .doc_type = "`MPI_Info`",
+     .doc = "its contents as a string `key=value;key=value` (empty for `MPI_INFO_NULL`)"},
+    {R(newinfo), UNREC, .rp = "    MPI_Info $n_v = MPI_INFO_NULL;\n    MPI_Info *$n = &$n_v;\n",
+     .rp_post = "    if ($ok && $n_v != MPI_INFO_NULL) PMPI_Info_free(&$n_v);\n", .doc_type = "`MPI_Info *` (out)", .doc = "not recorded"},
+    {R(req), 0, &HK_REQ, .rec = "    siot_put_int(ev, $k, siot_mpi_req_id($n));\n", .rp = H_IN_RP, .fpre = H_IN_FPRE,
+     .doc_type = "`MPI_Request`", .doc = "id"},
+    {R(newreq), 0, &HK_REQ, .rec = "    siot_put_int(ev, $k, ($n && $ok) ? siot_h_new(SIOT_H_REQ, siot_hkey_req(*$n)) : -1);\n",
+     .rp = H_NEW_RP, .rp_post = H_NEW_POST, .fpre = H_NEW_FPRE, .fpost = H_NEW_FPOST, .doc_type = "`MPI_Request *` (out)",
+     .doc = "id of the new request"},
+    {R(waitreq), 0, &HK_REQ, .pre = H_KEY_PRE,
+     .rec = "    siot_put_int(ev, $k, siot_h_find(SIOT_H_REQ, siot_k_$n));\n    if ($ok && $n && *$n == MPI_REQUEST_NULL) siot_h_release(SIOT_H_REQ, siot_k_$n);\n",
+     .rp = "    MPI_Request $n_v = rp_req(c, rp_i(&a[$k]));\n    MPI_Request *$n = &$n_v;\n",
+     .rp_post = "    if ($n_v == MPI_REQUEST_NULL) rp_drop_req(c, rp_i(&a[$k]));\n", .fpre = H_INOUT_FPRE, .fpost = H_INOUT_FPOST,
+     .doc_type = "`MPI_Request *` (in/out)", .doc = "id of the request; released when the call completes it"},
+    {R(reqptr), 0, &HK_REQ, .pre = H_KEY_PRE, .rec = "    siot_put_int(ev, $k, siot_h_find(SIOT_H_REQ, siot_k_$n));\n",
+     .rp = "    MPI_Request $n_v = rp_req(c, rp_i(&a[$k]));\n    MPI_Request *$n = &$n_v;\n", .fpre = H_INOUT_FPRE,
+     .fpost = H_INOUT_FPOST, .doc_type = "`MPI_Request *` (in/out)",
+     .doc = "id of a request that is neither created nor released (`MPI_Start`, `MPI_Cancel`)"},
+    {R(reqarr), 0, &HK_REQ, .pre_hook = reqarr_pre, .rec = "    siot_mpi_put_reqs(ev, $k, $n, siot_n_$n, siot_o_$n, $ok);\n",
+     .rp = "    MPI_Request *$n = rp_reqs(c, &a[$k], $i);\n", .rp_post = "    rp_reqs_post(c, &a[$k], $n);\n",
+     .fpre = "    $H $n_s[64];\n    int64_t $n_n = $L;\n    $H *$n = siot_f2c_reqs($n_f, $n_n, $n_s, 64);\n",
+     .fpost = "    siot_f2c_reqs_again($n_f, $n_n, $n);\n", .doc_type = "`MPI_Request []` (in/out)",
+     .doc = "`reqarr(N)`: array of ids; completed ones released"},
+    {R(peer), 0, .rec = "    siot_put_int(ev, $k, siot_mpi_peer($n));\n", .rp = "    int $n = rp_peer(rp_i(&a[$k]));\n",
+     .doc_type = "int", .doc = "a peer rank (`dest`/`source`), `MPI_ANY_SOURCE`=-1, `MPI_PROC_NULL`=-2, `MPI_ROOT`=-3"},
+    {R(root), 0, .rec = "    siot_put_int(ev, $k, siot_mpi_root($n));\n", .rp = "    int $n = rp_peer(rp_i(&a[$k]));\n",
+     .doc_type = "int", .doc = "root rank"},
+    {R(tag), 0, .rec = "    siot_put_int(ev, $k, siot_mpi_tag($n));\n", .rp = "    int $n = rp_tag(rp_i(&a[$k]));\n",
+     .doc_type = "int", .doc = "the tag, `MPI_ANY_TAG`=-1"},
+    {R(status), 0, .pre_hook = status_pre, .rec_hook = status_rec, .rp = "    MPI_Status $n_v;\n    MPI_Status *$n = &$n_v;\n",
+     .fpre = STATUS_FPRE,
+     .fpost = "    MPI_Status siot_st_$n;\n    memset(&siot_st_$n, 0, sizeof siot_st_$n);\n    if (ret == MPI_SUCCESS) PMPI_Status_f2c((MPI_Fint *)$n_fs, &siot_st_$n);\n    MPI_Status *siot_sp_$n = &siot_st_$n;\n",
+     .doc_type = "`MPI_Status *` (out)",
+     .doc = "array `[source, tag, bytes]` (the wrapper supplies a status when the program passed `MPI_STATUS_IGNORE`)"},
+    {R(iostatus), UNREC, .pre_hook = status_pre, .rp = "    MPI_Status $n_v;\n    MPI_Status *$n = &$n_v;\n",
+     .fpost = "    MPI_Status siot_st_$n;\n    memset(&siot_st_$n, 0, sizeof siot_st_$n);\n    if (ret == MPI_SUCCESS) PMPI_Status_f2c((MPI_Fint *)$n_fs, &siot_st_$n);\n    MPI_Status *siot_sp_$n = &siot_st_$n;\n",
+     .doc_type = "`MPI_Status *` (out, MPI-IO)", .doc = "not an argument value: the bytes it reports become the event's `bytes`"},
+    {R(statusarr), UNREC, .rp_hook = statusarr_rp, .doc_type = "`MPI_Status []` (out)", .doc = "not recorded"},
+    {R(outflag), 0, .rec = OUT_REC, .rp = OUT_RP, .fpre = OUT_RP, .fpost = "    if (ret == MPI_SUCCESS) $n_v = *(MPI_Fint *)$n_f != 0;\n",
+     .doc_type = "`int *` (out)", .doc = "the flag the call returned"},
+    {R(intarr), 0, .rec = "    siot_put_ints(ev, $k, $n, $L);\n", .rp = "    int *$n_p = rp_ints(c, &a[$k], $i);\n    int *$n = $n_p;\n",
+     .fpre = "    const int *$n = (const int *)$n_f;\n", .doc_type = "`const int []`", .doc = "`intarr(N)`: array of N values"},
+    {R(intarr3), NOFORT, .rec = "    siot_put_ints(ev, $k, $n ? &$n[0][0] : NULL, 3 * ($L));\n",
+     .rp = "    int *$n_p = rp_ints(c, &a[$k], $i);\n    int (*$n)[3] = (int (*)[3])$n_p;\n", .doc_type = "`int [][3]`",
+     .doc = "`intarr3(N)`: N triples (first, last, stride), as `MPI_Group_range_incl` takes them"},
+    {R(aintarr), 0, .rec = "    siot_mpi_put_aints(ev, $k, $n, $L);\n", .rp = "    MPI_Aint *$n = rp_aints(c, &a[$k], $i);\n",
+     .fpre = "    const MPI_Aint *$n = (const MPI_Aint *)$n_f;\n", .doc_type = "`const MPI_Aint []`",
+     .doc = "`aintarr(N)`: array of N values"},
+    {R(outintarr), 0, .rec = "    siot_put_ints(ev, $k, $n, $L);\n", .rp_hook = outintarr_rp,
+     .fpre = "    int $n_s[256];\n    int *$n = NULL;\n", .doc_type = "`int []` (out)",
+     .doc = "`outintarr(N)`: array of N values written by the call (`N` may be an out parameter already recorded)"},
+    /* HDF5 and PnetCDF */
+    {R(hid), 0, .rec = "    siot_put_int(ev, $k, siot_h5_id($n));\n", .doc_type = "`hid_t`",
+     .doc = "HDF5 id (docs/handles.md): 0 for `H5P_DEFAULT`/`H5S_ALL`, fixed ids for predefined types and "
+            "property-list classes, created ones from 256"},
+    {R(closehid), 0, .rec = "    siot_put_int(ev, $k, siot_h5_close($n, $ok));\n", .doc_type = "`hid_t`",
+     .doc = "the id of the object being closed; released when the call succeeds"},
+    {R(dims), 0, .rec = "    siot_put_i64s(ev, $k, $n, $L);\n", .doc_type = "`const hsize_t []`",
+     .doc = "`dims(N)`: array of N values (`H5S_UNLIMITED` is -1)"},
+    {R(ncid), 0, .rec_hook = ncid_rec, .doc_type = "int", .doc = "netCDF file id as a small id; released by close-class calls"},
+    {R(outncid), 0, .rec = "    siot_put_int(ev, $k, ($n && $ok) ? siot_nc_new(*$n) : -1);\n", .doc_type = "`int *` (out)",
+     .doc = "id of the created or opened file"},
+    {R(varid), 0, .rec = SCALAR_REC, .doc_type = "int", .doc = "variable or dimension id, as it is"},
+    {R(outvarid), 0, .rec = OUT_REC, .doc_type = "`int *` (out)", .doc = "variable or dimension id the call returns"},
+    {R(offarr), 0, .rec = "    siot_put_i64s(ev, $k, $n, $L);\n", .doc_type = "`const MPI_Offset []`",
+     .doc = "`offarr(N)`: array of N values (`start`, `count`, `stride`)"},
+    {R(ncreq), 0, .rec = "    siot_put_int(ev, $k, ($n && $ok) ? siot_nc_req_new(*$n) : -1);\n", .doc_type = "`int *` (out)",
+     .doc = "id of the new non-blocking request"},
+    {R(ncreqarr), 0, .pre_hook = reqarr_pre, .rec = "    siot_nc_put_reqs(ev, $k, siot_n_$n, siot_o_$n, $ok);\n",
+     .doc_type = "`int []` (in/out)", .doc = "`ncreqarr(N)`: array of request ids; completed ones released"},
+};
+#define NROLES (sizeof ROLES / sizeof *ROLES)
+
+const role_def *role_of(int role)
+{
+    for (size_t i = 0; i < NROLES; i++)
+        if (ROLES[i].role == role)
+            return &ROLES[i];
+    return NULL;
+}
+
+static const role_def *must(const func *f, const param *p)
+{
+    const role_def *r = role_of(p->role);
+    if (!r)
+        die(f->file, f->line, "%s: role %s is not supported by the generator", f->name, siot_role_name((unsigned)p->role));
+    return r;
+}
+
+int role_recorded(int role)
+{
+    const role_def *r = role_of(role);
+    return r && !(r->flags & UNREC);
+}
+
+void role_pre(const func *f, const param *p)
+{
+    const role_def *r = must(f, p);
+    if (r->pre)
+        emit_tpl(r->pre, f, p, r->h);
+    if (r->pre_hook)
+        r->pre_hook(f, p);
+}
+
+void role_record(const func *f, const param *p)
+{
+    const role_def *r = must(f, p);
+    if (r->rec_hook)
+        r->rec_hook(f, p);
+    else if (r->rec)
+        emit_tpl(r->rec, f, p, r->h);
+    else
+        die(f->file, f->line, "%s: role %s is not recorded", f->name, siot_role_name((unsigned)p->role));
+}
+
+void role_replay_arg(const func *f, const param *p)
+{
+    const role_def *r = must(f, p);
+    if (r->rp_hook)
+        r->rp_hook(f, p);
+    else if (r->rp)
+        emit_tpl(r->rp, f, p, r->h);
+    else if (p->rec >= 0)
+        o("    /* role %s */\n", siot_role_name((unsigned)p->role));
+}
+
+void role_replay_unrecorded(const func *f, const param *p) { role_replay_arg(f, p); }
+
+void role_replay_post(const func *f, const param *p)
+{
+    const role_def *r = must(f, p);
+    if (r->rp_post)
+        emit_tpl(r->rp_post, f, p, r->h);
+    if (r->post_hook)
+        r->post_hook(f, p);
+}
+
+const char *role_fort_handle(int role)
+{
+    const role_def *r = role_of(role);
+    return r && r->h ? r->h->f2c : NULL;
+}
+
+int role_fortran_ok(int role)
+{
+    const role_def *r = role_of(role);
+    return !r || !(r->flags & NOFORT);
+}
+
+void role_fort_pre(const func *f, const param *p, const char *L)
+{
+    const role_def *r = must(f, p);
+    (void)L;
+    if (r->fpre)
+        emit_tpl(r->fpre, f, p, r->h);
+    else
+        emit_tpl("    $T $n = ($T)*($FI *)$n_f;\n", f, p, r->h);
+}
+
+void role_fort_post(const func *f, const param *p)
+{
+    const role_def *r = must(f, p);
+    if (r->fpost_hook)
+        r->fpost_hook(f, p);
+    else if (r->fpost)
+        emit_tpl(r->fpost, f, p, r->h);
+}
+
+void roles_doc(FILE *fp)
+{
+    fprintf(fp, "| role | C type | recorded as |\n|---|---|---|\n");
+    for (size_t i = 0; i < NROLES; i++)
+        fprintf(fp, "| `%s` | %s | %s |\n", siot_role_name((unsigned)ROLES[i].role), ROLES[i].doc_type, ROLES[i].doc);
+}
