@@ -34,8 +34,13 @@ CFLAGS += $(SANFLAGS) -DSIOT_FAULTS
 endif
 # TSAN=1: the tracer built with ThreadSanitizer under build/<flavour>-tsan.
 TSAN ?=
+# Its layers define no interposers (SIOT_STATIC_LIBRARY): the linker exports
+# an executable's definition of any name a shared library it links uses, so
+# libtsan's own mmap and open at start-up would enter instrumented code before
+# TSan is set up (a SEGV in __tsan_func_entry). The TSan build checks the
+# recorder's threads; the interposers are checked by the other builds.
 ifneq ($(TSAN),)
-CFLAGS += -fsanitize=thread -DSIOT_FAULTS
+CFLAGS += -fsanitize=thread -DSIOT_FAULTS -DSIOT_STATIC_LIBRARY
 endif
 
 SPECS := spec/posix.spec spec/stdio.spec spec/mpi.spec spec/mpiio.spec spec/hdf5.spec spec/pnetcdf.spec
@@ -69,6 +74,13 @@ TOOL_OBJ := $(SIOT_SRC:%.c=$(O)/%.o) $(ENGINE_SRC:%.c=$(O)/%.o) $(COMPRESS_SRC:%
 REPLAY_OBJ := $(IOREPLAY_SRC:%.c=$(O)/%.o) $(O)/gen/replay_all.o $(ENGINE_SRC:%.c=$(O)/%.o) \
               $(COMPRESS_SRC:%.c=$(O)/%.o)
 LIB := $(B)/lib/libsiotrace.a
+# The same runtime and wrappers as shared libraries, for LD_PRELOAD
+# (src/interpose.h): one for the runtime, POSIX, stdio, MPI and MPI-IO, one
+# per I/O library layer (it needs the first, found beside it).
+P := $(B)/pic
+PRELOAD := $(B)/lib/libsiotrace.so
+PRELOAD_LAYERS := $(LIB_LAYERS:%=$(B)/lib/libsiotrace-%.so)
+PRELOAD_OBJ = $(patsubst $(O)/%,$(P)/%,$(CORE_OBJ) $(RUNTIME_OBJ) $(WRAP_OBJ) $(PMPI_OBJ) $(FORT_OBJ))
 IOREPLAY := $(B)/bin/ioreplay
 FLAGS := $(B)/wrap.flags
 SIOT := $(B)/bin/siot
@@ -84,6 +96,22 @@ SIOT := $(B)/bin/siot
 # definitions would be taken instead, unseen.
 FORCE := -u MPI_Init -u MPI_File_open -u __wrap_open -u __wrap_fopen
 MPICH_DEPS := -lunwind -lm -ldl -lpthread -lrt -lucp -lucs -luct -lhwloc
+# The exported entries of the --wrap layers (src/interpose.h): shared
+# libraries and plug-ins call them. A library linked statically (MPICH's
+# HDF5) has none: its calls are all --wrap's.
+WRAP_EXPORTS := $(WRAP_LAYERS:%=$(G)/export-%.syms)
+ifeq ($(MPI),mpich)
+HDF5_EXPORTS :=
+else
+HDF5_EXPORTS := $(G)/export-hdf5.syms
+endif
+PNETCDF_EXPORTS := $(G)/export-pnetcdf.syms
+# Under TSan there are no interposers to export (above).
+ifneq ($(TSAN),)
+WRAP_EXPORTS :=
+HDF5_EXPORTS :=
+PNETCDF_EXPORTS :=
+endif
 ifeq ($(MPI),mpich)
 MPI_LINK := $(FORCE) --start-group $(abspath $(LIB)) -Bstatic -lmpichfort -lmpich --end-group -Bdynamic $(MPICH_DEPS)
 HDF5_LINK := $(FORCE) --start-group $(abspath $(LIB)) -Bstatic -lhdf5_mpich -lmpichfort -lmpich --end-group -Bdynamic \
@@ -100,7 +128,7 @@ endif
 all: lib tools examples
 
 LIB_FLAGS := $(LIB_LAYERS:%=$(B)/wrap-%.flags)
-lib: $(LIB) $(FLAGS) $(LIB_FLAGS)
+lib: $(LIB) $(FLAGS) $(LIB_FLAGS) $(PRELOAD) $(PRELOAD_LAYERS)
 tools: $(SIOT) $(IOREPLAY)
 
 GEN_SRC := $(sort $(wildcard tools/gen/*.c)) core/roles.c
@@ -130,6 +158,10 @@ $(O)/gen/wrap_%.o: $(G)/wrap_%.c wrap/posix_record.h src/record.h src/runtime.h
 	$(CC) $(CFLAGS) -Wno-unused-variable -c -o $@ $<
 
 $(O)/gen/wrap_hdf5.o $(O)/wrap/hdf5_record.o: CFLAGS += $(HDF5_INC)
+ifeq ($(MPI),mpich)
+# libhdf5_mpich.a is linked into the program: its wrappers call __real_ (src/interpose.h)
+$(O)/gen/wrap_hdf5.o: CFLAGS += -DSIOT_STATIC_LIBRARY
+endif
 $(O)/gen/wrap_hdf5.o $(O)/gen/wrap_pnetcdf.o: $(O)/gen/wrap_%.o: $(G)/wrap_%.c wrap/%_record.h src/record.h src/runtime.h
 	@mkdir -p $(@D)
 	$(MPICC) $(CFLAGS) -Wno-unused-variable -c -o $@ $<
@@ -170,17 +202,40 @@ $(LIB): $(CORE_OBJ) $(RUNTIME_OBJ) $(WRAP_OBJ) $(PMPI_OBJ) $(LIBLAYER_OBJ) $(FOR
 	rm -f $@
 	ar rcs $@ $^
 
+# Position-independent objects of the preload libraries: the same sources,
+# the I/O library layers without SIOT_STATIC_LIBRARY (theirs are shared here).
+$(P)/%.o: %.c $(GEN_STAMP)
+	@mkdir -p $(@D)
+	$(MPICC) $(CFLAGS) -fPIC -MMD -MP -c -o $@ $<
+$(P)/gen/%.o: $(G)/%.c $(GEN_STAMP)
+	@mkdir -p $(@D)
+	$(MPICC) $(CFLAGS) $(HDF5_INC) -fPIC -Wno-unused-variable -c -o $@ $<
+$(P)/wrap/%.o: CFLAGS += $(HDF5_INC)
+ifeq ($(MPI),openmpi)
+PRELOAD_LIBS := -lmpi_mpifh
+endif
+$(PRELOAD): $(PRELOAD_OBJ)
+	@mkdir -p $(@D)
+	$(MPICC) -shared -o $@ $^ -lunwind -lm -ldl $(PRELOAD_LIBS)
+$(B)/lib/libsiotrace-hdf5.so: $(P)/gen/wrap_hdf5.o $(P)/wrap/hdf5_record.o $(PRELOAD)
+	$(MPICC) -shared -o $@ $(filter %.o,$^) -L$(B)/lib -lsiotrace -Wl,-rpath,'$$ORIGIN' \
+	    -L/usr/lib/x86_64-linux-gnu/hdf5/$(MPI) -lhdf5
+$(B)/lib/libsiotrace-pnetcdf.so: $(P)/gen/wrap_pnetcdf.o $(P)/wrap/pnetcdf_record.o $(PRELOAD)
+	$(MPICC) -shared -o $@ $(filter %.o,$^) -L$(B)/lib -lsiotrace -Wl,-rpath,'$$ORIGIN' -lpnetcdf
+
 $(FLAGS): $(GEN_STAMP) Makefile
 	@mkdir -p $(@D)
-	{ cat $(WRAP_LAYERS:%=$(G)/wrap-%.syms); for w in $(MPI_LINK); do echo "$$w"; done; } > $@.tmp
+	{ cat $(WRAP_LAYERS:%=$(G)/wrap-%.syms) $(WRAP_EXPORTS); for w in $(MPI_LINK); do echo "$$w"; done; } > $@.tmp
 	mv $@.tmp $@
 
 # wrap.flags plus one I/O library layer: its --wrap lines and the library.
 $(B)/wrap-hdf5.flags: $(GEN_STAMP) Makefile
-	{ cat $(WRAP_LAYERS:%=$(G)/wrap-%.syms) $(G)/wrap-hdf5.syms; for w in $(HDF5_LINK); do echo "$$w"; done; } > $@.tmp
+	{ cat $(WRAP_LAYERS:%=$(G)/wrap-%.syms) $(WRAP_EXPORTS) $(G)/wrap-hdf5.syms $(HDF5_EXPORTS); \
+	  for w in $(HDF5_LINK); do echo "$$w"; done; } > $@.tmp
 	mv $@.tmp $@
 $(B)/wrap-pnetcdf.flags: $(GEN_STAMP) Makefile
-	{ cat $(WRAP_LAYERS:%=$(G)/wrap-%.syms) $(G)/wrap-pnetcdf.syms; for w in $(PNETCDF_LINK); do echo "$$w"; done; } > $@.tmp
+	{ cat $(WRAP_LAYERS:%=$(G)/wrap-%.syms) $(WRAP_EXPORTS) $(G)/wrap-pnetcdf.syms $(PNETCDF_EXPORTS); \
+	  for w in $(PNETCDF_LINK); do echo "$$w"; done; } > $@.tmp
 	mv $@.tmp $@
 
 # -rdynamic: plug-ins loaded by `siot stats --plugin` call back into siot.

@@ -249,7 +249,9 @@ int rp_untraced_fd(rp_state *c)
     return c->untraced_fd;
 }
 
-int rp_fcntl_int_cmd(int cmd)
+/* fcntl's third argument from its recorded value: an integer, a struct
+ * flock, or RP_NO_ARG for a pointer command whose argument was not recorded. */
+void *rp_fcntl_arg(rp_state *c, int cmd, const siot_value *v)
 {
     switch (cmd) {
     case F_DUPFD:
@@ -258,9 +260,25 @@ int rp_fcntl_int_cmd(int cmd)
     case F_SETFD:
     case F_GETFL:
     case F_SETFL:
-        return 1;
+        return (void *)(intptr_t)rp_i(v);
+    case F_GETLK:
+    case F_SETLK:
+    case F_SETLKW:
+#ifdef F_OFD_GETLK
+    case F_OFD_GETLK:
+    case F_OFD_SETLK:
+    case F_OFD_SETLKW:
+#endif
+        if (v->kind != SIOT_V_ARR || v->n != 4)
+            return RP_NO_ARG;
+        memset(&c->flock, 0, sizeof c->flock);
+        c->flock.l_type = (short)v->arr[0];
+        c->flock.l_whence = (short)v->arr[1];
+        c->flock.l_start = (off_t)v->arr[2];
+        c->flock.l_len = (off_t)v->arr[3];
+        return &c->flock;
     }
-    return 0;
+    return RP_NO_ARG;
 }
 
 /* Is path (relative to the root, which is the working directory) free of

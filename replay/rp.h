@@ -6,6 +6,7 @@
 #define SIOT_RP_H
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -28,6 +29,7 @@ typedef struct rp_state {
     rp_map fd, stream, dir, comm, group, dtype, op, file, req;
     MPI_Message msg; /* from the last Mprobe/Improbe, for Mrecv/Imrecv */
     int untraced_fd;  /* a descriptor the original did not trace (a pipe's end), for dup2 from one */
+    struct flock flock; /* fcntl's record lock */
     /* scratch */
     void *buf[RP_SLOTS];
     size_t bufcap[RP_SLOTS];
@@ -81,7 +83,8 @@ int rp_fresh_fd(rp_state *c, int oldfd);
 int rp_dup_target(rp_state *c, int64_t id, int oldfd);
 /* A descriptor that the tracer does not trace, made once per replay. */
 int rp_untraced_fd(rp_state *c);
-int rp_fcntl_int_cmd(int cmd);
+#define RP_NO_ARG ((void *)-1)
+void *rp_fcntl_arg(rp_state *c, int cmd, const siot_value *v);
 void *rp_buf(rp_state *c, int slot, int64_t bytes);
 struct iovec *rp_iov(rp_state *c, const siot_value *lens, int slot);
 

@@ -3,6 +3,7 @@
  * bitmap is the lock-free filter wrappers test before every call. */
 #include "src/handles.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 
@@ -11,6 +12,10 @@
 
 static uint64_t *fdbits; /* descriptors opened under tracing */
 static uint32_t fdwords;
+/* The MPI library's private session directory (Open MPI's, which holds its
+ * shared-memory and lock files, named after the run's process ids). */
+static const char *private_dir;
+static size_t private_len;
 
 static uint32_t fd_capacity(void)
 {
@@ -32,6 +37,14 @@ void siot_fd_init(void)
         fdwords = 0;
     siot_h_set_base(SIOT_H_STREAM, 3);
     siot_h_set_base(SIOT_H_FD, 3);
+    private_dir = getenv("OMPI_MCA_orte_jobfam_session_dir");
+    private_len = private_dir ? strlen(private_dir) : 0;
+}
+
+int siot_path_private(const char *path)
+{
+    return private_len && path && strncmp(path, private_dir, private_len) == 0 &&
+           (path[private_len] == '/' || path[private_len] == 0);
 }
 
 void siot_fd_forget_all(void)

@@ -68,6 +68,10 @@ int64_t siot_fd_drop(int fd);
 int64_t siot_h_closing(int kind, const void *handle);
 int siot_stream_traced(const void *stream);
 int siot_dir_traced(const void *dir);
+/* A path in the MPI library's private session directory (Open MPI's
+ * $OMPI_MCA_orte_jobfam_session_dir: its shared-memory and lock files,
+ * named after the run's process ids): calls on it are not recorded. */
+int siot_path_private(const char *path);
 /* The descriptor bitmap, sized from RLIMIT_NOFILE (start-up). */
 void siot_fd_init(void);
 /* Forgets every traced descriptor (a new session: MPI_Init). */

@@ -7,6 +7,7 @@
 
 #include "src/runtime.h"
 #include "src/endings.h"
+#include "src/interpose.h"
 #include "src/stack.h"
 
 /* Arrays longer than this are not recorded (a bad count must not make the

@@ -10,6 +10,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "src/modules.h"
 #include "src/runtime.h"
 
 #define MAX_FRAMES 64
@@ -19,19 +20,7 @@
 extern char __start_siot_text[] __attribute__((weak));
 extern char __stop_siot_text[] __attribute__((weak));
 
-/* ---- modules: executable and shared libraries, by address range ---- */
-
-typedef struct range {
-    uintptr_t lo, hi;
-    uint32_t module;
-} range;
-
 static struct {
-    range *ranges;
-    uint32_t nranges;
-    char **paths;
-    uint32_t npaths;
-    uint64_t rebuilds;
     /* sites */
     uint64_t *frames; /* SIOT_ADDR(module, offset), site i at frames[off[i]] */
     uint32_t *off, *depth;
@@ -42,141 +31,14 @@ static struct {
     uint32_t capindex;
 } G;
 
-static int cmp_range(const void *a, const void *b)
-{
-    const range *x = a, *y = b;
-    return (x->lo > y->lo) - (x->lo < y->lo);
-}
-
-static uint32_t module_id(const char *path)
-{
-    for (uint32_t i = 0; i < G.npaths; i++)
-        if (strcmp(G.paths[i], path) == 0)
-            return i;
-    char **p = siot_realloc(G.paths, (G.npaths + 1) * sizeof *p);
-    if (!p)
-        return UINT32_MAX;
-    G.paths = p;
-    size_t n = strlen(path);
-    char *c = siot_malloc(n + 1);
-    if (!c)
-        return UINT32_MAX;
-    memcpy(c, path, n + 1);
-    G.paths[G.npaths] = c;
-    return G.npaths++;
-}
-
-/* The path of a loaded object (the executable's own entry has no name). */
-static const char *object_path(const struct dl_phdr_info *info, char exe[PATH_MAX])
-{
-    const char *name = info->dlpi_name;
-    if (name && *name)
-        return name;
-    ssize_t r = (ssize_t)syscall(SYS_readlink, "/proc/self/exe", exe, PATH_MAX - 1);
-    exe[r > 0 ? r : 0] = 0;
-    return exe;
-}
-
-static int add_object(struct dl_phdr_info *info, size_t size, void *data)
-{
-    (void)size;
-    (void)data;
-    char exe[PATH_MAX];
-    const char *name = object_path(info, exe);
-    uint32_t m = UINT32_MAX;
-    for (int i = 0; i < info->dlpi_phnum; i++) {
-        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
-            continue;
-        if (m == UINT32_MAX && (m = module_id(name)) == UINT32_MAX)
-            return 0;
-        range *r = siot_realloc(G.ranges, (G.nranges + 1) * sizeof *r);
-        if (!r)
-            return 0;
-        G.ranges = r;
-        /* Offsets are taken from the module's load base, as addr2line wants them. */
-        r[G.nranges].lo = info->dlpi_addr + ph->p_vaddr;
-        r[G.nranges].hi = info->dlpi_addr + ph->p_vaddr + ph->p_memsz;
-        r[G.nranges].module = m;
-        G.nranges++;
-    }
-    return 0;
-}
-
-static void rebuild_modules(void)
-{
-    siot_free(G.ranges);
-    G.ranges = NULL;
-    G.nranges = 0;
-    dl_iterate_phdr(add_object, NULL);
-    qsort(G.ranges, G.nranges, sizeof *G.ranges, cmp_range);
-    G.rebuilds++;
-}
-
-static const range *find_range(uintptr_t a)
-{
-    uint32_t lo = 0, hi = G.nranges;
-    while (lo < hi) {
-        uint32_t mid = (lo + hi) / 2;
-        if (G.ranges[mid].hi <= a)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < G.nranges && G.ranges[lo].lo <= a ? &G.ranges[lo] : NULL;
-}
-
-/* Module-relative address: the lowest executable segment of a module is not
- * its base, so keep one base per module: the load bias recorded at rebuild. */
-static struct {
-    uint32_t module;
-    uintptr_t base;
-} *bases;
-static uint32_t nbases;
-
-static int note_base(struct dl_phdr_info *info, size_t size, void *data)
-{
-    (void)size;
-    (void)data;
-    char exe[PATH_MAX];
-    const char *name = object_path(info, exe);
-    for (uint32_t i = 0; i < G.npaths; i++)
-        if (strcmp(G.paths[i], name) == 0) {
-            void *b = siot_realloc(bases, (nbases + 1) * sizeof *bases);
-            if (!b)
-                return 0;
-            bases = b;
-            bases[nbases].module = i;
-            bases[nbases].base = info->dlpi_addr;
-            nbases++;
-        }
-    return 0;
-}
-
-static uintptr_t module_base_of(uint32_t m)
-{
-    for (uint32_t i = 0; i < nbases; i++)
-        if (bases[i].module == m)
-            return bases[i].base;
-    return 0;
-}
-
 static int map_addr(uintptr_t a, uint64_t *out)
 {
-    const range *r = find_range(a);
-    if (!r && G.rebuilds < 64) {
-        /* A library loaded since the last look (dlopen). */
-        rebuild_modules();
-        siot_free(bases);
-        bases = NULL;
-        nbases = 0;
-        dl_iterate_phdr(note_base, NULL);
-        r = find_range(a);
-    }
-    if (!r)
+    uint32_t m;
+    uintptr_t base;
+    if (!siot_module_of(a, &m, &base))
         return 0;
     /* a - 1: the call instruction, not the one after it (addr2line's convention). */
-    *out = SIOT_ADDR(r->module, a - 1 - module_base_of(r->module));
+    *out = SIOT_ADDR(m, a - 1 - base);
     return 1;
 }
 
@@ -318,16 +180,13 @@ SIOT_TEXT uint32_t siot_site_here(unsigned depth)
     cache_slot *c = &cache[h & (CACHE_SLOTS - 1)];
     if (c->site && c->n == n && n <= CACHE_DEPTH && memcmp(c->raw, raw, n * sizeof *raw) == 0)
         return c->site;
+    /* mapped outside the lock: a library loaded since may need the loader's lock (modules.h) */
     uint64_t f[MAX_FRAMES];
-    siot_lock();
-    if (!G.nranges) {
-        rebuild_modules();
-        dl_iterate_phdr(note_base, NULL);
-    }
     uint32_t k = 0;
     for (uint32_t i = 0; i < n; i++)
         if (map_addr(raw[i], &f[k]))
             k++;
+    siot_lock();
     uint32_t site = k ? intern_site(f, k) : 0;
     siot_unlock();
     if (site && n <= CACHE_DEPTH) {
@@ -342,12 +201,7 @@ void siot_stack_warm(void)
 {
     void *ips[8];
     backtrace_ips(ips, 8); /* libunwind's own set-up, once, before any thread of the program */
-    siot_lock();
-    if (!G.nranges) {
-        rebuild_modules();
-        dl_iterate_phdr(note_base, NULL);
-    }
-    siot_unlock();
+    siot_modules_init();
 }
 
 int siot_sites_export(siot_trace *t)
@@ -362,13 +216,14 @@ int siot_sites_export_locked(siot_trace *t)
 {
     int rc = 0;
     /* Only the modules that some frame points into, renumbered densely. */
-    uint32_t *map = siot_calloc(G.npaths + 1, sizeof *map);
+    uint32_t npaths = siot_module_count();
+    uint32_t *map = siot_calloc(npaths + 1, sizeof *map);
     if (!map)
         return -1;
     for (size_t i = 0; i < G.nframes; i++)
         map[SIOT_ADDR_MODULE(G.frames[i])] = 1;
     uint32_t nused = 0;
-    for (uint32_t i = 0; i < G.npaths; i++)
+    for (uint32_t i = 0; i < npaths; i++)
         map[i] = map[i] ? ++nused : 0; /* new index + 1 */
     t->nmodules = nused;
     t->modules = siot_arena_alloc(&t->arena, (nused ? nused : 1) * sizeof *t->modules);
@@ -378,9 +233,11 @@ int siot_sites_export_locked(siot_trace *t)
         rc = -1;
         t->nmodules = t->nsites = 0;
     }
-    for (uint32_t i = 0; rc == 0 && i < G.npaths; i++)
-        if (map[i] && !(t->modules[map[i] - 1] = siot_arena_strdup(&t->arena, G.paths[i], strlen(G.paths[i]))))
+    for (uint32_t i = 0; rc == 0 && i < npaths; i++) {
+        const char *path = siot_module_path(i);
+        if (map[i] && !(t->modules[map[i] - 1] = siot_arena_strdup(&t->arena, path, strlen(path))))
             rc = -1;
+    }
     for (uint32_t i = 0; rc == 0 && i < G.nsites; i++) {
         siot_site *s = &t->sites[i];
         s->depth = G.depth[i];

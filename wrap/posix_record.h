@@ -28,8 +28,25 @@ static inline void siot_put_iov(siot_raw *ev, uint32_t k, const struct iovec *io
             a[i] = (int64_t)iov[i].iov_len;
 }
 
-/* fcntl's third argument: an integer for integer commands, nothing for
- * pointer ones. */
+/* fcntl's third argument: an integer for integer commands, the lock
+ * [type, whence, start, len] for the record-lock commands (struct flock),
+ * nothing for the other pointer ones. */
+static inline int siot_fcntl_lock_cmd(int cmd)
+{
+    switch (cmd) {
+    case F_GETLK:
+    case F_SETLK:
+    case F_SETLKW:
+#ifdef F_OFD_GETLK
+    case F_OFD_GETLK:
+    case F_OFD_SETLK:
+    case F_OFD_SETLKW:
+#endif
+        return 1;
+    }
+    return 0;
+}
+
 static inline int64_t siot_fcntl_arg(int cmd, void *arg, int64_t ret)
 {
     switch (cmd) {
@@ -58,6 +75,22 @@ static inline int64_t siot_fcntl_arg(int cmd, void *arg, int64_t ret)
     default:
         return 0;
     }
+}
+
+static inline void siot_put_fcntl_arg(siot_raw *ev, uint32_t k, int cmd, void *arg, int64_t ret)
+{
+    if (siot_fcntl_lock_cmd(cmd) && arg) {
+        const struct flock *fl = arg;
+        int64_t *a = siot_put_arr(ev, k, 4);
+        if (a) {
+            a[0] = fl->l_type;
+            a[1] = fl->l_whence;
+            a[2] = fl->l_start;
+            a[3] = fl->l_len;
+        }
+        return;
+    }
+    siot_put_int(ev, k, siot_fcntl_arg(cmd, arg, ret));
 }
 
 /* dup2's (dup3's) target after the call: traced, keeping its id if it had

@@ -4,7 +4,6 @@
 # of the replay equal those of the original. (Programs whose ranks do not race
 # on the same files, so that every POSIX result is reproducible.)
 . "$(dirname "$0")/../lib.sh"
-[ "$MPI" = mpich ] || skip "with Open MPI the POSIX calls inside MPI-IO are not traced (README)"
 RP=$B/tests/ioreplay-traced
 build_traced classic
 posix_roundtrip() { # NAME P PROGRAM ARGS...

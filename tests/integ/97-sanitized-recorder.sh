@@ -71,7 +71,7 @@ dump_has big.siot "note spilled: " || fail "big: nothing spilled under a 1M limi
 jsonl big.siot > b.jsonl
 py check_irregular.py b.jsonl 2 $N || fail "big: spilled trace not exact (sanitized)"
 ! ls th2.part-* big.part-* > /dev/null 2>&1 || fail "checkpoints left behind"
-# Signals while the thread holds the tracer's lock (runtime.h, rule 2): the
+# Signals while the thread holds the tracer's lock (src/lock.h, rule 2): the
 # sanitized build raises SIGTERM at the Nth acquisition of the lock
 # (SIOT_FAULT_SIGNAL=15:N), at every kind of site in turn: the stream filter
 # of an untraced fwrite, the call-site table, a descriptor's close, the end of

@@ -180,6 +180,11 @@ static void filter_expr(const func *f, char *buf, size_t n)
     }
     if (f->cond_none)
         return;
+    const param *path = find_role(f, SIOT_ROLE_path);
+    if (path && !find_role(f, SIOT_ROLE_fd) && !find_role(f, SIOT_ROLE_stream) && !find_role(f, SIOT_ROLE_dir)) {
+        snprintf(buf, n, "!siot_path_private(%s)", path->name);
+        return;
+    }
     for (int i = 0; i < f->np; i++) {
         const param *p = &f->p[i];
         if (p->role == SIOT_ROLE_fd) {
@@ -298,11 +303,7 @@ static void emit_exec_wrapper(const func *f, const char *real)
 static void emit_fast_path(const func *f, const char *real)
 {
     int isvoid = f->retrole == SIOT_ROLE_r_void;
-    if (is_printf_like(f)) {
-        o("    if (SIOT_LIKELY(slot < 0)) {\n        %s ret = %s(", f->rettype, real);
-        emit_args(f, 0);
-        o(");\n        va_end(%s);\n        return ret;\n    }\n", f->p[f->np - 1].name);
-    } else if (agreed_handle(f)) {
+    if (agreed_handle(f)) {
         /* not recording here: this rank still takes part in the ranks'
          * agreement on the new handle's id, which the others may make */
         o("    if (SIOT_LIKELY(slot < 0)) {\n        %s ret = %s(", f->rettype, real);
@@ -315,35 +316,13 @@ static void emit_fast_path(const func *f, const char *real)
     }
 }
 
-static void emit_declarations(const func *f, const char *real)
+/* The body every entry shares: decide, call, record. real: the expression
+ * that calls the real function. Opened by the caller, closed here. */
+static void emit_body(const func *f, const char *real)
 {
-    if (is_printf_like(f)) {
-        /* the real function called is the v-version */
-        o("%s %s(", f->rettype, real);
-        for (int i = 0; i < f->np - 1; i++)
-            o("%s%s", i ? ", " : "", f->p[i].decl);
-        o(", va_list);\n");
-    } else if (is_wrap_layer(f->layer) || f->real[0]) {
-        o("%s %s(", f->rettype, real);
-        emit_params(f);
-        o(");\n");
-    }
-    o("SIOT_TEXT %s %s%s(", f->rettype, is_wrap_layer(f->layer) ? "__wrap_" : "", f->name);
-    emit_params(f);
-    o(")\n{\n");
-}
-
-static void emit_wrapper(const func *f)
-{
-    char real[128];
-    real_name(f, real, sizeof real);
     int isvoid = f->retrole == SIOT_ROLE_r_void;
     unsigned base = SIOT_CLASS_BASE(f->cls);
     const char *layer = siot_layer_name((unsigned)f->layer);
-
-    o("\n/* %s:%d */\n", f->file, f->line);
-    emit_declarations(f, real);
-    emit_variadic_prologue(f);
     if (base == SIOT_CLASS_finalize || base == SIOT_CLASS_abort || base == SIOT_CLASS_exit) {
         emit_ending_wrapper(f, real);
         return;
@@ -369,13 +348,118 @@ static void emit_wrapper(const func *f)
         o("    %s ret = %s(", f->rettype, real);
     emit_args(f, 1);
     o(");\n    int siot_e = errno;\n");
-    if (is_printf_like(f))
-        o("    va_end(%s);\n", f->p[f->np - 1].name);
     emit_record_event(f, "ret", 0);
     o("    siot_finish(slot);\n    errno = siot_e;\n");
     if (!isvoid)
         o("    return ret;\n");
     o("}\n");
+}
+
+/* PMPI layers: one entry, MPI_NAME, calling PMPI_NAME. */
+static void emit_pmpi_wrapper(const func *f)
+{
+    char real[128];
+    real_name(f, real, sizeof real);
+    o("\n/* %s:%d */\n", f->file, f->line);
+    if (f->real[0]) {
+        o("%s %s(", f->rettype, real);
+        emit_params(f);
+        o(");\n");
+    }
+    o("SIOT_TEXT %s %s(", f->rettype, f->name);
+    emit_params(f);
+    o(")\n{\n");
+    emit_body(f, real);
+}
+
+/* The parameters of the shared body: the variadic one as a plain parameter. */
+static void emit_body_params(const func *f)
+{
+    if (f->np == 0)
+        o("void");
+    for (int i = 0; i < f->np; i++)
+        o("%s%s", i ? ", " : "", f->p[i].decl);
+}
+
+/* The arguments an entry passes on: the variadic one read by its prologue. */
+static void emit_entry_args(const func *f)
+{
+    for (int i = 0; i < f->np; i++)
+        o("%s%s", i ? ", " : "", f->p[i].name);
+}
+
+/* The real function: __real_NAME of a static library, else a pointer found
+ * at the first call (src/interpose.h). A printf-like call's is its v-version. */
+static void emit_real(const func *f)
+{
+    const char *rname = f->real[0] ? f->real : f->name;
+    o("#ifdef SIOT_STATIC_LIBRARY\n%s __real_%s(", f->rettype, rname);
+    if (is_printf_like(f))
+        emit_body_params(f);
+    else
+        emit_params(f);
+    o(");\n#define siot_call_%s __real_%s\n#else\nstatic %s (*siot_real_%s)(", f->name, rname, f->rettype, f->name);
+    if (is_printf_like(f))
+        emit_body_params(f);
+    else
+        emit_params(f);
+    o(");\n#define siot_call_%s SIOT_REAL_FN(siot_real_%s, \"%s\")\n#endif\n", f->name, f->name, rname);
+}
+
+/* One entry (__wrap_NAME or the exported NAME): the variadic part read,
+ * then the shared body, or the real function for a call made from where
+ * nothing is recorded. */
+static void emit_entry(const func *f, int exported)
+{
+    int isvoid = f->retrole == SIOT_ROLE_r_void, pf = is_printf_like(f);
+    if (exported)
+        o("#ifndef SIOT_STATIC_LIBRARY\nSIOT_INTERPOSER %s %s(", f->rettype, f->name);
+    else
+        o("SIOT_TEXT %s __wrap_%s(", f->rettype, f->name);
+    emit_params(f);
+    o(")\n{\n");
+    emit_variadic_prologue(f);
+    if (!isvoid)
+        o("    %s ret;\n", f->rettype);
+    if (exported) {
+        o("    if (SIOT_UNLIKELY(!siot_interposed_records(SIOT_LAYER_%s, __builtin_return_address(0))))\n        %ssiot_call_%s(",
+          siot_layer_name((unsigned)f->layer), isvoid ? "" : "ret = ", f->name);
+        emit_entry_args(f);
+        o(");\n    else\n    ");
+    }
+    o("    %ssiot_do_%s(", isvoid ? "" : "ret = ", f->name);
+    emit_entry_args(f);
+    o(");\n");
+    if (pf)
+        o("    va_end(%s);\n", f->p[f->np - 1].name);
+    if (SIOT_CLASS_BASE(f->cls) == SIOT_CLASS_exit)
+        o("    __builtin_unreachable(); /* the real _exit does not return */\n");
+    else if (!isvoid)
+        o("    return ret;\n");
+    o("}\n%s", exported ? "#endif\n" : "");
+}
+
+/* --wrap layers: the shared body and its two entries (src/interpose.h). */
+static void emit_wrap_wrapper(const func *f)
+{
+    char real[128];
+    snprintf(real, sizeof real, "siot_call_%s", f->name);
+    o("\n/* %s:%d */\n", f->file, f->line);
+    emit_real(f);
+    o("SIOT_INLINE %s siot_do_%s(", f->rettype, f->name);
+    emit_body_params(f);
+    o(")\n{\n");
+    emit_body(f, real);
+    emit_entry(f, 0);
+    emit_entry(f, 1);
+}
+
+static void emit_wrapper(const func *f)
+{
+    if (is_wrap_layer(f->layer))
+        emit_wrap_wrapper(f);
+    else
+        emit_pmpi_wrapper(f);
 }
 
 void emit_layer_file(const char *dir, int layer)
@@ -405,6 +489,13 @@ void emit_layer_file(const char *dir, int layer)
         for (int i = 0; i < NF; i++)
             if (F[i].layer == layer)
                 o("--wrap=%s\n", F[i].name);
+        fclose(out);
+        /* the exported entries, for shared libraries and plug-ins */
+        snprintf(name, sizeof name, "export-%s.syms", siot_layer_name((unsigned)layer));
+        out = open_out(dir, name);
+        for (int i = 0; i < NF; i++)
+            if (F[i].layer == layer)
+                o("--export-dynamic-symbol=%s\n", F[i].name);
         fclose(out);
     }
 }

@@ -1,0 +1,55 @@
+/* interpose: how a wrapper of a --wrap layer (POSIX, stdio, HDF5, PnetCDF)
+ * reaches the real function, and is reached from shared libraries.
+ *
+ * Each such wrapper has two entries: __wrap_NAME, which the linker's --wrap
+ * gives the objects linked into the program (the application, and static
+ * libraries such as MPICH's libmpich.a), and NAME itself, exported from the
+ * program (or from the preloaded libsiotrace.so), which the dynamic linker
+ * gives every shared library and run-time plugin that calls NAME (Open MPI's
+ * MPI-IO plugins, a shared HDF5, libgfortran, PnetCDF's Fortran binding). A
+ * call through NAME is the program's I/O when the object that made it is
+ * (modules.h: the program, its libraries, the I/O libraries; the MPI
+ * library only inside a traced MPI-IO, HDF5 or PnetCDF call; never the C
+ * library, the loader, the MPI transports or the tracer). The real function
+ * is found once with dlsym(RTLD_NEXT): the next definition after the
+ * program (or after libsiotrace.so).
+ *
+ * A library linked into the program statically (MPICH's libhdf5_mpich.a)
+ * defines NAME itself: its layer is compiled with SIOT_STATIC_LIBRARY, and
+ * its wrappers call __real_NAME and have no exported entry.
+ *
+ * Locks: none on the way to the real function (a relaxed atomic pointer);
+ * the first call of a name looks it up. Signals: not used from handlers. */
+#ifndef SIOT_INTERPOSE_H
+#define SIOT_INTERPOSE_H
+
+#include <stdint.h>
+
+#include "src/runtime.h"
+
+/* The real NAME (dlsym(RTLD_NEXT)), looked up the first time; a name found
+ * nowhere ends the process with a message (nothing can stand for it). */
+void *siot_real_lookup(const char *name);
+static inline void *siot_real_get(void **p, const char *name)
+{
+    void *f = __atomic_load_n(p, __ATOMIC_RELAXED);
+    if (SIOT_LIKELY(f != 0))
+        return f;
+    f = siot_real_lookup(name);
+    __atomic_store_n(p, f, __ATOMIC_RELAXED);
+    return f;
+}
+#define SIOT_REAL_FN(ptr, name) ((__typeof__(ptr))siot_real_get((void **)&(ptr), name))
+
+/* Whether a call of layer that reached an exported entry from the code at
+ * return address ra is recorded. */
+int siot_caller_records(const void *ra);
+static inline int siot_interposed_records(unsigned layer, const void *ra)
+{
+    return siot_recording(layer) && siot_caller_records(ra);
+}
+
+#define SIOT_INTERPOSER SIOT_TEXT __attribute__((visibility("default")))
+#define SIOT_INLINE static inline __attribute__((always_inline))
+
+#endif
