@@ -43,7 +43,7 @@ ifneq ($(TSAN),)
 CFLAGS += -fsanitize=thread -DSIOT_FAULTS -DSIOT_STATIC_LIBRARY
 endif
 
-SPECS := spec/posix.spec spec/stdio.spec spec/mpi.spec spec/mpiio.spec spec/hdf5.spec spec/pnetcdf.spec
+SPECS := spec/posix.spec spec/stdio.spec spec/mpi.spec spec/mpiio.spec spec/largecount.spec spec/hdf5.spec spec/pnetcdf.spec
 WRAP_LAYERS := posix stdio
 PMPI_LAYERS := mpi mpiio
 # I/O library layers, each in its own archive members and flag file. Debian

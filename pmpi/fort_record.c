@@ -54,6 +54,16 @@ MPI_Datatype *siot_f2c_dtypes(const void *f, int64_t n, MPI_Datatype *stack, int
     return c;
 }
 
+MPI_Aint *siot_f2c_aints(const void *f, size_t width, int64_t n, MPI_Aint *stack, int cap)
+{
+    if (!f || n <= 0 || n > SIOT_FORT_MAX)
+        return NULL;
+    MPI_Aint *c = n <= cap ? stack : malloc((size_t)n * sizeof *c);
+    for (int64_t i = 0; c && i < n; i++)
+        c[i] = width == sizeof(MPI_Fint) ? (MPI_Aint)((const MPI_Fint *)f)[i] : ((const MPI_Aint *)f)[i];
+    return c;
+}
+
 int *siot_f2c_indices(const void *f, int64_t n, int *stack, int cap)
 {
     if (!f || n <= 0 || n > cap)

@@ -20,6 +20,10 @@ const char *siot_fstr(const char *s, size_t len, char *buf, size_t cap);
  * stack); NULL when n is out of range. */
 MPI_Request *siot_f2c_reqs(const void *f, int64_t n, MPI_Request *stack, int cap);
 MPI_Datatype *siot_f2c_dtypes(const void *f, int64_t n, MPI_Datatype *stack, int cap);
+/* Fortran address-sized integers (width bytes each: INTEGER in the removed
+ * MPI-1 calls, INTEGER(KIND=MPI_ADDRESS_KIND) elsewhere) as MPI_Aint, into
+ * stack or malloc'ed memory as above. */
+MPI_Aint *siot_f2c_aints(const void *f, size_t width, int64_t n, MPI_Aint *stack, int cap);
 /* An empty Fortran status (see siot_mpi_status_empty). */
 void siot_fstatus_empty(MPI_Fint *f);
 /* Re-reads the request array after the call completed some of them. */

@@ -111,6 +111,18 @@ void siot_mpi_put_aints(siot_raw *ev, uint32_t k, const MPI_Aint *v, int64_t n)
             a[i] = (int64_t)v[i];
 }
 
+#if MPI_VERSION >= 4
+void siot_mpi_put_counts(siot_raw *ev, uint32_t k, const MPI_Count *v, int64_t n)
+{
+    if (!v || n < 0 || n > SIOT_MAX_ARRAY)
+        return;
+    int64_t *a = siot_put_arr(ev, k, (uint32_t)n);
+    if (a)
+        for (int64_t i = 0; i < n; i++)
+            a[i] = (int64_t)v[i];
+}
+#endif
+
 /* Hints are what replay needs from an info object: "key=value;key=value",
  * keys in the order the implementation lists them. */
 void siot_mpi_put_info(siot_raw *ev, uint32_t k, MPI_Info info)
@@ -197,7 +209,7 @@ int64_t siot_mpi_err_class(int code)
     return cls;
 }
 
-int64_t siot_mpi_bytes(int count, MPI_Datatype dt)
+int64_t siot_mpi_bytes(int64_t count, MPI_Datatype dt)
 {
     int size = 0;
     if (dt == MPI_DATATYPE_NULL || PMPI_Type_size(dt, &size) != MPI_SUCCESS)

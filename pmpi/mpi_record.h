@@ -89,6 +89,9 @@ int siot_mpi_is_root(MPI_Comm c, int root);
 
 void siot_mpi_put_dtypes(siot_raw *ev, uint32_t k, const MPI_Datatype *v, int64_t n);
 void siot_mpi_put_aints(siot_raw *ev, uint32_t k, const MPI_Aint *v, int64_t n);
+#if MPI_VERSION >= 4
+void siot_mpi_put_counts(siot_raw *ev, uint32_t k, const MPI_Count *v, int64_t n);
+#endif
 void siot_mpi_put_info(siot_raw *ev, uint32_t k, MPI_Info info);
 /* Request arrays: keys saved before the call (completed requests are reset to
  * MPI_REQUEST_NULL by it), ids recorded and completed ones released after. */
@@ -104,7 +107,7 @@ static inline void siot_mpi_status_empty(MPI_Status *st)
     st->MPI_SOURCE = MPI_ANY_SOURCE;
     st->MPI_TAG = MPI_ANY_TAG;
 }
-int64_t siot_mpi_bytes(int count, MPI_Datatype dt);
+int64_t siot_mpi_bytes(int64_t count, MPI_Datatype dt);
 /* What a trace records of an MPI return code: 0 or the error class. */
 int64_t siot_mpi_err_class(int code);
 

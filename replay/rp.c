@@ -421,6 +421,18 @@ int *rp_ints(rp_state *c, const siot_value *v, int slot)
     return a;
 }
 
+#if MPI_VERSION >= 4
+MPI_Count *rp_counts(rp_state *c, const siot_value *v, int slot)
+{
+    if (v->kind != SIOT_V_ARR)
+        return NULL;
+    MPI_Count *a = slot_area(c, slot, (v->n + 1) * sizeof *a);
+    for (uint32_t i = 0; a && i < v->n; i++)
+        a[i] = (MPI_Count)v->arr[i];
+    return a;
+}
+#endif
+
 MPI_Aint *rp_aints(rp_state *c, const siot_value *v, int slot)
 {
     if (v->kind != SIOT_V_ARR)
@@ -504,25 +516,33 @@ void *rp_mpibuf(rp_state *c, int slot, int64_t count, MPI_Datatype t, int64_t fa
     return b ? b + lead : NULL;
 }
 
-void *rp_mpibuf_v(rp_state *c, int slot, const int *counts, const int *displs, int64_t n, MPI_Datatype t)
+/* The i-th recorded value of an array (counts, displacements of any width). */
+static int64_t nth(const siot_value *v, int64_t i)
+{
+    return v && v->kind == SIOT_V_ARR && i < (int64_t)v->n ? v->arr[i] : 0;
+}
+
+static int64_t arr_len(const siot_value *v) { return v && v->kind == SIOT_V_ARR ? (int64_t)v->n : 0; }
+
+void *rp_mpibuf_v(rp_state *c, int slot, const siot_value *counts, const siot_value *displs, MPI_Datatype t)
 {
     int64_t top = 1, sum = 0;
-    for (int64_t i = 0; counts && i < n; i++) {
-        int64_t end = (displs ? displs[i] : sum) + (int64_t)counts[i];
-        sum += counts[i];
+    for (int64_t i = 0; i < arr_len(counts); i++) {
+        int64_t end = (arr_len(displs) ? nth(displs, i) : sum) + nth(counts, i);
+        sum += nth(counts, i);
         if (end > top)
             top = end;
     }
     return rp_mpibuf(c, slot, top, t, 1);
 }
 
-void *rp_mpibuf_w(rp_state *c, int slot, const int *counts, const int *displs, int64_t n, const MPI_Datatype *t)
+void *rp_mpibuf_w(rp_state *c, int slot, const siot_value *counts, const siot_value *displs, const MPI_Datatype *t)
 {
     int64_t top = 1, sum = 0;
-    for (int64_t i = 0; counts && t && i < n; i++) {
+    for (int64_t i = 0; t && i < arr_len(counts); i++) {
         size_t lead;
-        int64_t bytes = (int64_t)span(t[i], counts[i], &lead) + (int64_t)lead;
-        int64_t end = (displs ? displs[i] : sum) + bytes;
+        int64_t bytes = (int64_t)span(t[i], nth(counts, i), &lead) + (int64_t)lead;
+        int64_t end = (arr_len(displs) ? nth(displs, i) : sum) + bytes;
         sum += bytes;
         if (end > top)
             top = end;

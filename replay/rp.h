@@ -112,6 +112,9 @@ int rp_peer(int64_t v);
 int rp_tag(int64_t v);
 int *rp_ints(rp_state *c, const siot_value *v, int slot);
 MPI_Aint *rp_aints(rp_state *c, const siot_value *v, int slot);
+#if MPI_VERSION >= 4
+MPI_Count *rp_counts(rp_state *c, const siot_value *v, int slot);
+#endif
 MPI_Datatype *rp_dtypes(rp_state *c, const siot_value *v, int slot);
 int *rp_int_scratch(rp_state *c, int slot, int64_t n);
 MPI_Status *rp_statuses(rp_state *c, int slot, int64_t n);
@@ -121,8 +124,8 @@ void rp_reqs_post(rp_state *c, const siot_value *ids, const MPI_Request *reqs);
 /* Buffer sizes: count elements of t (times factor); the largest
  * displacement + count of a v-collective; per-type extents of a w-collective. */
 void *rp_mpibuf(rp_state *c, int slot, int64_t count, MPI_Datatype t, int64_t factor);
-void *rp_mpibuf_v(rp_state *c, int slot, const int *counts, const int *displs, int64_t n, MPI_Datatype t);
-void *rp_mpibuf_w(rp_state *c, int slot, const int *counts, const int *displs, int64_t n, const MPI_Datatype *t);
+void *rp_mpibuf_v(rp_state *c, int slot, const siot_value *counts, const siot_value *displs, MPI_Datatype t);
+void *rp_mpibuf_w(rp_state *c, int slot, const siot_value *counts, const siot_value *displs, const MPI_Datatype *t);
 int64_t rp_commsize(MPI_Comm comm);
 
 void rp_init(rp_state *c, int rank, const char *root);

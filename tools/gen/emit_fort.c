@@ -19,6 +19,9 @@ static int is_string_param(const param *p)
 /* Why a function gets no Fortran wrapper, or NULL. */
 static const char *not_fortran(const func *f)
 {
+    size_t n = strlen(f->name);
+    if (n > 2 && strcmp(f->name + n - 2, "_c") == 0)
+        return "the large-count forms have no mpif.h binding";
     for (int i = 0; i < f->np; i++)
         if (!role_fortran_ok(f->p[i].role))
             return "a parameter form the Fortran bindings do not share";
@@ -148,7 +151,7 @@ static void emit_fortran_wrapper(const func *f)
     o("    siot_finish(slot);\n");
     for (int i = 0; i < f->np; i++) {
         const param *p = &f->p[i];
-        if (p->role == SIOT_ROLE_reqarr || p->role == SIOT_ROLE_dtypearr)
+        if (p->role == SIOT_ROLE_reqarr || p->role == SIOT_ROLE_dtypearr || p->role == SIOT_ROLE_aintarr)
             o("    if (%s != %s_s) free(%s);\n", p->name, p->name, p->name);
     }
     o("    errno = siot_e;\n}\n");
@@ -168,10 +171,13 @@ void emit_fortran_file(const char *dir)
         if (!is_mpi_layer(f->layer))
             continue;
         const char *why = not_fortran(f);
-        if (why)
+        if (why) {
             o("\n/* %s: no Fortran wrapper (%s) */\n", f->name, why);
-        else
+        } else {
+            emit_cond_begin(f);
             emit_fortran_wrapper(f);
+            emit_cond_end(f);
+        }
     }
     fclose(out);
 }

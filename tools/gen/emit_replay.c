@@ -87,6 +87,8 @@ static void emit_replayer(const func *f)
         o("    return RP_SKIP; /* %s */\n}\n", why);
         return;
     }
+    if (f->cond[0])
+        o("#if !(%s)\n    return RP_SKIP; /* not in the MPI this replay was built with */\n#else\n", f->cond);
     for (int i = 0; i < f->np; i++)
         if (f->p[i].rec >= 0)
             role_replay_arg(f, &f->p[i]);
@@ -97,6 +99,8 @@ static void emit_replayer(const func *f)
     for (int i = 0; i < f->np; i++)
         role_replay_post(f, &f->p[i]);
     emit_replay_result(f);
+    if (f->cond[0])
+        o("#endif\n");
     o("}\n");
 }
 
@@ -132,6 +136,7 @@ void emit_replay_file(const char *dir)
     static int emitted[MAXF];
     for (int i = 0; i < NF; i++)
         if (F[i].layer == SIOT_LAYER_posix || F[i].layer == SIOT_LAYER_stdio || is_mpi_layer(F[i].layer)) {
+            emit_removed_decl(&F[i], "");
             emit_replayer(&F[i]);
             emitted[i] = 1;
         }

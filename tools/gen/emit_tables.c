@@ -197,3 +197,30 @@ void emit_functab(const char *dir)
     o("};\nconst uint32_t siot_nfuncs = %d;\n", NF);
     fclose(out);
 }
+
+/* if="COND": the function exists only where COND holds (MPI-4's large-count
+ * forms are not in Open MPI 4.1); its code is compiled there only. */
+void emit_cond_begin(const func *f)
+{
+    if (f->cond[0])
+        o("#if %s\n", f->cond);
+}
+
+void emit_cond_end(const func *f)
+{
+    if (f->cond[0])
+        o("#endif\n");
+}
+
+/* removed: MPI-3.0 removed the name, the libraries still export it, and the
+ * headers either omit it (MPICH 4) or turn it into a compile-time error
+ * (Open MPI 4.1); the generated code declares it itself, with the
+ * prototype the libraries define. prefix: "" and "P" for the profiling name. */
+void emit_removed_decl(const func *f, const char *prefix)
+{
+    if (!f->removed)
+        return;
+    o("#undef %s%s\n%s %s%s(", prefix, f->name, f->rettype, prefix, f->name);
+    emit_params(f);
+    o(");\n");
+}

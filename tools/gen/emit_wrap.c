@@ -361,6 +361,8 @@ static void emit_pmpi_wrapper(const func *f)
     char real[128];
     real_name(f, real, sizeof real);
     o("\n/* %s:%d */\n", f->file, f->line);
+    emit_removed_decl(f, "");
+    emit_removed_decl(f, "P");
     if (f->real[0]) {
         o("%s %s(", f->rettype, real);
         emit_params(f);
@@ -456,10 +458,12 @@ static void emit_wrap_wrapper(const func *f)
 
 static void emit_wrapper(const func *f)
 {
+    emit_cond_begin(f);
     if (is_wrap_layer(f->layer))
         emit_wrap_wrapper(f);
     else
         emit_pmpi_wrapper(f);
+    emit_cond_end(f);
 }
 
 void emit_layer_file(const char *dir, int layer)

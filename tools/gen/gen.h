@@ -57,6 +57,8 @@ typedef struct func {
     char real[96];       /* real=NAME */
     char noreplay[160];  /* noreplay="why" */
     char bytes[512];     /* bytes=EXPR: C expression of the event's bytes */
+    char cond[160];      /* if="COND": compiled only where the preprocessor condition holds */
+    int removed;         /* removed: a name removed from the standard that the libraries still export */
 } func;
 
 extern func F[MAXF];
@@ -80,6 +82,9 @@ const char *success_expr(const func *f);
 void len_expr(const func *f, const param *p, char *buf, size_t n);
 void pointee(const param *p, char *buf, size_t n);
 void emit_params(const func *f);
+void emit_cond_begin(const func *f);
+void emit_cond_end(const func *f);
+void emit_removed_decl(const func *f, const char *prefix);
 const param *agreed_handle(const func *f);
 
 /* roles.c: the role table */

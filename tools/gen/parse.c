@@ -140,6 +140,13 @@ static void parse_option(func *f, char *tok, const char *file, int lineno)
         if (n < 12 || tok[n - 1] != '"')
             die(file, lineno, "noreplay=\"WHY\" needs its reason in quotes");
         snprintf(f->noreplay, sizeof f->noreplay, "%.*s", (int)(n - 11), tok + 10);
+    } else if (strncmp(tok, "if=\"", 4) == 0) {
+        size_t n = strlen(tok);
+        if (n < 6 || tok[n - 1] != '"')
+            die(file, lineno, "if=\"CONDITION\" needs its condition in quotes");
+        snprintf(f->cond, sizeof f->cond, "%.*s", (int)(n - 5), tok + 4);
+    } else if (strcmp(tok, "removed") == 0) {
+        f->removed = 1;
     } else if (strcmp(tok, "fort") != 0) {
         die(file, lineno, "unknown option '%s'", tok);
     }

@@ -51,8 +51,13 @@ struct role_def {
 
 /* ------------------------------------------------------------------ templates */
 
-static const char *fort_int_type(const param *p)
+/* The Fortran integer kind of an integer parameter. The removed MPI-1 calls
+ * (MPI_TYPE_STRUCT, MPI_ADDRESS...) take plain INTEGER where their C
+ * bindings take MPI_Aint: that is why they were replaced. */
+static const char *fort_int_type(const func *f, const param *p)
 {
+    if (f->removed && strstr(p->type, "MPI_Aint"))
+        return "MPI_Fint";
     if (strstr(p->type, "MPI_Offset"))
         return "MPI_Offset";
     if (strstr(p->type, "MPI_Aint"))
@@ -77,7 +82,7 @@ static size_t expand_one(const char *t, const func *f, const param *p, const hki
         return 2;
     }
     if (starts(t, "FI")) {
-        snprintf(out, n, "%s", fort_int_type(p));
+        snprintf(out, n, "%s", fort_int_type(f, p));
         return 2;
     }
     switch (*t) {
@@ -266,6 +271,12 @@ static void statusarr_rp(const func *f, const param *p)
 
 /* The size of the buffer a replayed call needs: from the count and the
  * datatype (or the size) that follow it, times buf(N)'s multiplier. */
+/* Counts and displacements of the v/w collectives: int, MPI_Aint or MPI_Count. */
+static int is_count_array(int role)
+{
+    return role == SIOT_ROLE_intarr || role == SIOT_ROLE_aintarr || role == SIOT_ROLE_countarr;
+}
+
 static void buf_rp(const func *f, const param *p)
 {
     int i = (int)(p - f->p);
@@ -276,16 +287,18 @@ static void buf_rp(const func *f, const param *p)
             count = q;
         else if (q->role == SIOT_ROLE_size && !size)
             size = q;
-        else if (q->role == SIOT_ROLE_intarr && !counts)
+        else if (is_count_array(q->role) && !counts)
             counts = q;
-        else if (q->role == SIOT_ROLE_intarr && !displs)
+        else if (is_count_array(q->role) && !displs)
             displs = q;
         else if (q->role == SIOT_ROLE_dtype && !dt)
             dt = q;
         else if (q->role == SIOT_ROLE_dtypearr && !dts)
             dts = q;
     }
-    char e[2048];
+    char e[2048], dv[32] = "NULL";
+    if (displs)
+        snprintf(dv, sizeof dv, "&a[%d]", displs->rec);
     const param *comm = find_role(f, SIOT_ROLE_comm);
     if (f->layer == SIOT_LAYER_posix || f->layer == SIOT_LAYER_stdio) {
         if (count && size)
@@ -295,11 +308,9 @@ static void buf_rp(const func *f, const param *p)
         else
             snprintf(e, sizeof e, "rp_buf(c, %d, 4096)", i);
     } else if (counts && dts) {
-        snprintf(e, sizeof e, "rp_mpibuf_w(c, %d, %s, %s, a[%d].n, %s)", i, counts->name,
-                 displs ? displs->name : "NULL", counts->rec, dts->name);
+        snprintf(e, sizeof e, "rp_mpibuf_w(c, %d, &a[%d], %s, %s)", i, counts->rec, dv, dts->name);
     } else if (counts && dt) {
-        snprintf(e, sizeof e, "rp_mpibuf_v(c, %d, %s, %s, a[%d].n, %s)", i, counts->name,
-                 displs ? displs->name : "NULL", counts->rec, dt->name);
+        snprintf(e, sizeof e, "rp_mpibuf_v(c, %d, &a[%d], %s, %s)", i, counts->rec, dv, dt->name);
     } else if (count && dt && strcmp(p->arg, "commsize") == 0 && comm) {
         /* gathered or scattered: one count per rank */
         snprintf(e, sizeof e, "rp_mpibuf(c, %d, %s, %s, rp_commsize(%s))", i, count->name, dt->name, comm->name);
@@ -517,8 +528,11 @@ static const role_def ROLES[] = {
      .rp = "    int *$n_p = rp_ints(c, &a[$k], $i);\n    int (*$n)[3] = (int (*)[3])$n_p;\n", .doc_type = "`int [][3]`",
      .doc = "`intarr3(N)`: N triples (first, last, stride), as `MPI_Group_range_incl` takes them"},
     {R(aintarr), 0, .rec = "    siot_mpi_put_aints(ev, $k, $n, $L);\n", .rp = "    MPI_Aint *$n = rp_aints(c, &a[$k], $i);\n",
-     .fpre = "    const MPI_Aint *$n = (const MPI_Aint *)$n_f;\n", .doc_type = "`const MPI_Aint []`",
+     .fpre = "    MPI_Aint $n_s[64];\n    int64_t $n_n = $L;\n    MPI_Aint *$n = siot_f2c_aints($n_f, sizeof($FI), $n_n, $n_s, 64);\n",
+     .doc_type = "`const MPI_Aint []`",
      .doc = "`aintarr(N)`: array of N values"},
+    {R(countarr), NOFORT, .rec = "    siot_mpi_put_counts(ev, $k, $n, $L);\n", .rp = "    MPI_Count *$n = rp_counts(c, &a[$k], $i);\n",
+     .doc_type = "`const MPI_Count []`", .doc = "`countarr(N)`: array of N values (the MPI-4 large-count forms)"},
     {R(outintarr), 0, .rec = "    siot_put_ints(ev, $k, $n, $L);\n", .rp_hook = outintarr_rp,
      .fpre = "    int $n_s[256];\n    int *$n = NULL;\n", .doc_type = "`int []` (out)",
      .doc = "`outintarr(N)`: array of N values written by the call (`N` may be an out parameter already recorded)"},
