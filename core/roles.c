@@ -64,6 +64,7 @@ int siot_role_is_array(unsigned role)
     case SIOT_ROLE_offarr:
     case SIOT_ROLE_outreqarr:
     case SIOT_ROLE_ncreqarr:
+    case SIOT_ROLE_aiolist:
         return 1;
     }
     return 0;

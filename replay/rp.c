@@ -192,6 +192,48 @@ const char *rp_str(rp_state *c, const siot_value *v, int slot)
     return v->kind == SIOT_V_STR ? v->s : "";
 }
 
+/* ------------------------------------------------------------ temporary files, aio */
+
+int rp_at_mkostemps(rp_state *c, const char *path, int suffixlen, int flags)
+{
+    (void)c;
+    (void)suffixlen;
+    return open(path, O_RDWR | O_CREAT | O_TRUNC | (flags & ~O_ACCMODE), 0600);
+}
+int rp_at_mkstemp(rp_state *c, const char *path) { return rp_at_mkostemps(c, path, 0, 0); }
+int rp_at_mkostemp(rp_state *c, const char *path, int flags) { return rp_at_mkostemps(c, path, 0, flags); }
+int rp_at_mkstemps(rp_state *c, const char *path, int suffixlen) { return rp_at_mkostemps(c, path, suffixlen, 0); }
+
+int rp_aio_fields(rp_state *c, const siot_value *v, int64_t i, int64_t out[4])
+{
+    if (v->kind != SIOT_V_ARR || i < 0 || (uint64_t)(i + 1) * 4 > v->n)
+        return -1;
+    const int64_t *r = v->arr + 4 * i;
+    int fd = rp_fd(c, r[0]);
+    if (fd < 0)
+        return -1;
+    out[0] = fd;
+    out[1] = r[1];
+    out[2] = r[2] > 0 ? r[2] : 0;
+    out[3] = r[3];
+    return fd;
+}
+
+int rp_aio_now(rp_state *c, int op, int fd, int64_t off, int64_t n)
+{
+    void *b = rp_buf(c, RP_SLOTS - 1, n);
+    if (!b)
+        return -1;
+    ssize_t r = 0;
+    if (op == LIO_READ)
+        r = pread(fd, b, (size_t)n, (off_t)off);
+    else if (op == LIO_WRITE)
+        r = pwrite(fd, b, (size_t)n, (off_t)off);
+    return r < 0 ? -1 : 0;
+}
+
+int rp_aio_fsync_fd(int op, int fd) { return op == O_DSYNC ? fdatasync(fd) : fsync(fd); }
+
 const char *rp_text(rp_state *c, int64_t n, int slot)
 {
     if (n < 0)

@@ -5,6 +5,7 @@
 #ifndef SIOT_RP_H
 #define SIOT_RP_H
 
+#include <aio.h>
 #include <dirent.h>
 #include <fcntl.h>
 #include <mpi.h>
@@ -87,6 +88,52 @@ int rp_untraced_fd(rp_state *c);
 void *rp_fcntl_arg(rp_state *c, int cmd, const siot_value *v);
 void *rp_buf(rp_state *c, int slot, int64_t bytes);
 struct iovec *rp_iov(rp_state *c, const siot_value *lens, int slot);
+/* Temporary files (mkstemp and friends): made with open() at the name the
+ * original got, under the root (the random part is not drawn again); a
+ * traced replay records them as opens of that name. */
+int rp_at_mkstemp(rp_state *c, const char *path);
+int rp_at_mkostemp(rp_state *c, const char *path, int flags);
+int rp_at_mkstemps(rp_state *c, const char *path, int suffixlen);
+int rp_at_mkostemps(rp_state *c, const char *path, int suffixlen, int flags);
+/* aio requests, replayed synchronously: the transfer is made at once with
+ * pread or pwrite (a traced replay records those), and the completion calls
+ * (aio_error, aio_return, aio_suspend) are not replayed. rp_aio_fields:
+ * request i of a recorded [fd id, offset, nbytes, opcode]... array, its
+ * descriptor mapped; -1 when it is unknown or NULL. */
+int rp_aio_fields(rp_state *c, const siot_value *v, int64_t i, int64_t out[4]);
+#define RP_AIO_FILL(c, v, i, cb)                                                                               \
+    __extension__({                                                                                            \
+        int64_t rp_f_[4];                                                                                      \
+        int rp_ok_ = rp_aio_fields((c), (v), (i), rp_f_);                                                      \
+        if (rp_ok_ >= 0) {                                                                                     \
+            (cb)->aio_fildes = (int)rp_f_[0];                                                                  \
+            (cb)->aio_offset = rp_f_[1];                                                                       \
+            (cb)->aio_nbytes = (size_t)rp_f_[2];                                                               \
+            (cb)->aio_lio_opcode = (int)rp_f_[3];                                                              \
+        }                                                                                                      \
+        rp_ok_;                                                                                                \
+    })
+/* One transfer: LIO_READ or LIO_WRITE of n bytes at off; 0 or -1. */
+int rp_aio_now(rp_state *c, int op, int fd, int64_t off, int64_t n);
+#define rp_sync_aio_read(c, cb) rp_aio_now((c), LIO_READ, (cb)->aio_fildes, (cb)->aio_offset, (int64_t)(cb)->aio_nbytes)
+#define rp_sync_aio_write(c, cb) rp_aio_now((c), LIO_WRITE, (cb)->aio_fildes, (cb)->aio_offset, (int64_t)(cb)->aio_nbytes)
+#define rp_sync_aio_read64 rp_sync_aio_read
+#define rp_sync_aio_write64 rp_sync_aio_write
+int rp_aio_fsync_fd(int op, int fd);
+#define rp_sync_aio_fsync(c, op, cb) rp_aio_fsync_fd((op), (cb)->aio_fildes)
+#define rp_sync_aio_fsync64 rp_sync_aio_fsync
+#define rp_sync_lio_listio(c, mode, list, nent, sig)                                                                \
+    __extension__({                                                                                            \
+        int rp_r_ = 0;                                                                                         \
+        for (int rp_i_ = 0; rp_i_ < (nent); rp_i_++)                                                           \
+            if ((list)[rp_i_] && rp_aio_now((c), (list)[rp_i_]->aio_lio_opcode, (list)[rp_i_]->aio_fildes,      \
+                                            (list)[rp_i_]->aio_offset, (int64_t)(list)[rp_i_]->aio_nbytes) < 0) \
+                rp_r_ = -1;                                                                                    \
+        (void)(mode);                                                                                          \
+        (void)(sig);                                                                                           \
+        rp_r_;                                                                                                 \
+    })
+#define rp_sync_lio_listio64 rp_sync_lio_listio
 
 /* ---- MPI ---- */
 MPI_Comm rp_comm(rp_state *c, int64_t id);

@@ -74,11 +74,13 @@ void siot_json_value(siot_vbuf *o, unsigned role, const siot_value *v)
     }
 }
 
+/* wait: the completion that reports an asynchronous request's bytes
+ * (aio_return); MPI waits record none (their requests' calls do). */
 int siot_is_data_class(unsigned cls)
 {
     unsigned b = SIOT_CLASS_BASE(cls);
     return b == SIOT_CLASS_read || b == SIOT_CLASS_write || b == SIOT_CLASS_send || b == SIOT_CLASS_recv ||
-           b == SIOT_CLASS_sendrecv;
+           b == SIOT_CLASS_sendrecv || b == SIOT_CLASS_wait;
 }
 
 static int flush_out(siot_vbuf *o, FILE *fp)

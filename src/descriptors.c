@@ -96,6 +96,8 @@ int64_t siot_h_closing(int kind, const void *handle)
 
 int siot_stream_traced(const void *stream)
 {
+    if (!stream || !siot_h_maybe(SIOT_H_STREAM, (uintptr_t)stream))
+        return 0;
     siot_lock();
     int r = stream && siot_h_find(SIOT_H_STREAM, (uintptr_t)stream) >= 0;
     siot_unlock();
@@ -104,6 +106,8 @@ int siot_stream_traced(const void *stream)
 
 int siot_dir_traced(const void *dir)
 {
+    if (!dir || !siot_h_maybe(SIOT_H_DIR, (uintptr_t)dir))
+        return 0;
     siot_lock();
     int r = dir && siot_h_find(SIOT_H_DIR, (uintptr_t)dir) >= 0;
     siot_unlock();

@@ -22,6 +22,13 @@ typedef struct htab {
 
 static htab tabs[SIOT_NHKINDS];
 
+/* The stream and directory filters' lock-free hint: live handles of those
+ * kinds counted per bucket of their hash, kept under the lock, read without
+ * it. A bucket at zero: the handle is certainly not traced (the common case
+ * of an fputc or printf on a stream the tracer does not follow). */
+#define HINT_BUCKETS 256
+static uint32_t hint[2][HINT_BUCKETS];
+
 static uint32_t hash_key(uintptr_t k)
 {
     uint64_t x = (uint64_t)k;
@@ -29,6 +36,18 @@ static uint32_t hash_key(uintptr_t k)
     x *= 0xff51afd7ed558ccdULL;
     x ^= x >> 33;
     return (uint32_t)x;
+}
+
+static void hint_add(const htab *h, uintptr_t key, int d)
+{
+    int kind = (int)(h - tabs);
+    if (kind == SIOT_H_STREAM || kind == SIOT_H_DIR)
+        __atomic_add_fetch(&hint[kind == SIOT_H_DIR][hash_key(key) % HINT_BUCKETS], (uint32_t)d, __ATOMIC_RELAXED);
+}
+
+int siot_h_maybe(int kind, uintptr_t key)
+{
+    return __atomic_load_n(&hint[kind == SIOT_H_DIR][hash_key(key) % HINT_BUCKETS], __ATOMIC_RELAXED) != 0;
 }
 
 static int grow(htab *h)
@@ -130,6 +149,7 @@ static int32_t insert(htab *h, uintptr_t key, int32_t id)
     h->ids[j] = id;
     h->state[j] = 1;
     h->used++;
+    hint_add(h, key, 1);
     if (!set_id(h, id, 1))
         return -1;
     return id;
@@ -138,6 +158,7 @@ static int32_t insert(htab *h, uintptr_t key, int32_t id)
 static void remove_slot(htab *h, uint32_t j)
 {
     int32_t id = h->ids[j];
+    hint_add(h, h->keys[j], -1);
     h->state[j] = 2;
     h->used--;
     h->tomb++;
@@ -234,6 +255,9 @@ void siot_h_clear(int kind)
     siot_free(h->state);
     siot_free(h->idbits);
     int32_t base = h->base;
+    if (kind == SIOT_H_STREAM || kind == SIOT_H_DIR)
+        for (int b = 0; b < HINT_BUCKETS; b++)
+            __atomic_store_n(&hint[kind == SIOT_H_DIR][b], 0, __ATOMIC_RELAXED);
     memset(h, 0, sizeof *h);
     h->base = base;
     h->lowest = base;

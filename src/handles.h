@@ -3,9 +3,10 @@
  *
  * Locks: the id tables (siot_h_*) are used under the recorder lock (between
  * siot_end and siot_finish, or around a call that takes it). The filters
- * siot_fd_traced (an atomic bitmap) is lock-free; siot_stream_traced,
- * siot_dir_traced, siot_fd_closing and siot_h_closing take the lock
- * themselves (lock.h, rule 1). *
+ * siot_fd_traced (an atomic bitmap) is lock-free; siot_stream_traced and
+ * siot_dir_traced are lock-free for the handles not traced (siot_h_maybe)
+ * and take the lock for the others; siot_fd_closing and siot_h_closing take
+ * the lock themselves (lock.h, rule 1).
  * Errors: an unknown handle has id -1; a table that cannot grow gives -1.
  */
 #ifndef SIOT_HANDLES_H
@@ -66,6 +67,9 @@ int64_t siot_fd_closing(int fd);
 int64_t siot_fd_drop(int fd);
 /* The same for a FILE* or DIR* (kind SIOT_H_STREAM, SIOT_H_DIR) about to be closed. */
 int64_t siot_h_closing(int kind, const void *handle);
+/* Lock-free: 0 when a FILE* or DIR* (kind SIOT_H_STREAM, SIOT_H_DIR) is
+ * certainly not traced; 1 when it may be (the filters then look it up). */
+int siot_h_maybe(int kind, uintptr_t key);
 int siot_stream_traced(const void *stream);
 int siot_dir_traced(const void *dir);
 /* A path in the MPI library's private session directory (Open MPI's

@@ -1,12 +1,14 @@
 /* posix_record: what the generated POSIX and stdio wrappers need beyond the
- * runtime: iovec sizes, fcntl arguments, pointer results. */
+ * runtime: iovec sizes, fcntl arguments, pointer results, aio requests. */
 #ifndef SIOT_POSIX_RECORD_H
 #define SIOT_POSIX_RECORD_H
 
+#include <aio.h>
 #include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <sys/mman.h>
+#include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/types.h>
@@ -113,5 +115,40 @@ static inline int64_t siot_fcntl_ret(int cmd, int ret)
         return siot_fd_new(ret);
     return ret;
 }
+
+/* aio requests (struct aiocb and struct aiocb64 alike, hence macros): a
+ * request is recorded as [fd id, offset, nbytes, lio_opcode]; a NULL one as
+ * fd id -2. The call is recorded when one of its descriptors is traced. */
+static inline void siot_aio4(int64_t *a, int has, int fd, int64_t off, int64_t n, int op)
+{
+    a[0] = has ? siot_fd_id(fd) : -2;
+    a[1] = has ? off : 0;
+    a[2] = has ? n : 0;
+    a[3] = has ? op : 0;
+}
+#define SIOT_AIO4(a, cb)                                                                                        \
+    siot_aio4((a), (cb) != NULL, (cb) ? (cb)->aio_fildes : -1, (cb) ? (int64_t)(cb)->aio_offset : 0,          \
+              (cb) ? (int64_t)(cb)->aio_nbytes : 0, (cb) ? (cb)->aio_lio_opcode : 0)
+#define SIOT_PUT_AIOCB(ev, k, cb)                                                                               \
+    do {                                                                                                        \
+        int64_t *siot_a_ = siot_put_arr((ev), (k), 4);                                                          \
+        if (siot_a_)                                                                                            \
+            SIOT_AIO4(siot_a_, (cb));                                                                           \
+    } while (0)
+#define SIOT_PUT_AIOLIST(ev, k, list, n)                                                                        \
+    do {                                                                                                        \
+        int64_t siot_n_ = ((list) && (n) > 0 && (int64_t)(n) <= SIOT_MAX_ARRAY / 4) ? (int64_t)(n) : 0;        \
+        int64_t *siot_a_ = siot_put_arr((ev), (k), (uint32_t)(4 * siot_n_));                                    \
+        for (int64_t siot_i_ = 0; siot_a_ && siot_i_ < siot_n_; siot_i_++)                                      \
+            SIOT_AIO4(siot_a_ + 4 * siot_i_, (list)[siot_i_]);                                                  \
+    } while (0)
+#define SIOT_AIOCB_TRACED(cb) ((cb) != NULL && siot_fd_traced((cb)->aio_fildes))
+#define SIOT_AIOLIST_TRACED(list, n)                                                                            \
+    __extension__({                                                                                             \
+        int siot_t_ = 0;                                                                                        \
+        for (int64_t siot_i_ = 0; (list) && siot_i_ < (int64_t)(n) && !siot_t_; siot_i_++)                      \
+            siot_t_ = SIOT_AIOCB_TRACED((list)[siot_i_]);                                                       \
+        siot_t_;                                                                                                \
+    })
 
 #endif

@@ -37,16 +37,32 @@ static void emit_replay_call(const func *f)
         /* formatted output: as many bytes as were written, through the same function */
         const param *st = find_role(f, SIOT_ROLE_stream);
         o("    const char *text = rp_text(c, rec_ret, %d);\n", f->np);
-        if (find_role(f, SIOT_ROLE_vlist))
+        if (find_role(f, SIOT_ROLE_vlist)) {
             o("    %s ret = call_vfprintf(%s, \"%%s\", text);\n", f->rettype, st->name);
-        else
-            o("    %s ret = %s(%s, \"%%s\", text);\n", f->rettype, f->name, st->name);
+            return;
+        }
+        o("    %s ret = %s(", f->rettype, f->name);
+        for (int i = 0; i < f->np; i++)
+            o("%s%s", i ? ", " : "",
+              f->p[i].role == SIOT_ROLE_fmt ? "\"%s\"" : f->p[i].role == SIOT_ROLE_vargs ? "text" : f->p[i].name);
+        o(");\n");
         return;
     }
-    o("    %s ret = %s(", f->rettype, f->name);
+    if (f->replay[0]) {
+        /* made another way (replay/rp.h): a temporary file at its recorded name, aio synchronously */
+        o("    %s ret = %s(c", f->rettype, f->replay);
+        for (int i = 0; i < f->np; i++)
+            o(", %s", f->p[i].name);
+        o(");\n");
+        return;
+    }
+    if (f->retrole == SIOT_ROLE_r_void)
+        o("    %s(", f->name);
+    else
+        o("    %s ret = %s(", f->rettype, f->name);
     for (int i = 0; i < f->np; i++)
         o("%s%s", i ? ", " : "", f->p[i].name);
-    o(");\n");
+    o(");\n%s", f->retrole == SIOT_ROLE_r_void ? "    int ret = 0;\n" : "");
 }
 
 static void emit_replay_result(const func *f)
@@ -110,6 +126,7 @@ static void emit_replay_prologue(void)
     o("#define _LARGEFILE64_SOURCE\n#include <errno.h>\n#include <fcntl.h>\n#include <stdint.h>\n#include <string.h>\n");
     o("#include <dirent.h>\n#include <stdio.h>\n#include <sys/file.h>\n#include <sys/mman.h>\n#include <sys/stat.h>\n"
       "#include <sys/statfs.h>\n#include <sys/types.h>\n#include <sys/uio.h>\n#include <unistd.h>\n");
+    o("#include <aio.h>\n#include <sys/sendfile.h>\n");
     o("#include <stdarg.h>\n#include \"replay/rp.h\"\n");
     o("/* vfprintf needs a va_list: made here, so that the replay calls vfprintf itself. */\n"
       "static int call_vfprintf(FILE *f, const char *fmt, ...)\n{\n    va_list ap;\n    va_start(ap, fmt);\n"
@@ -118,10 +135,10 @@ static void emit_replay_prologue(void)
     o("#pragma GCC diagnostic ignored \"-Wdeprecated-declarations\"\n");
     /* MPI_UNWEIGHTED is a sentinel pointer to an empty object in Open MPI */
     o("#pragma GCC diagnostic ignored \"-Wstringop-overread\"\n");
-    /* declarations for the fortified and compatibility names (not in the headers without _FORTIFY_SOURCE) */
+    /* declarations for the fortified and compatibility names (_IO_putc, __read_chk: not in the headers) */
     for (int i = 0; i < NF; i++) {
         const func *f = &F[i];
-        if ((f->layer != SIOT_LAYER_posix && f->layer != SIOT_LAYER_stdio) || strncmp(f->name, "__", 2) != 0)
+        if ((f->layer != SIOT_LAYER_posix && f->layer != SIOT_LAYER_stdio) || f->name[0] != '_')
             continue;
         o("extern %s %s(", f->rettype, f->name);
         emit_params(f);

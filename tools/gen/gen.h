@@ -55,6 +55,8 @@ typedef struct func {
     int agree;           /* agree: the ranks agree on the new handle's id */
     int closes;          /* closes: the call closes its stream, directory or descriptor */
     char real[96];       /* real=NAME */
+    char replay[96];     /* replay=NAME: ioreplay calls NAME(c, args...) (replay/rp.h) instead */
+    char stdstream[16];  /* stream=stdout|stdin: the stream a call without one uses (printf, scanf) */
     char noreplay[160];  /* noreplay="why" */
     char bytes[512];     /* bytes=EXPR: C expression of the event's bytes */
     char cond[160];      /* if="COND": compiled only where the preprocessor condition holds */

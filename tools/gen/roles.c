@@ -351,6 +351,48 @@ static void closed_post(const func *f, const param *p)
     o("    rp_drop_%s(c, rp_i(&a[%d]));\n", table, p->rec);
 }
 
+/* The struct of an aiocb parameter: its type without the pointer, the
+ * array brackets and the qualifiers ("struct aiocb", "struct aiocb64"). */
+static void aio_struct(const param *p, char *buf, size_t n)
+{
+    char t[192];
+    snprintf(t, sizeof t, "%s", p->type);
+    char *cut = strchr(t, '*');
+    if (cut)
+        *cut = 0;
+    const char *s = t;
+    if (strncmp(s, "const ", 6) == 0)
+        s += 6;
+    snprintf(buf, n, "%s", s);
+    size_t l = strlen(buf);
+    while (l && buf[l - 1] == ' ')
+        buf[--l] = 0;
+}
+
+/* A recorded request made again on the mapped descriptor (RP_AIO_FILL
+ * says whether it is known); the replay's executors (rp.h) give it a buffer. */
+static void aiocb_rp(const func *f, const param *p)
+{
+    char st[192];
+    aio_struct(p, st, sizeof st);
+    o("    %s %s_v;\n    memset(&%s_v, 0, sizeof %s_v);\n    %s *%s = &%s_v;\n", st, p->name, p->name, p->name, st,
+      p->name, p->name);
+    o("    if (RP_AIO_FILL(c, &a[%d], 0, %s) < 0)\n        return RP_SKIP;\n", p->rec, p->name);
+}
+
+static void aiolist_rp(const func *f, const param *p)
+{
+    char st[192];
+    aio_struct(p, st, sizeof st);
+    o("    int64_t %s_n = a[%d].kind == SIOT_V_ARR ? a[%d].n / 4 : 0;\n", p->name, p->rec, p->rec);
+    o("    %s *%s_v = rp_buf(c, %d, (int64_t)sizeof(%s) * (%s_n + 1));\n", st, p->name, (int)(p - f->p), st, p->name);
+    o("    %s **%s = rp_buf(c, %d, (int64_t)sizeof(%s *) * (%s_n + 1));\n", st, p->name, f->np + 1, st, p->name);
+    o("    for (int64_t i = 0; i < %s_n; i++) {\n        memset(&%s_v[i], 0, sizeof %s_v[i]);\n", p->name, p->name,
+      p->name);
+    o("        %s[i] = RP_AIO_FILL(c, &a[%d], i, &%s_v[i]) < 0 ? NULL : &%s_v[i];\n    }\n", p->name, p->rec,
+      p->name, p->name);
+}
+
 /* Fortran indices count from 1 (@index1). */
 static void outint_fpost(const func *f, const param *p)
 {
@@ -441,6 +483,16 @@ static const role_def ROLES[] = {
      .doc_type = "`MPI_Offset *` / `MPI_Aint *` / `off_t *` (out)", .doc = "the value written by the call"},
     {R(iov), 0, .rec = "    siot_put_iov(ev, $k, $n, $L);\n", .rp = "    struct iovec *$n = rp_iov(c, &a[$k], $i);\n",
      .doc_type = "`const struct iovec *`", .doc = "`iov(N)`: array of the `iov_len`s; `N` names the count parameter"},
+    {R(fpos), 0, .rec = "    siot_put_int(ev, $k, $n ? (int64_t)$n->__pos : -1);\n",
+     .rp = "    $P $n_v;\n    memset(&$n_v, 0, sizeof $n_v);\n    $n_v.__pos = rp_i(&a[$k]);\n    $P *$n = &$n_v;\n",
+     .doc_type = "`fpos_t *` (in or out)", .doc = "the byte position it holds after the call (`fgetpos`) or it sets (`fsetpos`); the replay passes a position made from it"},
+    {R(offptr), 0, .pre = "    int64_t siot_o_$n = $n ? (int64_t)*$n : -1;\n", .rec = "    siot_put_int(ev, $k, siot_o_$n);\n",
+     .rp = "    $P $n_v = ($P)rp_i(&a[$k]);\n    $P *$n = rp_i(&a[$k]) < 0 ? NULL : &$n_v;\n",
+     .doc_type = "`off_t *` (in/out)", .doc = "the offset it held before the call (where the call reads), -1 for NULL (the descriptor's own offset)"},
+    {R(aiocb), 0, .rec = "    SIOT_PUT_AIOCB(ev, $k, $n);\n", .rp_hook = aiocb_rp, .doc_type = "`struct aiocb *`",
+     .doc = "the request `[fd id, offset, nbytes, lio_opcode]`; the call is recorded only if the descriptor is traced; the replay rebuilds it on its mapped descriptor"},
+    {R(aiolist), 0, .rec = "    SIOT_PUT_AIOLIST(ev, $k, $n, $L);\n", .rp_hook = aiolist_rp, .doc_type = "`struct aiocb *const []`",
+     .doc = "`aiolist(N)`: the N requests, 4 values each as for `aiocb` (NULL entries: fd id -2); recorded if one of them is traced"},
     /* MPI */
     {R(comm), 0, &HK_COMM, .rec = "    siot_put_int(ev, $k, siot_mpi_comm_id($n));\n", .rp = H_IN_RP, .fpre = H_IN_FPRE,
      .doc_type = "`MPI_Comm`", .doc = "id: `MPI_COMM_WORLD`=0, `MPI_COMM_SELF`=1, `MPI_COMM_NULL`=-1, created ones from 2"},

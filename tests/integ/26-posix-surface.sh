@@ -1,0 +1,63 @@
+#!/bin/bash
+# The POSIX and stdio surface beyond open/read/write/close (dup3, mkstemp,
+# fputc/fgetc, fprintf, rewind, fgetpos/fsetpos, freopen, aio_write with
+# aio_suspend/aio_error/aio_return, copy_file_range, statx, posix_fallocate):
+# each call recorded as many times, with as many bytes, as tests/progs/surface.c
+# makes it (its constants, read from the source); the write after mkstemp
+# attributed to the name mkstemp made; and ioreplay replays the trace (aio
+# synchronously) into files of the same names and sizes.
+. "$(dirname "$0")/../lib.sh"
+P=2
+build_traced surface
+mkdir -p orig
+(cd orig && SIOT_TRACE=$WORK/surface.siot mpirun_np $P "$WORK/surface") || fail "the traced program failed"
+"$SIOT" stats --json surface.siot > stats.json || fail "siot stats exited $?"
+
+python3 - "$ROOT/tests/progs/surface.c" stats.json $P <<'PY' || fail "counts or bytes differ from the program's"
+import json, re, sys
+src, stats, P = open(sys.argv[1]).read(), json.load(open(sys.argv[2])), int(sys.argv[3])
+C = {m.group(1): int(m.group(2)) for m in re.finditer(r'#define (\w+) (\d+)', src)}
+fn = stats["functions"]
+# function: (calls per rank, bytes per rank); bytes None: not a data call
+want = {
+    "dup3": (C["N_DUP3"], None),
+    "mkstemp": (C["N_MKSTEMP"], None),
+    "fputc": (C["N_FPUTC"], C["N_FPUTC"]),
+    "fprintf": (C["N_FPRINTF"], C["N_FPRINTF"] * C["FPRINTF_BYTES"]),
+    "rewind": (C["N_REWIND"], None),
+    "fgetc": (C["N_FGETC"], C["N_FGETC"]),
+    "fgetpos": (C["N_FGETPOS"], None),
+    "fsetpos": (C["N_FSETPOS"], None),
+    "freopen": (C["N_FREOPEN"], None),
+    "aio_write": (C["N_AIO"], 0),
+    "aio_suspend": (C["N_AIO"], 0),
+    "aio_error": (C["N_AIO"], None),
+    "aio_return": (C["N_AIO"], C["N_AIO"] * C["AIO_BYTES"]),
+    "copy_file_range": (C["N_COPY_FILE_RANGE"], C["N_COPY_FILE_RANGE"] * C["CFR_BYTES"]),
+    "statx": (C["N_STATX"], None),
+    "posix_fallocate": (C["N_POSIX_FALLOCATE"], None),
+}
+bad = 0
+for name, (calls, nbytes) in want.items():
+    got = fn.get(name, {"calls": 0, "bytes": 0})
+    ok = got["calls"] == calls * P and (nbytes is None or got["bytes"] == nbytes * P)
+    print("   %-16s calls %3d (want %3d)  bytes %6d (want %s)%s" % (name, got["calls"], calls * P, got["bytes"],
+          "-" if nbytes is None else nbytes * P, "" if ok else "   <-- differs"))
+    bad += not ok
+# the write on mkstemp's descriptor is attributed to the file it made
+tmp = [f for f in stats["files"] if f["name"].startswith("tmp-") and f["layer"] == "posix"]
+wrote = sum(f["bytes_written"] for f in tmp)
+print("   files tmp-*: %s, %d bytes written (want %d)" % ([f["name"] for f in tmp], wrote, C["TMP_BYTES"] * P))
+bad += wrote != C["TMP_BYTES"] * P
+sys.exit(1 if bad else 0)
+PY
+
+# The replay: the same files, of the same sizes (mkstemp's at the names it got).
+mpirun_np $P "$B/bin/ioreplay" --root "$WORK/root" surface.siot > replay.report || fail "ioreplay exited $?"
+grep -E "different results +0 " replay.report > /dev/null || { cat replay.report >&2; fail "replayed calls gave other results"; }
+(cd orig && find . -type f ! -name '*.siot' -printf '%P %s\n' | sort) > orig.files
+(cd root && find . -type f -printf '%P %s\n' | sort) > replay.files
+# eight files a rank: dup, tmp (mkstemp), stream, reopened, aio, src, cfr, falloc
+[ "$(wc -l < orig.files)" -eq $((8 * P)) ] || fail "the program made $(wc -l < orig.files) files, not $((8 * P))"
+diff orig.files replay.files >&2 || fail "the replay's files differ in name or size"
+pass "$(wc -l < orig.files) files; dup3, mkstemp, fputc, fgetc, fprintf, rewind, fgetpos/fsetpos, freopen, aio, copy_file_range, statx, posix_fallocate counted exactly and replayed"
