@@ -9,6 +9,7 @@
  *   wrap-<layer>.syms       the --wrap=NAME lines of each --wrap layer
  *
  * usage: siot-gen OUTDIR SPEC...      siot-gen --roles (the role table, as markdown)
+ *        siot-gen --list SPEC...      (the traced functions: layer, name, condition)
  *
  * The files: parse.c reads the spec into the model below; roles.c is the
  * table of parameter roles, each with how it is recorded, replayed,
