@@ -52,8 +52,13 @@ measure "traced, compressed (default depth 8)" "$BB/pwrite_loop"
 comp=$LAST_NS; comp_rss=$LAST_RSS
 measure "traced, compressed, stack depth 16" "$BB/pwrite_loop" SIOT_STACK_DEPTH=16
 deep=$LAST_NS
+# the untraced binary with the preload library: the exported (interposed)
+# entry instead of the --wrap one
+measure "preloaded (interposed pwrite)" "$BB/pwrite_loop.plain" LD_PRELOAD="$(pwd)/build/$MPI/lib/libsiotrace.so"
+pre=$LAST_NS
 echo
 echo "added cost per call: flat $((flat - base)) ns, compressed $((comp - base)) ns" \
      "(of which the call-site signature $((comp - nostack)) ns; depth 16: $((deep - nostack)) ns)"
+echo "interposed (preloaded) vs wrapped (relinked): $((pre - base)) ns vs $((comp - base)) ns added per call"
 echo "peak RSS growth with compressed tracing: $((comp_rss - base_rss)) KiB"
 echo "targets: <= 500 ns added per call with the signature, recorder heap < 1 MiB, trace < 16 KiB"

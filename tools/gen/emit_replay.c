@@ -7,7 +7,7 @@
 #include "tools/gen/gen.h"
 
 /* Why a function is not replayed, or NULL. */
-static const char *not_replayable(const func *f)
+const char *not_replayable(const func *f)
 {
     unsigned b = SIOT_CLASS_BASE(f->cls);
     if (f->noreplay[0])

@@ -224,3 +224,22 @@ void emit_removed_decl(const func *f, const char *prefix)
     emit_params(f);
     o(");\n");
 }
+
+/* README's "What is recorded": per layer, the traced functions, how many
+ * ioreplay reissues itself, and how many exist only in some libraries. */
+void emit_coverage_table(FILE *fp)
+{
+    int n[SIOT_NLAYERS] = {0}, rp[SIOT_NLAYERS] = {0}, cond[SIOT_NLAYERS] = {0}, total = 0;
+    for (int i = 0; i < NF; i++) {
+        n[F[i].layer]++;
+        rp[F[i].layer] += not_replayable(&F[i]) == NULL;
+        cond[F[i].layer] += F[i].cond[0] != 0;
+        total++;
+    }
+    fprintf(fp, "| layer | traced functions | reissued by `ioreplay` itself | only in MPI-4 libraries |\n");
+    fprintf(fp, "|---|---:|---:|---:|\n");
+    for (int l = 0; l < SIOT_NLAYERS; l++)
+        if (n[l])
+            fprintf(fp, "| %s | %d | %d | %d |\n", siot_layer_name((unsigned)l), n[l], rp[l], cond[l]);
+    fprintf(fp, "| all | %d | | |\n", total);
+}

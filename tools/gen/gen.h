@@ -9,6 +9,8 @@
  *   wrap-<layer>.syms       the --wrap=NAME lines of each --wrap layer
  *
  * usage: siot-gen OUTDIR SPEC...      siot-gen --roles (the role table, as markdown)
+ *        siot-gen --list SPEC...      (the traced functions: layer, name, condition)
+ *        siot-gen --table SPEC...     (README's table of them, as markdown)
  *
  * The files: parse.c reads the spec into the model below; roles.c is the
  * table of parameter roles, each with how it is recorded, replayed,
@@ -113,6 +115,8 @@ void roles_doc(FILE *fp);
 void emit_functab(const char *dir);
 void emit_layer_file(const char *dir, int layer);
 void emit_replay_file(const char *dir);
+const char *not_replayable(const func *f); /* why ioreplay does not reissue it, or NULL */
+void emit_coverage_table(FILE *fp);
 void emit_fortran_file(const char *dir);
 extern int fortran_mode; /* emitting Fortran wrappers: statuses are converted elsewhere */
 void emit_record_param(const func *f, const param *p);

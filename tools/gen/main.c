@@ -10,11 +10,21 @@ int main(int argc, char **argv)
         return 0;
     }
     if (argc < 3) {
-        fprintf(stderr, "usage: siot-gen OUTDIR SPEC...\n       siot-gen --roles\n");
+        fprintf(stderr, "usage: siot-gen OUTDIR SPEC...\n       siot-gen --roles\n       siot-gen --list|--table SPEC...\n");
         return 2;
     }
     for (int i = 2; i < argc; i++)
         read_spec(argv[i]);
+    if (strcmp(argv[1], "--table") == 0) {
+        emit_coverage_table(stdout);
+        return 0;
+    }
+    if (strcmp(argv[1], "--list") == 0) {
+        /* the traced functions, one "LAYER NAME [CONDITION]" per line (the coverage test, README's table) */
+        for (int i = 0; i < NF; i++)
+            printf("%s %s%s%s\n", siot_layer_name((unsigned)F[i].layer), F[i].name, F[i].cond[0] ? " " : "", F[i].cond);
+        return 0;
+    }
     for (int i = 0; i < NF; i++)
         for (int j = 0; j < i; j++)
             if (strcmp(F[i].name, F[j].name) == 0)
