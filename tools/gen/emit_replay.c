@@ -126,7 +126,7 @@ static void emit_replay_prologue(void)
     o("#define _LARGEFILE64_SOURCE\n#include <errno.h>\n#include <fcntl.h>\n#include <stdint.h>\n#include <string.h>\n");
     o("#include <dirent.h>\n#include <stdio.h>\n#include <sys/file.h>\n#include <sys/mman.h>\n#include <sys/stat.h>\n"
       "#include <sys/statfs.h>\n#include <sys/types.h>\n#include <sys/uio.h>\n#include <unistd.h>\n");
-    o("#include <aio.h>\n#include <sys/sendfile.h>\n");
+    o("#include <aio.h>\n#include <sys/sendfile.h>\n#include <sys/statvfs.h>\n");
     o("#include <stdarg.h>\n#include \"replay/rp.h\"\n");
     o("/* vfprintf needs a va_list: made here, so that the replay calls vfprintf itself. */\n"
       "static int call_vfprintf(FILE *f, const char *fmt, ...)\n{\n    va_list ap;\n    va_start(ap, fmt);\n"
