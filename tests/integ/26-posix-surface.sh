@@ -1,11 +1,12 @@
 #!/bin/bash
 # The POSIX and stdio surface beyond open/read/write/close (dup3, mkstemp,
 # fputc/fgetc, fprintf, rewind, fgetpos/fsetpos, freopen, aio_write with
-# aio_suspend/aio_error/aio_return, copy_file_range, statx, posix_fallocate):
-# each call recorded as many times, with as many bytes, as tests/progs/surface.c
-# makes it (its constants, read from the source); the write after mkstemp
-# attributed to the name mkstemp made; and ioreplay replays the trace (aio
-# synchronously) into files of the same names and sizes.
+# aio_suspend/aio_error/aio_return, lio_listio, copy_file_range, sendfile,
+# statx, posix_fallocate): each call recorded as many times, with as many
+# bytes, as tests/progs/surface.c makes it (its constants, read from the
+# source); the write after mkstemp attributed to the name mkstemp made; and
+# ioreplay replays the trace (aio synchronously) into files of the same
+# names and sizes.
 . "$(dirname "$0")/../lib.sh"
 P=2
 build_traced surface
@@ -32,7 +33,9 @@ want = {
     "aio_write": (C["N_AIO"], 0),
     "aio_suspend": (C["N_AIO"], 0),
     "aio_error": (C["N_AIO"], None),
-    "aio_return": (C["N_AIO"], C["N_AIO"] * C["AIO_BYTES"]),
+    "lio_listio": (C["N_LIO_LISTIO"], None),
+    "aio_return": (C["N_AIO"] + C["LIO_REQS"], C["N_AIO"] * C["AIO_BYTES"] + C["LIO_REQS"] * C["LIO_BYTES"]),
+    "sendfile": (C["N_SENDFILE"], C["N_SENDFILE"] * C["SENDFILE_BYTES"]),
     "copy_file_range": (C["N_COPY_FILE_RANGE"], C["N_COPY_FILE_RANGE"] * C["CFR_BYTES"]),
     "statx": (C["N_STATX"], None),
     "posix_fallocate": (C["N_POSIX_FALLOCATE"], None),
@@ -57,7 +60,7 @@ mpirun_np $P "$B/bin/ioreplay" --root "$WORK/root" surface.siot > replay.report 
 grep -E "different results +0 " replay.report > /dev/null || { cat replay.report >&2; fail "replayed calls gave other results"; }
 (cd orig && find . -type f ! -name '*.siot' -printf '%P %s\n' | sort) > orig.files
 (cd root && find . -type f -printf '%P %s\n' | sort) > replay.files
-# eight files a rank: dup, tmp (mkstemp), stream, reopened, aio, src, cfr, falloc
-[ "$(wc -l < orig.files)" -eq $((8 * P)) ] || fail "the program made $(wc -l < orig.files) files, not $((8 * P))"
+# nine files a rank: dup, tmp (mkstemp), stream, reopened, aio, src, cfr, sf, falloc
+[ "$(wc -l < orig.files)" -eq $((9 * P)) ] || fail "the program made $(wc -l < orig.files) files, not $((9 * P))"
 diff orig.files replay.files >&2 || fail "the replay's files differ in name or size"
-pass "$(wc -l < orig.files) files; dup3, mkstemp, fputc, fgetc, fprintf, rewind, fgetpos/fsetpos, freopen, aio, copy_file_range, statx, posix_fallocate counted exactly and replayed"
+pass "$(wc -l < orig.files) files; dup3, mkstemp, fputc, fgetc, fprintf, rewind, fgetpos/fsetpos, freopen, aio, lio_listio, copy_file_range, sendfile, statx, posix_fallocate counted exactly and replayed"

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -29,9 +30,14 @@
 #define REOPEN_BYTES 100
 #define N_AIO 2
 #define AIO_BYTES 1000
+#define N_LIO_LISTIO 1
+#define LIO_REQS 2
+#define LIO_BYTES 500
 #define SRC_BYTES 4096
 #define N_COPY_FILE_RANGE 1
 #define CFR_BYTES 3000
+#define N_SENDFILE 1
+#define SENDFILE_BYTES 1024
 #define N_STATX 2
 #define N_POSIX_FALLOCATE 1
 #define FALLOC_BYTES 8192
@@ -120,6 +126,25 @@ static void asynchronous(void)
         check(aio_return(&cb[i]) == AIO_BYTES, "aio_return");
     }
     close(fd);
+
+    /* a list of writes after the two above (LIO_WAIT: complete on return) */
+    fd = open(p, O_WRONLY);
+    check(fd >= 0, "open aio again");
+    struct aiocb lcb[LIO_REQS], *list[LIO_REQS];
+    memset(lcb, 0, sizeof lcb);
+    for (int i = 0; i < LIO_REQS; i++) {
+        lcb[i].aio_fildes = fd;
+        lcb[i].aio_buf = data;
+        lcb[i].aio_nbytes = LIO_BYTES;
+        lcb[i].aio_offset = (off_t)N_AIO * AIO_BYTES + (off_t)i * LIO_BYTES;
+        lcb[i].aio_lio_opcode = LIO_WRITE;
+        list[i] = &lcb[i];
+    }
+    for (int i = 0; i < N_LIO_LISTIO; i++)
+        check(lio_listio(LIO_WAIT, list, LIO_REQS, NULL) == 0, "lio_listio");
+    for (int i = 0; i < LIO_REQS; i++)
+        check(aio_return(&lcb[i]) == LIO_BYTES, "aio_return of lio_listio");
+    close(fd);
 }
 
 static void between_files(void)
@@ -134,6 +159,14 @@ static void between_files(void)
     for (int i = 0; i < N_COPY_FILE_RANGE; i++) {
         off64_t off_in = 0;
         check(copy_file_range(in, &off_in, out, NULL, CFR_BYTES, 0) == CFR_BYTES, "copy_file_range");
+    }
+    close(out);
+    name(dst, sizeof dst, "sf");
+    out = open(dst, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    check(out >= 0, "open sf");
+    for (int i = 0; i < N_SENDFILE; i++) {
+        off_t off = 0;
+        check(sendfile(out, in, &off, SENDFILE_BYTES) == SENDFILE_BYTES, "sendfile");
     }
     close(out);
     close(in);
