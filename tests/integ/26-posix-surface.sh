@@ -1,6 +1,7 @@
 #!/bin/bash
 # The POSIX and stdio surface beyond open/read/write/close (dup3, mkstemp,
-# fputc/fgetc, fprintf, rewind, fgetpos/fsetpos, freopen, aio_write with
+# fputc/fgetc, fprintf, rewind, fgetpos/fsetpos, freopen, printf once
+# stdout is reopened on a file, aio_write with
 # aio_suspend/aio_error/aio_return, lio_listio, copy_file_range, sendfile,
 # statx, posix_fallocate): each call recorded as many times, with as many
 # bytes, as tests/progs/surface.c makes it (its constants, read from the
@@ -29,7 +30,8 @@ want = {
     "fgetc": (C["N_FGETC"], C["N_FGETC"]),
     "fgetpos": (C["N_FGETPOS"], None),
     "fsetpos": (C["N_FSETPOS"], None),
-    "freopen": (C["N_FREOPEN"], None),
+    "freopen": (C["N_FREOPEN"] + C["N_FREOPEN_STDOUT"], None),
+    "printf": (C["N_PRINTF"], C["N_PRINTF"] * C["PRINTF_BYTES"]),
     "aio_write": (C["N_AIO"], 0),
     "aio_suspend": (C["N_AIO"], 0),
     "aio_error": (C["N_AIO"], None),
@@ -58,9 +60,17 @@ PY
 # The replay: the same files, of the same sizes (mkstemp's at the names it got).
 mpirun_np $P "$B/bin/ioreplay" --root "$WORK/root" surface.siot > replay.report || fail "ioreplay exited $?"
 grep -E "different results +0 " replay.report > /dev/null || { cat replay.report >&2; fail "replayed calls gave other results"; }
-(cd orig && find . -type f ! -name '*.siot' -printf '%P %s\n' | sort) > orig.files
+# out-R.dat is standard output reopened: printf is not replayed (it would
+# write to the replay's own standard output), nor the freopen of a stream the
+# tracer did not follow; the file itself must hold what printf wrote.
+const() { sed -n "s/^#define $1 \([0-9]*\).*/\1/p" "$ROOT/tests/progs/surface.c"; }
+for r in $(seq 0 $((P - 1))); do
+    [ "$(stat -c %s "orig/out-$r.dat")" -eq $(($(const N_PRINTF) * $(const PRINTF_BYTES))) ] ||
+        fail "out-$r.dat does not hold what printf wrote"
+done
+(cd orig && find . -type f ! -name '*.siot' ! -name 'out-*.dat' -printf '%P %s\n' | sort) > orig.files
 (cd root && find . -type f -printf '%P %s\n' | sort) > replay.files
-# nine files a rank: dup, tmp (mkstemp), stream, reopened, aio, src, cfr, sf, falloc
+# nine files a rank besides out: dup, tmp (mkstemp), stream, reopened, aio, src, cfr, sf, falloc
 [ "$(wc -l < orig.files)" -eq $((9 * P)) ] || fail "the program made $(wc -l < orig.files) files, not $((9 * P))"
 diff orig.files replay.files >&2 || fail "the replay's files differ in name or size"
-pass "$(wc -l < orig.files) files; dup3, mkstemp, fputc, fgetc, fprintf, rewind, fgetpos/fsetpos, freopen, aio, lio_listio, copy_file_range, sendfile, statx, posix_fallocate counted exactly and replayed"
+pass "$(wc -l < orig.files) files; dup3, mkstemp, fputc, fgetc, fprintf, rewind, fgetpos/fsetpos, freopen, printf on a reopened stdout, aio, lio_listio, copy_file_range, sendfile, statx, posix_fallocate counted exactly and replayed"

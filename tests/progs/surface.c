@@ -28,6 +28,9 @@
 #define N_FSETPOS 1
 #define N_FREOPEN 1
 #define REOPEN_BYTES 100
+#define N_FREOPEN_STDOUT 1
+#define N_PRINTF 3
+#define PRINTF_BYTES 5 /* "%04d\n" of a number below 10000 */
 #define N_AIO 2
 #define AIO_BYTES 1000
 #define N_LIO_LISTIO 1
@@ -102,6 +105,14 @@ static void streams(void)
         check((f = freopen(p, "w", f)) != NULL, "freopen");
     check(fwrite(data, 1, REOPEN_BYTES, f) == REOPEN_BYTES, "fwrite after freopen");
     fclose(f);
+
+    /* standard output, not traced, reopened on a file: printf is traced then */
+    name(p, sizeof p, "out");
+    for (int i = 0; i < N_FREOPEN_STDOUT; i++)
+        check(freopen(p, "w", stdout) == stdout, "freopen of stdout");
+    for (int i = 0; i < N_PRINTF; i++)
+        check(printf("%04d\n", i) == PRINTF_BYTES, "printf");
+    check(fflush(stdout) == 0, "fflush of stdout");
 }
 
 static void asynchronous(void)
