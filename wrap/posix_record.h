@@ -5,6 +5,7 @@
 
 #include <aio.h>
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <sys/mman.h>
@@ -16,6 +17,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "src/interpose.h"
 #include "src/record.h"
 
 static inline int64_t siot_ptr_ok(const void *p) { return p != NULL && p != MAP_FAILED; }
@@ -115,6 +117,23 @@ static inline int64_t siot_fcntl_ret(int cmd, int ret)
     if ((cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC) && ret >= 0)
         return siot_fd_new(ret);
     return ret;
+}
+
+/* A scan's bytes: how far it moved its stream's position (-1 where the
+ * stream has none, a pipe: then 0). errno is the call's, not ftello's. */
+static inline int64_t siot_stream_pos(FILE *f)
+{
+    /* the real ftello: the program's (the tracer's interposer) would record it */
+    static off_t (*real_ftello)(FILE *);
+    int e = errno;
+    int64_t p = f ? (int64_t)SIOT_REAL_FN(real_ftello, "ftello")(f) : -1;
+    errno = e;
+    return p;
+}
+static inline int64_t siot_stream_moved(int64_t before, FILE *f)
+{
+    int64_t after = siot_stream_pos(f);
+    return before >= 0 && after > before ? after - before : 0;
 }
 
 /* aio requests (struct aiocb and struct aiocb64 alike, hence macros): a

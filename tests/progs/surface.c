@@ -26,6 +26,8 @@
 #define N_FGETC 5
 #define N_FGETPOS 1
 #define N_FSETPOS 1
+#define N_FSCANF 2
+#define FSCANF_BYTES 5 /* "fghij" after the five fgetc, then "00000" */
 #define N_FREOPEN 1
 #define REOPEN_BYTES 100
 #define N_FREOPEN_STDOUT 1
@@ -100,6 +102,10 @@ static void streams(void)
         check(fgetpos(f, &pos) == 0, "fgetpos");
     for (int i = 0; i < N_FSETPOS; i++)
         check(fsetpos(f, &pos) == 0, "fsetpos");
+    char word[8];
+    int number = -1;
+    check(fscanf(f, "%5s", word) == 1 && strcmp(word, "fghij") == 0, "fscanf of a word");
+    check(fscanf(f, "%d", &number) == 1 && number == 0, "fscanf of a number");
     name(p, sizeof p, "reopened");
     for (int i = 0; i < N_FREOPEN; i++)
         check((f = freopen(p, "w", f)) != NULL, "freopen");

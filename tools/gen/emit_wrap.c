@@ -37,8 +37,20 @@ static void emit_args(const func *f, int substituted)
     }
 }
 
+/* The stream of a call: its stream parameter, or stream=NAME's. */
+static const char *stream_of(const func *f)
+{
+    const param *st = find_role(f, SIOT_ROLE_stream);
+    return st ? st->name : f->stdstream[0] ? f->stdstream : NULL;
+}
+
 void emit_pre(const func *f)
 {
+    if (f->consumed) {
+        if (!stream_of(f))
+            die(f->file, f->line, "consumed needs a stream");
+        o("    int64_t siot_pos0 = siot_stream_pos(%s);\n", stream_of(f));
+    }
     if (find_role(f, SIOT_ROLE_fdnew))
         o("    int siot_old_traced = siot_fd_traced(%s);\n", find_role(f, SIOT_ROLE_fd)->name);
     for (int i = 0; i < f->np; i++)
@@ -84,6 +96,10 @@ static void emit_bytes(const func *f)
     }
     if (f->bytes[0]) {
         o("    if (%s) ev->bytes = (int64_t)(%s);\n", success_expr(f), f->bytes);
+        return;
+    }
+    if (f->consumed) {
+        o("    ev->bytes = siot_stream_moved(siot_pos0, %s);\n", stream_of(f));
         return;
     }
     switch (f->retrole) {

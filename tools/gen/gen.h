@@ -59,6 +59,7 @@ typedef struct func {
     char real[96];       /* real=NAME */
     char replay[96];     /* replay=NAME: ioreplay calls NAME(c, args...) (replay/rp.h) instead */
     char stdstream[16];  /* stream=stdout|stdin: the stream a call without one uses (printf, scanf) */
+    int consumed;        /* consumed: bytes = how far the call moved its stream's position (scanf) */
     char noreplay[160];  /* noreplay="why" */
     char bytes[512];     /* bytes=EXPR: C expression of the event's bytes */
     char cond[160];      /* if="COND": compiled only where the preprocessor condition holds */

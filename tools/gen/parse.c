@@ -135,6 +135,8 @@ static void parse_option(func *f, char *tok, const char *file, int lineno)
         f->closes = 1;
     } else if (strncmp(tok, "replay=", 7) == 0) {
         snprintf(f->replay, sizeof f->replay, "%s", tok + 7);
+    } else if (strcmp(tok, "consumed") == 0) {
+        f->consumed = 1;
     } else if (strcmp(tok, "stream=stdout") == 0 || strcmp(tok, "stream=stdin") == 0) {
         snprintf(f->stdstream, sizeof f->stdstream, "%s", tok + 7);
     } else if (strncmp(tok, "real=", 5) == 0) {
