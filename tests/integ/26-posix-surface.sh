@@ -1,21 +1,31 @@
 #!/bin/bash
-# The POSIX and stdio surface beyond open/read/write/close (dup3, mkstemp,
-# fputc/fgetc, fprintf, rewind, fgetpos/fsetpos, fscanf, freopen, printf once
-# stdout is reopened on a file, aio_write with
-# aio_suspend/aio_error/aio_return, lio_listio, copy_file_range, sendfile,
-# statx, posix_fallocate): each call recorded as many times, with as many
-# bytes, as tests/progs/surface.c makes it (its constants, read from the
-# source); the write after mkstemp attributed to the name mkstemp made; and
-# ioreplay replays the trace (aio synchronously) into files of the same
-# names and sizes.
+# The POSIX and stdio surface beyond open/read/write/close: dup3, mkstemp,
+# fputc/fgetc, fprintf, rewind, fgetpos/fsetpos, fscanf, freopen, printf
+# once stdout is reopened on a file, aio_write with aio_suspend/aio_error/
+# aio_return, lio_listio, copy_file_range, sendfile, statx, posix_fallocate.
+# Each call is recorded as many times, with as many bytes, as
+# tests/progs/surface.c makes it (its constants, read from the source), the
+# write after mkstemp is attributed to the name mkstemp made, the same with
+# the preload library (LD_PRELOAD on the untraced build), and ioreplay
+# replays the trace (aio synchronously) into files of the same names and sizes.
 . "$(dirname "$0")/../lib.sh"
 P=2
 build_traced surface
 mkdir -p orig
 (cd orig && SIOT_TRACE=$WORK/surface.siot mpirun_np $P "$WORK/surface") || fail "the traced program failed"
-"$SIOT" stats --json surface.siot > stats.json || fail "siot stats exited $?"
+# The same program untraced, with the preload library: the exported entries
+# (calls through the PLT) record the same calls.
+if [ "$MPI" = openmpi ]; then
+    ENV=(-x SIOT_TRACE="$WORK/pre.siot" -x LD_PRELOAD="$B/lib/libsiotrace.so")
+else
+    ENV=(-env SIOT_TRACE "$WORK/pre.siot" -env LD_PRELOAD "$B/lib/libsiotrace.so")
+fi
+mkdir -p pre && (cd pre && mpirun_np $P "${ENV[@]}" "$WORK/surface.plain") || fail "the preloaded program failed"
 
-python3 - "$ROOT/tests/progs/surface.c" stats.json $P <<'PY' || fail "counts or bytes differ from the program's"
+for t in surface pre; do
+"$SIOT" stats --json $t.siot > $t.json || fail "siot stats $t.siot exited $?"
+echo "   $t.siot:"
+python3 - "$ROOT/tests/progs/surface.c" $t.json $P <<'PY' || fail "$t.siot: counts or bytes differ from the program's"
 import json, re, sys
 src, stats, P = open(sys.argv[1]).read(), json.load(open(sys.argv[2])), int(sys.argv[3])
 C = {m.group(1): int(m.group(2)) for m in re.finditer(r'#define (\w+) (\d+)', src)}
@@ -61,6 +71,7 @@ print("   files tmp-*: %s, %d bytes written (want %d)" % ([f["name"] for f in tm
 bad += wrote != C["TMP_BYTES"] * P
 sys.exit(1 if bad else 0)
 PY
+done
 
 # The replay: the same files, of the same sizes (mkstemp's at the names it got).
 mpirun_np $P "$B/bin/ioreplay" --root "$WORK/root" surface.siot > replay.report || fail "ioreplay exited $?"
@@ -78,4 +89,4 @@ done
 # nine files a rank besides out: dup, tmp (mkstemp), stream, reopened, aio, src, cfr, sf, falloc
 [ "$(wc -l < orig.files)" -eq $((9 * P)) ] || fail "the program made $(wc -l < orig.files) files, not $((9 * P))"
 diff orig.files replay.files >&2 || fail "the replay's files differ in name or size"
-pass "$(wc -l < orig.files) files; dup3, mkstemp, fputc, fgetc, fprintf, rewind, fgetpos/fsetpos, fscanf, freopen, printf on a reopened stdout, aio, lio_listio, copy_file_range, sendfile, statx, posix_fallocate counted exactly and replayed"
+pass "$(wc -l < orig.files) files; dup3, mkstemp, fputc, fgetc, fprintf, rewind, fgetpos/fsetpos, fscanf, freopen, printf on a reopened stdout, aio, lio_listio, copy_file_range, sendfile, statx, posix_fallocate counted exactly (relinked and preloaded) and replayed"
