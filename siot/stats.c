@@ -4,6 +4,7 @@
  * histograms, and the busiest call sites resolved to source lines. */
 #include "siot/stats.h"
 
+#include <aio.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
@@ -173,10 +174,43 @@ static int is_fcntl_dup(stats *s, const siot_agg_event *e)
     return cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC;
 }
 
+/* An aio completion (aio_return: class wait, an aiocb argument [fd id,
+ * offset, nbytes, opcode]): the read or write its bytes are, by the
+ * request's opcode (0 when not one), and the request's descriptor id. */
+static unsigned aio_direction(stats *s, const siot_agg_event *e, int64_t *fd)
+{
+    int k = arg_of_role(e->fn, SIOT_ROLE_aiocb);
+    siot_value v;
+    if (SIOT_CLASS_BASE(e->fn->cls) != SIOT_CLASS_wait || k < 0 ||
+        siot_agg_arg(e, (uint32_t)k, &s->scratch, &v) != 0 || v.kind != SIOT_V_ARR || v.n < 4)
+        return 0;
+    *fd = v.arr[0];
+    return v.arr[3] == LIO_READ ? SIOT_CLASS_read : v.arr[3] == LIO_WRITE ? SIOT_CLASS_write : 0;
+}
+
+static void file_bytes(stats *s, const handle *h, unsigned b, uint64_t total, int64_t bytes)
+{
+    if (!h || h->file < 0)
+        return;
+    filestat *fs = &s->files[h->file];
+    fs->calls += total;
+    uint64_t n = total * (uint64_t)(bytes > 0 ? bytes : 0);
+    if (b == SIOT_CLASS_read)
+        fs->rbytes += n;
+    else
+        fs->wbytes += n;
+}
+
 static void track_files(stats *s, const siot_agg_event *e, uint64_t total)
 {
     const siot_funcdesc *f = e->fn;
     unsigned b = SIOT_CLASS_BASE(f->cls);
+    int64_t aiofd = -1;
+    unsigned aio = aio_direction(s, e, &aiofd);
+    if (aio) {
+        file_bytes(s, find_handle(s, 1, aiofd), aio, total, e->bytes);
+        return;
+    }
     int kp = arg_of_role(f, SIOT_ROLE_path);
     if (b == SIOT_CLASS_open && kp >= 0) {
         s->pat.len = 0;
@@ -208,16 +242,7 @@ static void track_files(stats *s, const siot_agg_event *e, uint64_t total)
         int kind = handle_kind(f->argroles[k]);
         if (!kind)
             continue;
-        handle *h = find_handle(s, (uint8_t)kind, arg_int(s, e, (int)k));
-        if (h && h->file >= 0) {
-            filestat *fs = &s->files[h->file];
-            fs->calls += total;
-            uint64_t bytes = total * (uint64_t)(e->bytes > 0 ? e->bytes : 0);
-            if (b == SIOT_CLASS_read)
-                fs->rbytes += bytes;
-            else
-                fs->wbytes += bytes;
-        }
+        file_bytes(s, find_handle(s, (uint8_t)kind, arg_int(s, e, (int)k)), b, total, e->bytes);
         return;
     }
 }
@@ -229,6 +254,10 @@ static void on_event(void *user, const siot_agg_event *e)
     uint32_t fi = e->node->u.ev.func;
     uint64_t total = e->calls * e->nranks;
     unsigned b = SIOT_CLASS_BASE(f->cls);
+    int64_t aiofd;
+    unsigned aio = aio_direction(s, e, &aiofd);
+    if (aio)
+        b = aio; /* an aio completion's bytes: read or written */
     int data = siot_is_data_class(f->cls);
     uint64_t bytes = data && e->bytes > 0 ? (uint64_t)e->bytes * total : 0;
     s->total += total;

@@ -69,6 +69,11 @@ tmp = [f for f in stats["files"] if f["name"].startswith("tmp-") and f["layer"] 
 wrote = sum(f["bytes_written"] for f in tmp)
 print("   files tmp-*: %s, %d bytes written (want %d)" % ([f["name"] for f in tmp], wrote, C["TMP_BYTES"] * P))
 bad += wrote != C["TMP_BYTES"] * P
+# aio's bytes, on aio_return, are writes to the file of the requests
+aio = sum(f["bytes_written"] for f in stats["files"] if f["name"].startswith("aio-") and f["layer"] == "posix")
+want_aio = (C["N_AIO"] * C["AIO_BYTES"] + C["LIO_REQS"] * C["LIO_BYTES"]) * P
+print("   files aio-*: %d bytes written (want %d)" % (aio, want_aio))
+bad += aio != want_aio
 sys.exit(1 if bad else 0)
 PY
 done
