@@ -3,7 +3,8 @@
 # C ncmpi_* functions, which the relinked program exports (src/interpose.h),
 # so a Fortran program's calls are recorded once each, as the C calls, with
 # the C arguments (0-based starts), their MPI-IO beneath them; the file is
-# the one the untraced program writes. PnetCDF exists for Open MPI only.
+# the one the untraced program writes, and the untraced program under the
+# preload libraries gives the same trace. PnetCDF exists for Open MPI only.
 . "$(dirname "$0")/../lib.sh"
 [ -f "$B/wrap-pnetcdf.flags" ] || skip "no PnetCDF on the $MPI flavour (Debian builds it for Open MPI only)"
 P=2
@@ -62,4 +63,9 @@ for r in range(P):
 print("   per rank: ncmpi_create, def_dim, %d def_var, enddef, %d put_vara_int_all (start r*%d, %d bytes) "
       "and close, once each, every MPI-IO call beneath one of them" % (NVARS, NVARS, NX, NX * 4))
 PY
-pass "PnetCDF's Fortran binding: each call recorded once as its C call, MPI-IO beneath, same file as untraced"
+# The unmodified program under the preload libraries gives the same trace.
+mkdir -p pre && (cd pre && mpirun_np $P -x SIOT_TRACE="$WORK/pre.siot" \
+    -x LD_PRELOAD="$B/lib/libsiotrace-pnetcdf.so:$B/lib/libsiotrace.so" ../pnf.plain) > /dev/null || fail "pnf under LD_PRELOAD"
+"$SIOT" diff pnf.siot pre.siot > pre.diff || { cat pre.diff >&2; fail "the preloaded run's trace differs from the relinked one's"; }
+echo "   the unmodified program under LD_PRELOAD=libsiotrace-pnetcdf.so:libsiotrace.so: the same trace"
+pass "PnetCDF's Fortran binding: each call recorded once as its C call, MPI-IO beneath, same file as untraced, relinked or preloaded"
