@@ -95,6 +95,11 @@ SIOT := $(B)/bin/siot
 # otherwise be scanned before anything asks for them and MPI's own
 # definitions would be taken instead, unseen.
 FORCE := -u MPI_Init -u MPI_File_open -u __wrap_open -u __wrap_fopen
+# Likewise the HDF5 and PnetCDF wrappers (one object each) for programs whose
+# only calls to these libraries go through a binding inside them (PnetCDF's
+# Fortran nfmpi_* in libpnetcdf.so call the C ncmpi_* functions).
+FORCE_HDF5 := -u __wrap_H5Fcreate
+FORCE_PNETCDF := -u __wrap_ncmpi_create
 MPICH_DEPS := -lunwind -lm -ldl -lpthread -lrt -lucp -lucs -luct -lhwloc
 # The exported entries of the --wrap layers (src/interpose.h): shared
 # libraries and plug-ins call them. A library linked statically (MPICH's
@@ -114,12 +119,12 @@ PNETCDF_EXPORTS :=
 endif
 ifeq ($(MPI),mpich)
 MPI_LINK := $(FORCE) --start-group $(abspath $(LIB)) -Bstatic -lmpichfort -lmpich --end-group -Bdynamic $(MPICH_DEPS)
-HDF5_LINK := $(FORCE) --start-group $(abspath $(LIB)) -Bstatic -lhdf5_mpich -lmpichfort -lmpich --end-group -Bdynamic \
+HDF5_LINK := $(FORCE) $(FORCE_HDF5) --start-group $(abspath $(LIB)) -Bstatic -lhdf5_mpich -lmpichfort -lmpich --end-group -Bdynamic \
              -lsz -lz -lcurl -lcrypto $(MPICH_DEPS)
 else
 MPI_LINK := $(FORCE) $(abspath $(LIB)) -lunwind -lm
-HDF5_LINK := $(FORCE) $(abspath $(LIB)) -L/usr/lib/x86_64-linux-gnu/hdf5/openmpi -lhdf5 -lunwind -lm
-PNETCDF_LINK := $(FORCE) $(abspath $(LIB)) -lpnetcdf -lunwind -lm
+HDF5_LINK := $(FORCE) $(FORCE_HDF5) $(abspath $(LIB)) -L/usr/lib/x86_64-linux-gnu/hdf5/openmpi -lhdf5 -lunwind -lm
+PNETCDF_LINK := $(FORCE) $(FORCE_PNETCDF) $(abspath $(LIB)) -lpnetcdf -lunwind -lm
 endif
 
 

@@ -153,3 +153,11 @@ int64_t siot_h5_attr_bytes(hid_t attr, hid_t mem_type)
     H5Sclose(s);
     return n > 0 ? (int64_t)n * type_size(mem_type) : 0;
 }
+
+int64_t siot_h5_chunk_bytes(hid_t dset, const hsize_t *offset)
+{
+    hsize_t n = 0;
+    if (!offset || H5Dget_chunk_storage_size(dset, offset, &n) < 0)
+        return 0;
+    return (int64_t)n;
+}

@@ -25,5 +25,7 @@ int64_t siot_h5_dset_rank(hid_t dset);
 int64_t siot_h5_dset_bytes(hid_t dset, hid_t mem_type, hid_t mem_space, hid_t file_space);
 /* Bytes an H5Awrite/H5Aread moves: the attribute's elements x type size. */
 int64_t siot_h5_attr_bytes(hid_t attr, hid_t mem_type);
+/* H5Dread_chunk: the stored (filtered) size of the chunk at offset. */
+int64_t siot_h5_chunk_bytes(hid_t dset, const hsize_t *offset);
 
 #endif

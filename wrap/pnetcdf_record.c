@@ -119,3 +119,47 @@ void siot_nc_put_reqs(siot_raw *ev, uint32_t k, int64_t n, uint32_t saved, int o
             siot_h_release(SIOT_H_NCREQ, (uintptr_t)(unsigned)keys[i]);
     }
 }
+
+int64_t siot_nc_varn_bytes(int ncid, int varid, int num, MPI_Offset *const *counts, int64_t elem)
+{
+    if (num <= 0)
+        return 0;
+    if (!counts) /* no counts: one element at each start */
+        return (int64_t)num * elem;
+    int64_t b = 0;
+    for (int i = 0; i < num; i++)
+        b += siot_nc_count_bytes(ncid, varid, counts[i], elem);
+    return b;
+}
+
+/* One variable of an mput/mget: its request in its own type. */
+static int64_t one_of_many(int ncid, int varid, MPI_Offset *const *counts, int i, int whole, int64_t elem)
+{
+    if (whole)
+        return siot_nc_var_bytes(ncid, varid, elem);
+    return counts ? siot_nc_count_bytes(ncid, varid, counts[i], elem) : elem;
+}
+
+int64_t siot_nc_multi_bytes(int ncid, int num, const int *varids, MPI_Offset *const *counts, int whole,
+                            const MPI_Offset *bufcounts, const MPI_Datatype *buftypes, int64_t elem)
+{
+    if (num <= 0 || !varids)
+        return 0;
+    int64_t b = 0;
+    for (int i = 0; i < num; i++) {
+        int64_t e = elem ? elem : siot_nc_elem_size(ncid, varids[i]);
+        int64_t own = one_of_many(ncid, varids[i], counts, i, whole, e);
+        b += bufcounts && buftypes ? siot_nc_flex_bytes(bufcounts[i], buftypes[i], own) : own;
+    }
+    return b;
+}
+
+int64_t siot_nc_vard_bytes(MPI_Datatype filetype, MPI_Offset bufcount, MPI_Datatype buftype)
+{
+    int s = 0;
+    if (filetype == MPI_DATATYPE_NULL || PMPI_Type_size(filetype, &s) != MPI_SUCCESS)
+        s = 0;
+    return siot_nc_flex_bytes(bufcount, buftype, s);
+}
+
+int64_t siot_nc_att_bytes(nc_type xtype, MPI_Offset nelems) { return nelems > 0 ? (int64_t)nelems * nc_type_size(xtype) : 0; }

@@ -23,6 +23,18 @@ int64_t siot_nc_elem_size(int ncid, int varid);
 /* Bytes of a flexible-API access: bufcount elements of buftype, or
  * `otherwise` when bufcount is -1 (the request in the variable's type). */
 int64_t siot_nc_flex_bytes(MPI_Offset bufcount, MPI_Datatype buftype, int64_t otherwise);
+/* Bytes of a varn access: num subarrays of counts[i] (one element each
+ * when counts is NULL). */
+int64_t siot_nc_varn_bytes(int ncid, int varid, int num, MPI_Offset *const *counts, int64_t elem);
+/* Bytes of an mput/mget over num variables: whole variables, counts[i]
+ * subarrays or (counts NULL) one element each; elem 0: each variable's own
+ * element size; bufcounts/buftypes (flexible API) when not NULL. */
+int64_t siot_nc_multi_bytes(int ncid, int num, const int *varids, MPI_Offset *const *counts, int whole,
+                            const MPI_Offset *bufcounts, const MPI_Datatype *buftypes, int64_t elem);
+/* Bytes of an attribute of nelems values of xtype. */
+int64_t siot_nc_att_bytes(nc_type xtype, MPI_Offset nelems);
+/* Bytes of a vard access: bufcount of buftype, or the size of filetype. */
+int64_t siot_nc_vard_bytes(MPI_Datatype filetype, MPI_Offset bufcount, MPI_Datatype buftype);
 /* A new non-blocking request id. */
 int64_t siot_nc_req_new(int req);
 /* Request arrays of ncmpi_wait/wait_all: saved before the call (it resets

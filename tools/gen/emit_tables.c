@@ -88,9 +88,21 @@ static const len_fn LEN_FNS[] = {
     {"dsetrank", SIOT_ROLE_hid, "siot_h5_dset_rank(%s)"},   /* the dataset: the first hid */
 };
 
-/* C expression for an array length N. */
+/* C expression for an array length N; N may be a product A*B of lengths
+ * (H5Sselect_elements: num_elem*spacerank coordinates). */
 void len_expr(const func *f, const param *p, char *buf, size_t n)
 {
+    const char *star = strchr(p->arg, '*');
+    if (star) {
+        param a = *p, b = *p;
+        snprintf(a.arg, sizeof a.arg, "%.*s", (int)(star - p->arg), p->arg);
+        snprintf(b.arg, sizeof b.arg, "%s", star + 1);
+        char ea[256], eb[256];
+        len_expr(f, &a, ea, sizeof ea);
+        len_expr(f, &b, eb, sizeof eb);
+        snprintf(buf, n, "(%s * %s)", ea, eb);
+        return;
+    }
     const param *lp = find_name(f, p->arg);
     if (lp) {
         if (lp->role == SIOT_ROLE_outint)

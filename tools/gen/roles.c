@@ -481,6 +481,11 @@ static const role_def ROLES[] = {
      .doc = "the value written by the call, -1 if the pointer was NULL; `@index1`: an index the Fortran bindings count from 1"},
     {R(outoff), 0, .rec = OUT_REC, .rp = OUT_RP, .fpre = OUT_RP, .fpost = "    if (ret == MPI_SUCCESS) $n_v = *($FI *)$n_f;\n",
      .doc_type = "`MPI_Offset *` / `MPI_Aint *` / `off_t *` (out)", .doc = "the value written by the call"},
+    /* An address in memory differs between runs (ASLR) and ranks, so a recorded
+     * one could never match its replay and would keep ranks from merging; the
+     * datatype constructors record the displacements made from addresses. */
+    {R(outaddr), UNREC, .rp = OUT_RP, .fpre = "",
+     .doc_type = "`MPI_Aint *` (out)", .doc = "an absolute address: not recorded"},
     {R(iov), 0, .rec = "    siot_put_iov(ev, $k, $n, $L);\n", .rp = "    struct iovec *$n = rp_iov(c, &a[$k], $i);\n",
      .doc_type = "`const struct iovec *`", .doc = "`iov(N)`: array of the `iov_len`s; `N` names the count parameter"},
     {R(fpos), 0, .rec = "    siot_put_int(ev, $k, $n ? (int64_t)$n->__pos : -1);\n",

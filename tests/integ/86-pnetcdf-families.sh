@@ -1,0 +1,75 @@
+#!/bin/bash
+# The PnetCDF families beyond put_vara (tests/progs/ncall.c): varn, mput/mget,
+# bput with its attached buffer, varm, vard and the flexible put_att are
+# recorded once each with the bytes the program moves (computed here from
+# its constants), their MPI-IO beneath them (the bput's under the wait that
+# completes it); the file is the one the untraced program writes. PnetCDF
+# exists for Open MPI only. The replay reissues the same MPI and MPI-IO
+# calls (varn and mput make PnetCDF call MPI_Get_address, whose address is
+# not recorded: it would differ in any replay).
+. "$(dirname "$0")/../lib.sh"
+[ -f "$B/wrap-pnetcdf.flags" ] || skip "no PnetCDF on the $MPI flavour (Debian builds it for Open MPI only)"
+P=2
+SRC=$ROOT/tests/progs/ncall.c
+$MPICC -std=c11 -O1 -g -c "$SRC" -o ncall.o || fail "compile ncall.c"
+$MPICC ncall.o -Wl,@"$B/wrap-pnetcdf.flags" -o ncall || fail "link ncall against the tracer"
+$MPICC ncall.o -lpnetcdf -o ncall.plain || fail "link ncall without the tracer"
+def() { sed -n "s/^#define $1 \([0-9]*\).*/\1/p" "$SRC"; }
+NX=$(def NX) NATT=$(def NATT)
+[ -n "$NX" ] && [ -n "$NATT" ] || fail "cannot read NX/NATT from ncall.c"
+
+mkdir -p plain && (cd plain && mpirun_np $P ../ncall.plain) > /dev/null || fail "ncall (untraced)"
+mpirun_np $P ./ncall > /dev/null || fail "ncall (traced)"
+cmp -s ncall.nc plain/ncall.nc || fail "the traced program's ncall.nc differs from the untraced one's"
+jsonl ncall.siot > n.jsonl
+python3 - n.jsonl $P "$NX" "$NATT" <<'PY' || fail "the PnetCDF families"
+import json, sys
+ev = [json.loads(l) for l in open(sys.argv[1])]
+P, NX, NATT = map(int, sys.argv[2:])
+B = NX * 4  # NX ints
+
+
+def io_kids(e, op):
+    return [c for c in ev if c["rank"] == e["rank"] and c["parent"] == e["seq"] and c["layer"] == "mpiio" and op in c["func"]]
+
+
+# function: (bytes, MPI-IO child op or None, expected arguments)
+want = {
+    "ncmpi_put_varn_int_all": (B, "write", {"num": 2}),
+    "ncmpi_mput_vara_int_all": (2 * B, "write", {"num": 2, "varids": [1, 2]}),
+    "ncmpi_buffer_attach": (None, None, {"bufsize": B}),
+    "ncmpi_bput_vara_int": (B, None, {"varid": 3, "count": [NX]}),
+    "ncmpi_buffer_detach": (None, None, {}),
+    "ncmpi_put_varm_int_all": (B, "write", {"varid": 4, "count": [NX], "stride": [1], "imap": [1]}),
+    "ncmpi_put_vard_all": (B, "write", {"varid": 5, "bufcount": NX}),
+    "ncmpi_put_att": (None, None, {"varid": -1, "name": "version", "xtype": 4, "nelems": NATT}),  # NC_INT = 4
+    "ncmpi_get_varn_int_all": (B, "read", {"num": 2}),
+    "ncmpi_mget_vara_int_all": (2 * B, "read", {"num": 2, "varids": [1, 2]}),
+    "ncmpi_get_varm_int_all": (B, "read", {"varid": 4, "count": [NX]}),
+    "ncmpi_get_vard_all": (B, "read", {"varid": 5, "bufcount": NX}),
+}
+for r in range(P):
+    mine = [e for e in ev if e["rank"] == r]
+    for f, (nbytes, op, args) in want.items():
+        calls = [e for e in mine if e["func"] == f]
+        if len(calls) != 1:
+            sys.exit("rank %d: %d %s calls, the program makes 1" % (r, len(calls), f))
+        e = calls[0]
+        if nbytes is not None and e["bytes"] != nbytes:
+            sys.exit("rank %d: %s moved %s bytes, the program asks for %d" % (r, f, e["bytes"], nbytes))
+        bad = {k: e["args"].get(k) for k, v in args.items() if e["args"].get(k) != v}
+        if bad:
+            sys.exit("rank %d: %s recorded %s, want %s" % (r, f, bad, args))
+        if op and not io_kids(e, op):
+            sys.exit("rank %d: %s has no MPI-IO %s child" % (r, f, op))
+    bput = next(e for e in mine if e["func"] == "ncmpi_bput_vara_int")
+    if bput["args"]["start"] != [r * NX]:
+        sys.exit("rank %d: bput start %s" % (r, bput["args"]["start"]))
+    wait = [e for e in mine if e["func"] == "ncmpi_wait_all" and e["seq"] > bput["seq"]]
+    if not wait or wait[0]["args"]["array_of_requests"] != [bput["args"]["req"]] or not io_kids(wait[0], "write"):
+        sys.exit("rank %d: the bput's request is not completed by an ncmpi_wait_all with an MPI-IO write" % r)
+print("   per rank: varn, mput/mget, bput (+ attach, wait_all, detach), varm, vard and put_att once each, "
+      "%d/%d bytes, MPI-IO beneath" % (B, 2 * B))
+PY
+roundtrip ncall $P "$WORK/ncall"
+pass "PnetCDF's varn, mput/mget, bput, varm, vard and flexible attribute calls recorded with their bytes"

@@ -1,0 +1,66 @@
+#!/bin/bash
+# HDF5 calls beyond create/open/read/write (tests/progs/h5more.c, one
+# process, the sec2 driver): direct chunk I/O with its bytes and the POSIX
+# transfer of exactly the chunk beneath it, a point selection with its
+# coordinates, soft links, objects and committed types, the file size the
+# program was told; ioreplay reproduces the run.
+. "$(dirname "$0")/../lib.sh"
+SRC=$ROOT/tests/progs/h5more.c
+$MPICC -std=c11 -O1 -g -I/usr/include/hdf5/$MPI -c "$SRC" -o h5more.o || fail "compile h5more.c"
+$MPICC h5more.o -Wl,@"$B/wrap-hdf5.flags" -o h5more || fail "link h5more against the tracer"
+def() { sed -n "s/^#define $1 \([0-9]*\).*/\1/p" "$SRC"; }
+CH=$(def CH) NPTS=$(def NPTS)
+COORDS=$(sed -n 's/.*coord\[NPTS\]\[2\] = {\(.*\)}, n = NPTS;/\1/p' "$SRC" | tr -c '0-9\n' ' ')
+[ -n "$CH" ] && [ -n "$NPTS" ] && [ -n "$COORDS" ] || fail "cannot read CH/NPTS/coord from h5more.c"
+
+mpirun_np 1 ./h5more out.h5 > run.out || fail "h5more"
+told=$(sed -n 's/^filesize //p' run.out)
+[ "$told" = "$(stat -c %s out.h5)" ] || fail "H5Fget_filesize told the program $told, the file has $(stat -c %s out.h5) bytes"
+jsonl h5more.siot > h.jsonl
+python3 - h.jsonl "$CH" "$NPTS" "$told" "$COORDS" <<'PY' || fail "the HDF5 calls"
+import json, sys
+ev = [json.loads(l) for l in open(sys.argv[1])]
+CH, NPTS, told = map(int, sys.argv[2:5])
+coords = [int(x) for x in sys.argv[5].split()]
+B = CH * CH * 4  # one chunk of ints
+
+
+def one(f):
+    c = [e for e in ev if e["func"] == f]
+    if len(c) != 1:
+        sys.exit("%d %s calls, the program makes 1" % (len(c), f))
+    return c[0]
+
+
+def posix_kids(e, op):
+    return [c["args"]["count"] for c in ev if c["parent"] == e["seq"] and c["layer"] == "posix" and c["func"].startswith(op)]
+
+
+if one("H5Pset_chunk")["args"]["dim"] != [CH, CH]:
+    sys.exit("H5Pset_chunk dims %s" % one("H5Pset_chunk")["args"]["dim"])
+for f, op in (("H5Dwrite_chunk", "pwrite"), ("H5Dread_chunk", "pread")):
+    e = one(f)
+    if e["args"]["offset"] != [CH, 0] or e["bytes"] != B or posix_kids(e, op) != [B]:
+        sys.exit("%s: offset %s, %s bytes, POSIX %s beneath: %s" % (f, e["args"]["offset"], e["bytes"], op, posix_kids(e, op)))
+if one("H5Dwrite_chunk")["args"]["data_size"] != B:
+    sys.exit("H5Dwrite_chunk data_size %s" % one("H5Dwrite_chunk")["args"]["data_size"])
+sel = one("H5Sselect_elements")["args"]
+if sel["num_elem"] != NPTS or sel["coord"] != coords:
+    sys.exit("H5Sselect_elements recorded %s, the program selects %d points %s" % (sel, NPTS, coords))
+if one("H5Dwrite")["bytes"] != NPTS * 4:
+    sys.exit("H5Dwrite of the points: %s bytes" % one("H5Dwrite")["bytes"])
+soft = one("H5Lcreate_soft")["args"]
+if (soft["link_target"], soft["link_name"]) != ("/ds", "alias") or one("H5Lexists")["ret"] != 1:
+    sys.exit("soft link %s, H5Lexists %s" % (soft, one("H5Lexists")["ret"]))
+o = one("H5Oopen")
+if o["ret"] < 256 or one("H5Oclose")["args"]["object_id"] != o["ret"]:
+    sys.exit("H5Oopen made %s, H5Oclose closed %s" % (o["ret"], one("H5Oclose")["args"]))
+if one("H5Tcommit2")["args"]["name"] != "itype" or one("H5Topen2")["ret"] < 256 or one("H5Ldelete")["args"]["name"] != "alias":
+    sys.exit("H5Tcommit2/H5Topen2/H5Ldelete: %s %s %s" % (one("H5Tcommit2"), one("H5Topen2"), one("H5Ldelete")))
+if one("H5Fget_filesize")["args"]["size"] != told:
+    sys.exit("H5Fget_filesize recorded %s, the program was told %d" % (one("H5Fget_filesize")["args"]["size"], told))
+print("   direct chunk I/O of %d bytes over exactly one POSIX transfer each, %d points %s, links, objects, "
+      "committed type, file size %d" % (B, NPTS, coords, told))
+PY
+roundtrip h5more 1 "$WORK/h5more" out.h5
+pass "HDF5 chunk I/O, point selections, links, objects, committed types and the file size recorded, replayed"
