@@ -1,11 +1,14 @@
 """Holds the spec against what the installed libraries export.
 
-usage: api_coverage.py LIST NOT_TRACED LAYER:LIBRARY:REGEX... [--fortran LIB FORT_C]
+usage: api_coverage.py LIST NOT_TRACED SELECTION... [--fortran LIB FORT_C]
 
 LIST: `siot-gen --list` of the spec (LAYER NAME [CONDITION]). NOT_TRACED:
-spec/not-traced.txt (LAYER PATTERN REASON). Each LAYER:LIBRARY:REGEX names
-the exported functions (nm -D, T/W) of LIBRARY matching REGEX that belong to
-LAYER; MPI_File_* names of the mpi layer count as mpiio. Every such name
+spec/not-traced.txt (LAYER PATTERN REASON). A SELECTION names exported
+functions (nm -D, T/W; of versioned symbols only the default versions, which
+a program links against) that belong to a layer: LAYER:LIBRARY:REGEX, those
+of LIBRARY matching REGEX; or LIBRARY:@FILE, those matching the fnmatch
+patterns of FILE's lines `LAYER PATTERN...` (tests/glibc-io.txt). MPI_File_*
+names of the mpi layer count as mpiio. Every such name
 must be traced or excluded; every exclusion line must match something and
 give a reason. --fortran LIB FORT_C: every traced MPI function whose Fortran
 binding LIB exports (name_ in lower case) has a wrapper in the generated
@@ -18,13 +21,37 @@ import sys
 
 
 def exported(lib):
+    """The functions a program can link against: unversioned or default
+    versions (NAME@@V), not compatibility ones (NAME@V, for binaries linked
+    long ago) nor GLIBC_PRIVATE ones (for glibc's own libraries)."""
     out = subprocess.run(["nm", "-D", "--defined-only", lib], capture_output=True, text=True, check=True).stdout
     names = set()
     for line in out.splitlines():
         f = line.split()
-        if len(f) == 3 and f[1] in "TW":
-            names.add(f[2].split("@")[0])
+        if len(f) != 3 or f[1] not in "TW":
+            continue
+        name, _, version = f[2].partition("@")
+        if version and (not version.startswith("@") or version == "@GLIBC_PRIVATE"):
+            continue
+        names.add(name)
     return names
+
+
+def selection(spec):
+    """[(layer, name, lib)] of one SELECTION argument."""
+    if ":@" in spec:
+        lib, path = spec.split(":@", 1)
+        pats = {}
+        for line in open(path):
+            f = line.split()
+            if f and not f[0].startswith("#"):
+                pats.setdefault(f[0], []).extend(f[1:])
+        names = exported(lib)
+        return [(lay, n, lib) for lay, ps in pats.items() for n in sorted(names)
+                if any(fnmatch.fnmatchcase(n, p) for p in ps)]
+    layer, lib, regex = spec.split(":", 2)
+    return [("mpiio" if layer == "mpi" and n.startswith("MPI_File_") else layer, n, lib)
+            for n in sorted(exported(lib)) if re.fullmatch(regex, n)]
 
 
 def read_exclusions(path):
@@ -55,12 +82,10 @@ def main(argv):
     rules, problems = read_exclusions(excl_path)
     used = set()
     checked = 0
+    layers = set()
     for spec in libs:
-        layer, lib, regex = spec.split(":", 2)
-        for name in sorted(exported(lib)):
-            if not re.fullmatch(regex, name):
-                continue
-            lay = "mpiio" if layer == "mpi" and name.startswith("MPI_File_") else layer
+        for lay, name, lib in selection(spec):
+            layers.add(lay)
             checked += 1
             if name in traced:
                 continue
@@ -70,7 +95,7 @@ def main(argv):
             else:
                 problems.append("%s %s (%s): neither traced nor excluded" % (lay, name, lib))
     for lay, pat, n in rules:
-        if n not in used and any(lay == s.split(":")[0] or (lay == "mpiio" and s.startswith("mpi:")) for s in libs):
+        if n not in used and lay in layers:
             problems.append("%s:%d: %s %s matches nothing exported" % (excl_path, n, lay, pat))
     if fort:
         fnames = exported(fort[0])
