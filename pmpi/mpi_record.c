@@ -101,26 +101,21 @@ void siot_mpi_put_dtypes(siot_raw *ev, uint32_t k, const MPI_Datatype *v, int64_
             a[i] = siot_mpi_dtype_id(v[i]);
 }
 
-void siot_mpi_put_aints(siot_raw *ev, uint32_t k, const MPI_Aint *v, int64_t n)
-{
-    if (!v || n < 0 || n > SIOT_MAX_ARRAY)
-        return;
-    int64_t *a = siot_put_arr(ev, k, (uint32_t)n);
-    if (a)
-        for (int64_t i = 0; i < n; i++)
-            a[i] = (int64_t)v[i];
-}
-
+/* Arrays of MPI_Aint and of MPI_Count (two types, possibly of different
+ * widths) recorded as int64 values. */
+#define DEFINE_PUT_WIDE(name, T)                                   \
+    void name(siot_raw *ev, uint32_t k, const T *v, int64_t n)     \
+    {                                                              \
+        if (!v || n < 0 || n > SIOT_MAX_ARRAY)                     \
+            return;                                                \
+        int64_t *a = siot_put_arr(ev, k, (uint32_t)n);             \
+        if (a)                                                     \
+            for (int64_t i = 0; i < n; i++)                        \
+                a[i] = (int64_t)v[i];                              \
+    }
+DEFINE_PUT_WIDE(siot_mpi_put_aints, MPI_Aint)
 #if MPI_VERSION >= 4
-void siot_mpi_put_counts(siot_raw *ev, uint32_t k, const MPI_Count *v, int64_t n)
-{
-    if (!v || n < 0 || n > SIOT_MAX_ARRAY)
-        return;
-    int64_t *a = siot_put_arr(ev, k, (uint32_t)n);
-    if (a)
-        for (int64_t i = 0; i < n; i++)
-            a[i] = (int64_t)v[i];
-}
+DEFINE_PUT_WIDE(siot_mpi_put_counts, MPI_Count)
 #endif
 
 /* Hints are what replay needs from an info object: "key=value;key=value",

@@ -13,6 +13,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "core/fcntl_cmd.h"
 #include "core/predef.h"
 
 #define MAX_ID (1 << 24)
@@ -303,24 +304,15 @@ void *rp_fcntl_arg(rp_state *c, int cmd, const siot_value *v)
     case F_GETFL:
     case F_SETFL:
         return (void *)(intptr_t)rp_i(v);
-    case F_GETLK:
-    case F_SETLK:
-    case F_SETLKW:
-#ifdef F_OFD_GETLK
-    case F_OFD_GETLK:
-    case F_OFD_SETLK:
-    case F_OFD_SETLKW:
-#endif
-        if (v->kind != SIOT_V_ARR || v->n != 4)
-            return RP_NO_ARG;
-        memset(&c->flock, 0, sizeof c->flock);
-        c->flock.l_type = (short)v->arr[0];
-        c->flock.l_whence = (short)v->arr[1];
-        c->flock.l_start = (off_t)v->arr[2];
-        c->flock.l_len = (off_t)v->arr[3];
-        return &c->flock;
     }
-    return RP_NO_ARG;
+    if (!siot_fcntl_lock_cmd(cmd) || v->kind != SIOT_V_ARR || v->n != 4)
+        return RP_NO_ARG;
+    memset(&c->flock, 0, sizeof c->flock);
+    c->flock.l_type = (short)v->arr[0];
+    c->flock.l_whence = (short)v->arr[1];
+    c->flock.l_start = (off_t)v->arr[2];
+    c->flock.l_len = (off_t)v->arr[3];
+    return &c->flock;
 }
 
 /* Is path (relative to the root, which is the working directory) free of
@@ -463,27 +455,21 @@ int *rp_ints(rp_state *c, const siot_value *v, int slot)
     return a;
 }
 
+/* Recorded int64 arrays as MPI_Aint or MPI_Count arrays. */
+#define DEFINE_RP_WIDE(name, T)                                     \
+    T *name(rp_state *c, const siot_value *v, int slot)             \
+    {                                                               \
+        if (v->kind != SIOT_V_ARR)                                  \
+            return NULL;                                            \
+        T *a = slot_area(c, slot, (v->n + 1) * sizeof *a);          \
+        for (uint32_t i = 0; a && i < v->n; i++)                    \
+            a[i] = (T)v->arr[i];                                    \
+        return a;                                                   \
+    }
+DEFINE_RP_WIDE(rp_aints, MPI_Aint)
 #if MPI_VERSION >= 4
-MPI_Count *rp_counts(rp_state *c, const siot_value *v, int slot)
-{
-    if (v->kind != SIOT_V_ARR)
-        return NULL;
-    MPI_Count *a = slot_area(c, slot, (v->n + 1) * sizeof *a);
-    for (uint32_t i = 0; a && i < v->n; i++)
-        a[i] = (MPI_Count)v->arr[i];
-    return a;
-}
+DEFINE_RP_WIDE(rp_counts, MPI_Count)
 #endif
-
-MPI_Aint *rp_aints(rp_state *c, const siot_value *v, int slot)
-{
-    if (v->kind != SIOT_V_ARR)
-        return NULL;
-    MPI_Aint *a = slot_area(c, slot, (v->n + 1) * sizeof *a);
-    for (uint32_t i = 0; a && i < v->n; i++)
-        a[i] = (MPI_Aint)v->arr[i];
-    return a;
-}
 
 MPI_Datatype *rp_dtypes(rp_state *c, const siot_value *v, int slot)
 {

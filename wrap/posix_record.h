@@ -17,6 +17,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "core/fcntl_cmd.h"
 #include "src/interpose.h"
 #include "src/record.h"
 
@@ -36,22 +37,6 @@ static inline void siot_put_iov(siot_raw *ev, uint32_t k, const struct iovec *io
 /* fcntl's third argument: an integer for integer commands, the lock
  * [type, whence, start, len] for the record-lock commands (struct flock),
  * nothing for the other pointer ones. */
-static inline int siot_fcntl_lock_cmd(int cmd)
-{
-    switch (cmd) {
-    case F_GETLK:
-    case F_SETLK:
-    case F_SETLKW:
-#ifdef F_OFD_GETLK
-    case F_OFD_GETLK:
-    case F_OFD_SETLK:
-    case F_OFD_SETLKW:
-#endif
-        return 1;
-    }
-    return 0;
-}
-
 static inline int64_t siot_fcntl_arg(int cmd, void *arg, int64_t ret)
 {
     switch (cmd) {
