@@ -183,7 +183,7 @@ $(O)/gen/pmpi_%.o: $(G)/pmpi_%.c pmpi/mpi_record.h src/record.h src/runtime.h
 	@mkdir -p $(@D)
 	$(MPICC) $(CFLAGS) -Wno-unused-variable -c -o $@ $<
 
-$(O)/replay/ioreplay.o $(O)/replay/rp.o: $(O)/replay/%.o: replay/%.c replay/rp.h $(GEN_STAMP)
+$(IOREPLAY_SRC:%.c=$(O)/%.o): $(O)/replay/%.o: replay/%.c replay/rp.h $(GEN_STAMP)
 	@mkdir -p $(@D)
 	$(MPICC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
@@ -299,7 +299,6 @@ $(B)/examples/btio_f: examples/btio/btio_f.f90 $(LIB) $(FLAGS)
 demo:
 	sh tools/install-deps.sh build
 	$(MAKE) --no-print-directory -j$$(nproc) all
-	$(MAKE) --no-print-directory -f tests/tests.mk MPI=$(MPI) $(B)/tests/ioreplay-traced
 	MPI=$(MPI) sh tools/demo.sh
 
 # ---------------------------------------------------------------- tests

@@ -2,8 +2,9 @@
  * from the compressed form, with the recorded parameters, random buffers of
  * the recorded sizes and computation simulated from the timing histograms.
  *
- * usage: mpirun -np P ioreplay [--root DIR] [--level posix] [--no-compute]
- *                              [--time-scale X] [--seed N] [--quiet] [--progress] FILE */
+ * usage: mpirun -np P ioreplay [--root DIR] [--level posix] [--verify] [--explain]
+ *                              [--no-compute] [--time-scale X] [--seed N] [--quiet]
+ *                              [--progress] FILE */
 
 #include <errno.h>
 #include <fcntl.h>
@@ -21,11 +22,14 @@
 #include "core/expr.h"
 #include "core/hist.h"
 #include "core/format.h"
+#include "replay/explain.h"
+#include "replay/order.h"
 #include "replay/progress.h"
 #include "replay/synth.h"
 #include "core/roles.h"
 #include "replay/plan.h"
 #include "replay/rp.h"
+#include "replay/verify.h"
 #include "replay/walk.h"
 
 #ifndef SIOT_VERSION
@@ -51,6 +55,15 @@ static const char *USAGE =
     "                   the outermost replayable level of each call chain (an\n"
     "                   MPI-IO call, not the POSIX calls it issued; HDF5 and\n"
     "                   PnetCDF calls through the MPI-IO calls they issued).\n"
+    "  --verify         trace the replay itself (ioreplay re-executes itself with\n"
+    "                   the preload library libsiotrace.so; the trace goes to\n"
+    "                   ROOT.siot beside the root) and compare it with FILE at\n"
+    "                   the replayed level: same calls, arguments, results and\n"
+    "                   order per rank, paths through the root. Prints 'round\n"
+    "                   trip: faithful (N calls at LEVEL)' or the first 10\n"
+    "                   differences with the original's call site\n"
+    "  --explain        list every call that was not reissued (with the reason)\n"
+    "                   or that returned another result than the recorded one\n"
     "  --no-compute     do not simulate computation between calls\n"
     "  --time-scale X   multiply the simulated computation times by X\n"
     "  --seed N         seed of the random draws from the histograms (default 1)\n"
@@ -60,13 +73,17 @@ static const char *USAGE =
     "                   terminal, which under mpirun it is not: MPI launchers\n"
     "                   pipe the ranks' output\n"
     "\n"
-    "Exit status: 0 done, 2 bad usage, an unreadable or corrupt trace, a rank\n"
+    "Exit status: 0 when every call at the replayed level was reissued and\n"
+    "returned its recorded result (and, with --verify, the round trip is\n"
+    "faithful); 1 when calls could not be reissued or returned other results\n"
+    "(counted by function and reason at the end; --explain lists each), or the\n"
+    "round trip differs; 2 bad usage, an unreadable or corrupt trace, a rank\n"
     "count that does not match the trace, or a root that cannot be used (with\n"
     "one line saying why, before any I/O).\n";
 
 typedef struct opts {
     const char *root, *file;
-    int posix_level, no_compute, quiet, progress;
+    int posix_level, no_compute, quiet, progress, verify, explain;
     double scale;
     uint64_t seed;
 } opts;
@@ -128,7 +145,11 @@ static int parse(int argc, char **argv, opts *o, const char **why)
                 *why = "--level takes posix or default";
                 return -1;
             }
-        } else if (!strcmp(a, "--no-compute"))
+        } else if (!strcmp(a, "--verify"))
+            o->verify = 1;
+        else if (!strcmp(a, "--explain"))
+            o->explain = 1;
+        else if (!strcmp(a, "--no-compute"))
             o->no_compute = 1;
         else if (!strcmp(a, "--quiet"))
             o->quiet = 1;
@@ -287,6 +308,7 @@ typedef struct run {
     rp_state c;
     double rep[NREPORT];
     uint64_t rng;
+    rp_log log;
 } run;
 
 /* Reads the trace (before MPI starts, with raw system calls, so that the
@@ -342,11 +364,13 @@ static void prepare(run *r)
             if (strcmp(rp_table[k].name, r->t.funcs[i].name) == 0)
                 r->fmap[i] = rp_table[k].fn;
     rp_init(&r->c, r->rank, r->root);
+    rp_log_init(&r->log, r->rank, r->o.explain);
     r->rng = r->o.seed * 0x9e3779b97f4a7c15ULL + (uint64_t)r->rank + 1;
 }
 
 /* One event of the rank: its computation time, then the call when it is
- * at the replayed level. Returns 1 when the call was reissued. */
+ * at the replayed level. Returns 1 when the call was reissued; a call at
+ * the replayed level that was not is noted with its reason. */
 static int replay_event(run *r, const rp_step *st, siot_vbuf *scratch, siot_value *vals)
 {
     const siot_event *e = st->ev;
@@ -360,12 +384,30 @@ static int replay_event(run *r, const rp_step *st, siot_vbuf *scratch, siot_valu
         double u1 = urand(&r->rng), u2 = urand(&r->rng);
         compute_for((uint64_t)((double)siot_hist_draw(&e->comp, u1, u2) * r->o.scale));
     }
-    if (!st->replay || !r->fmap[e->func])
+    if (!st->replay)
         return 0;
+    /* ioreplay starts and ends MPI and the run itself */
+    if (base == SIOT_CLASS_init || base == SIOT_CLASS_finalize || base == SIOT_CLASS_abort || base == SIOT_CLASS_exit)
+        return 1;
+    if (!r->fmap[e->func]) {
+        rp_log_skip(&r->log, st->seq, f->name, "this ioreplay has no replayer for it");
+        return 0;
+    }
     for (uint32_t k = 0; k < e->nargs; k++)
-        if (siot_eval(e->args[k], &st->ctx, &scratch[k], &vals[k]) != 0)
+        if (siot_eval(e->args[k], &st->ctx, &scratch[k], &vals[k]) != 0) {
+            rp_log_skip(&r->log, st->seq, f->name, "a recorded value that cannot be evaluated");
             return 0;
-    return r->fmap[e->func](&r->c, vals, siot_eval_int(e->ret, &st->ctx, 0)) == RP_DONE;
+        }
+    r->c.skip_why = NULL;
+    r->c.result_differs = 0;
+    int rc = r->fmap[e->func](&r->c, vals, siot_eval_int(e->ret, &st->ctx, 0));
+    if (rc != RP_DONE) {
+        rp_log_skip(&r->log, st->seq, f->name, r->c.skip_why);
+        return 0;
+    }
+    if (r->c.result_differs)
+        rp_log_differs(&r->log, st->seq, f->name, r->c.result_recorded, r->c.result_got);
+    return 1;
 }
 
 static void count_done(run *r, const rp_step *st, int done)
@@ -405,16 +447,24 @@ static void replay_rank(run *r)
     if (show && siot_count_events(&r->t, 0, &my_events, cerr, sizeof cerr) != 0)
         show = 0;
     siot_progress_start(&pg, "ioreplay (rank 0)", my_events, show);
+    rp_order order;
+    rp_order_init(&order);
     rp_step st;
     int64_t seq = 0;
     while (rp_plan_next(&plan, &st)) {
         siot_progress_tick(&pg, (uint64_t)st.seq);
+        if (r->o.posix_level)
+            rp_order_step(&order, &plan, &st, &r->c);
         int done = replay_event(r, &st, scratch, vals);
+        if (r->o.posix_level)
+            rp_order_after(&order);
         count_done(r, &st, done);
         if (rp_plan_done(&plan, &st, done) != 0)
             PMPI_Abort(MPI_COMM_WORLD, 2);
         seq = st.seq + 1;
     }
+    rp_order_end(&order);
+    rp_order_free(&order);
     if (plan.it.err) {
         fprintf(stderr, "ioreplay: rank %d: %s\n", r->rank, plan.it.err);
         PMPI_Abort(MPI_COMM_WORLD, 2);
@@ -423,6 +473,23 @@ static void replay_rank(run *r)
     rp_plan_free(&plan);
     for (int i = 0; i < SIOT_MAX_ARGS; i++)
         siot_vbuf_free(&scratch[i]);
+}
+
+/* --verify: the first start re-executes ioreplay traced; the traced one
+ * goes on. Returns 2 when it cannot. */
+static int verify_start(run *r, char **argv)
+{
+    if (!r->o.verify || rp_verify_trace())
+        return 0;
+    char trace[PATH_MAX], why[1200];
+    size_t n = strlen(r->o.root);
+    while (n > 1 && r->o.root[n - 1] == '/')
+        n--;
+    snprintf(trace, sizeof trace, "%.*s.siot", (int)n, r->o.root);
+    rp_verify_reexec(argv, trace, why, sizeof why);
+    if (env_rank() == 0)
+        fprintf(stderr, "ioreplay: %s\n", why);
+    return 2;
 }
 
 int main(int argc, char **argv)
@@ -440,7 +507,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "ioreplay: %s\n", why);
         return 2;
     }
-    if (start(&r, &argc, &argv) != 0)
+    if (verify_start(&r, argv) != 0 || start(&r, &argc, &argv) != 0)
         return 2;
     prepare(&r);
     PMPI_Barrier(MPI_COMM_WORLD);
@@ -450,9 +517,14 @@ int main(int argc, char **argv)
     r.rep[R_DIFF] = (double)r.c.different_results;
     r.rep[R_REFUSED] = (double)r.c.refused_paths;
     report(&r.o, r.root, r.rank, r.size, r.rep);
+    uint64_t bad = rp_log_report(&r.log, r.size, stdout);
+    rp_log_free(&r.log);
     free(r.fmap);
     rp_free(&r.c);
-    siot_trace_free(&r.t);
     MPI_Finalize();
-    return 0;
+    int rc = bad ? 1 : 0;
+    if (r.o.verify && r.rank == 0 && rp_verify_compare(&r.t, rp_verify_trace(), r.o.posix_level, stdout) != 0)
+        rc = 1;
+    siot_trace_free(&r.t);
+    return rc;
 }

@@ -14,11 +14,14 @@ int rp_plan_init(rp_plan *p, const siot_trace *t, int64_t rank, int posix_level)
     p->st_cap = 256;
     p->st_seq = malloc(p->st_cap * sizeof *p->st_seq);
     p->st_cov = malloc(p->st_cap);
-    if (!p->st_seq || !p->st_cov || siot_iter_init(&p->it, t, rank) != 0) {
+    p->st_io = malloc(p->st_cap);
+    if (!p->st_seq || !p->st_cov || !p->st_io || siot_iter_init(&p->it, t, rank) != 0) {
         free(p->st_seq);
         free(p->st_cov);
+        free(p->st_io);
         p->st_seq = NULL;
         p->st_cov = NULL;
+        p->st_io = NULL;
         return -1;
     }
     return 0;
@@ -47,9 +50,12 @@ int rp_plan_next(rp_plan *p, rp_step *s)
     while (p->st_n && p->st_seq[p->st_n - 1] != s->parent)
         p->st_n--;
     int covered = p->st_n ? p->st_cov[p->st_n - 1] : 0;
-    /* at the POSIX level, POSIX calls are reissued inside whatever issued them */
+    s->in_mpiio = p->st_n ? p->st_io[p->st_n - 1] : 0;
+    /* at the POSIX level, POSIX calls are reissued inside whatever issued
+     * them, and the MPI calls of the MPI-IO library are its own */
     int posix = s->fn->layer == SIOT_LAYER_posix || s->fn->layer == SIOT_LAYER_stdio;
-    s->replay = replayed_layer(p, s->fn->layer, covered && !(p->posix_level && posix));
+    int internal = p->posix_level && s->in_mpiio && s->fn->layer == SIOT_LAYER_mpi;
+    s->replay = replayed_layer(p, s->fn->layer, (covered && !(p->posix_level && posix)) || internal);
     return 1;
 }
 
@@ -65,11 +71,16 @@ int rp_plan_done(rp_plan *p, const rp_step *s, int done)
         if (!c)
             return -1;
         p->st_cov = c;
+        uint8_t *io = realloc(p->st_io, cap);
+        if (!io)
+            return -1;
+        p->st_io = io;
         p->st_cap = cap;
     }
     int covered = p->st_n ? p->st_cov[p->st_n - 1] : 0;
     p->st_seq[p->st_n] = s->seq;
     p->st_cov[p->st_n] = (uint8_t)(covered || done);
+    p->st_io[p->st_n] = (uint8_t)(s->in_mpiio || s->fn->layer == SIOT_LAYER_mpiio);
     p->st_n++;
     p->seq++;
     return 0;
@@ -80,6 +91,8 @@ void rp_plan_free(rp_plan *p)
     siot_iter_free(&p->it);
     free(p->st_seq);
     free(p->st_cov);
+    free(p->st_io);
     p->st_seq = NULL;
     p->st_cov = NULL;
+    p->st_io = NULL;
 }

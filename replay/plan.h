@@ -5,8 +5,10 @@
  * At the default level the outermost replayable call of each call chain is
  * reissued (an MPI-IO call, not the POSIX calls it issued; an HDF5 call
  * through the MPI-IO calls it issued); with posix_level the POSIX and stdio
- * calls themselves, with the MPI communication that is not inside another
- * replayed call. A call inside one that was reissued is covered by it. */
+ * calls themselves, with the MPI calls that are not inside another replayed
+ * call nor inside an MPI-IO call (those are the MPI-IO library's internals,
+ * whose order replay/order.h keeps). A call inside one that was reissued is
+ * covered by it. */
 #ifndef SIOT_PLAN_H
 #define SIOT_PLAN_H
 
@@ -22,7 +24,7 @@ typedef struct rp_plan {
     int64_t seq;
     /* the calls in flight: their seq and whether they or a caller were reissued */
     int64_t *st_seq;
-    uint8_t *st_cov;
+    uint8_t *st_cov, *st_io; /* ... covered; inside an MPI-IO call (or one itself) */
     size_t st_n, st_cap;
 } rp_plan;
 
@@ -33,6 +35,7 @@ typedef struct rp_step {
     int64_t seq;      /* the rank's event number */
     int64_t parent;   /* seq of the traced call that issued it, -1 */
     int replay;       /* at the replayed level and not covered */
+    int in_mpiio;     /* issued (directly or not) by an MPI-IO call */
 } rp_step;
 
 /* 0, or -1 without memory. */

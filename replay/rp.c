@@ -260,8 +260,12 @@ int64_t rp_mpi_err_class(int code)
 
 int rp_result(rp_state *c, int64_t recorded, int64_t got)
 {
-    if (recorded != got)
+    if (recorded != got) {
         c->different_results++;
+        c->result_differs = 1;
+        c->result_recorded = recorded;
+        c->result_got = got;
+    }
     return RP_DONE;
 }
 

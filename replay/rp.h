@@ -42,6 +42,11 @@ typedef struct rp_state {
     int npath;
     /* counters for the report */
     uint64_t skipped_unknown, refused_paths, different_results;
+    /* the last call: why it was not reissued (rp_skip), and its result when
+     * it differed from the recorded one (rp_result); ioreplay clears them */
+    const char *skip_why;
+    int result_differs;
+    int64_t result_recorded, result_got;
 } rp_state;
 
 typedef int (*rp_fn)(rp_state *c, const siot_value *a, int64_t rec_ret);
@@ -57,6 +62,12 @@ static inline int64_t rp_i(const siot_value *v) { return v->kind == SIOT_V_INT ?
 const char *rp_str(rp_state *c, const siot_value *v, int slot);
 /* A string of n printable characters (the data of fputs). */
 const char *rp_text(rp_state *c, int64_t n, int slot);
+/* The call cannot be reissued, for this reason (a string constant). */
+static inline int rp_skip(rp_state *c, const char *why)
+{
+    c->skip_why = why;
+    return RP_SKIP;
+}
 /* Compares the replay's result with the recorded one (for the report). */
 int rp_result(rp_state *c, int64_t recorded, int64_t got);
 /* An MPI return code as traces record it: 0 or the error class. */

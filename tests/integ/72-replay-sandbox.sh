@@ -18,7 +18,12 @@ ln -s "$WORK/outside" root/link
 # of its own, so there the trace's own absolute path is checked below.)
 before=$(find "$WORK" -newer esc.siot 2>/dev/null | grep -v "^$WORK/root" | sort)
 sleep 1
-"$B/bin/ioreplay" --root "$WORK/root" esc.siot > $WORK/root-report.txt || fail "replay"
+# One call refused: the replay says which and why, and exits 1.
+st=0
+"$B/bin/ioreplay" --explain --root "$WORK/root" esc.siot > $WORK/root-report.txt || st=$?
+[ $st = 1 ] || { cat $WORK/root-report.txt >&2; fail "replay exited $st, want 1 (a call refused)"; }
+grep -Eq "rank 0 event [0-9]+ open: not reissued: a path that cannot be kept inside the replay root" \
+    $WORK/root-report.txt || { cat $WORK/root-report.txt >&2; fail "--explain does not name the refused open"; }
 after=$(find "$WORK" -newer esc.siot 2>/dev/null | grep -v "^$WORK/root" | sort)
 [ -z "$(ls -A outside)" ] || fail "the replay wrote through the link: $(ls outside)"
 [ ! -e a/escape ] || fail "../../escape escaped the root"

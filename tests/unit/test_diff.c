@@ -5,7 +5,7 @@
 
 #include "core/expr.h"
 #include "core/hist.h"
-#include "siot/diff.h"
+#include "replay/compare.h"
 #include "core/format.h"
 #include "core/roles.h"
 #include "tests/unit/unit.h"

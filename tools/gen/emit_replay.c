@@ -12,6 +12,8 @@ const char *not_replayable(const func *f)
     unsigned b = SIOT_CLASS_BASE(f->cls);
     if (f->noreplay[0])
         return f->noreplay;
+    if (f->covered[0])
+        return f->covered;
     if (b == SIOT_CLASS_init || b == SIOT_CLASS_finalize)
         return "ioreplay initialises and finalises MPI itself";
     if (b == SIOT_CLASS_abort || b == SIOT_CLASS_exit)
@@ -98,13 +100,20 @@ static void emit_replayer(const func *f)
 {
     o("\n/* %s:%d */\nstatic int rp_%s(rp_state *c, const siot_value *a, int64_t rec_ret)\n{\n", f->file, f->line, f->name);
     o("    (void)c;\n    (void)a;\n    (void)rec_ret;\n");
+    if (f->covered[0]) {
+        o("    return RP_DONE; /* %s */\n}\n", f->covered);
+        return;
+    }
     const char *why = not_replayable(f);
     if (why) {
-        o("    return RP_SKIP; /* %s */\n}\n", why);
+        o("    return rp_skip(c, \"");
+        for (const char *q = why; *q; q++) /* a C string of the reason */
+            o(*q == '"' || *q == '\\' ? "\\%c" : "%c", *q);
+        o("\");\n}\n");
         return;
     }
     if (f->cond[0])
-        o("#if !(%s)\n    return RP_SKIP; /* not in the MPI this replay was built with */\n#else\n", f->cond);
+        o("#if !(%s)\n    return rp_skip(c, \"not in the MPI this replay was built with\");\n#else\n", f->cond);
     for (int i = 0; i < f->np; i++)
         if (f->p[i].rec >= 0)
             role_replay_arg(f, &f->p[i]);

@@ -61,6 +61,7 @@ typedef struct func {
     char stdstream[16];  /* stream=stdout|stdin: the stream a call without one uses (printf, scanf) */
     int consumed;        /* consumed: bytes = how far the call moved its stream's position (scanf) */
     char noreplay[160];  /* noreplay="why" */
+    char covered[160];   /* covered="how": its effect is made by another replayed call */
     char bytes[512];     /* bytes=EXPR: C expression of the event's bytes */
     char cond[160];      /* if="COND": compiled only where the preprocessor condition holds */
     int removed;         /* removed: a name removed from the standard that the libraries still export */

@@ -146,6 +146,11 @@ static void parse_option(func *f, char *tok, const char *file, int lineno)
         if (n < 12 || tok[n - 1] != '"')
             die(file, lineno, "noreplay=\"WHY\" needs its reason in quotes");
         snprintf(f->noreplay, sizeof f->noreplay, "%.*s", (int)(n - 11), tok + 10);
+    } else if (strncmp(tok, "covered=\"", 9) == 0) {
+        size_t n = strlen(tok);
+        if (n < 11 || tok[n - 1] != '"')
+            die(file, lineno, "covered=\"HOW\" needs its explanation in quotes");
+        snprintf(f->covered, sizeof f->covered, "%.*s", (int)(n - 10), tok + 9);
     } else if (strncmp(tok, "if=\"", 4) == 0) {
         size_t n = strlen(tok);
         if (n < 6 || tok[n - 1] != '"')

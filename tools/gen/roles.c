@@ -10,7 +10,8 @@
  * length expression, $ok the call's success expression; for MPI handle roles
  * $H the C handle type, $h the handle's key (comm, file...), $E its handle
  * table (SIOT_H_COMM), $N its null handle, $F the prefix of its f2c
- * conversion (MPI_Comm); $FI the Fortran integer kind of an integer. */
+ * conversion (MPI_Comm), $W what it is in words; $FI the Fortran integer
+ * kind of an integer. */
 #include <ctype.h>
 #include <string.h>
 
@@ -18,15 +19,15 @@
 
 /* MPI handle kinds */
 typedef struct hkind {
-    const char *key, *ctype, *f2c, *null, *table;
+    const char *key, *ctype, *f2c, *null, *table, *what;
 } hkind;
-static const hkind HK_COMM = {"comm", "MPI_Comm", "MPI_Comm", "MPI_COMM_NULL", "SIOT_H_COMM"};
-static const hkind HK_GROUP = {"group", "MPI_Group", "MPI_Group", "MPI_GROUP_NULL", "SIOT_H_GROUP"};
-static const hkind HK_DTYPE = {"dtype", "MPI_Datatype", "MPI_Type", "MPI_DATATYPE_NULL", "SIOT_H_DTYPE"};
-static const hkind HK_OP = {"op", "MPI_Op", "MPI_Op", "MPI_OP_NULL", "SIOT_H_OP"};
-static const hkind HK_FILE = {"file", "MPI_File", "MPI_File", "MPI_FILE_NULL", "SIOT_H_FILE"};
-static const hkind HK_REQ = {"req", "MPI_Request", "MPI_Request", "MPI_REQUEST_NULL", "SIOT_H_REQ"};
-static const hkind HK_INFO = {"info", "MPI_Info", "MPI_Info", "MPI_INFO_NULL", NULL};
+static const hkind HK_COMM = {"comm", "MPI_Comm", "MPI_Comm", "MPI_COMM_NULL", "SIOT_H_COMM", "communicator"};
+static const hkind HK_GROUP = {"group", "MPI_Group", "MPI_Group", "MPI_GROUP_NULL", "SIOT_H_GROUP", "group"};
+static const hkind HK_DTYPE = {"dtype", "MPI_Datatype", "MPI_Type", "MPI_DATATYPE_NULL", "SIOT_H_DTYPE", "datatype"};
+static const hkind HK_OP = {"op", "MPI_Op", "MPI_Op", "MPI_OP_NULL", "SIOT_H_OP", "reduction operation"};
+static const hkind HK_FILE = {"file", "MPI_File", "MPI_File", "MPI_FILE_NULL", "SIOT_H_FILE", "file handle"};
+static const hkind HK_REQ = {"req", "MPI_Request", "MPI_Request", "MPI_REQUEST_NULL", "SIOT_H_REQ", "request"};
+static const hkind HK_INFO = {"info", "MPI_Info", "MPI_Info", "MPI_INFO_NULL", NULL, "info object"};
 
 typedef void hook_fn(const func *f, const param *p);
 
@@ -95,6 +96,7 @@ static size_t expand_one(const char *t, const func *f, const param *p, const hki
     case 'L': len_expr(f, p, L, sizeof L); snprintf(out, n, "%s", L); break;
     case 'H': snprintf(out, n, "%s", h->ctype); break;
     case 'h': snprintf(out, n, "%s", h->key); break;
+    case 'W': snprintf(out, n, "%s", h->what); break;
     case 'E': snprintf(out, n, "%s", h->table); break;
     case 'N': snprintf(out, n, "%s", h->null); break;
     case 'F': snprintf(out, n, "%s", h->f2c); break;
@@ -245,14 +247,14 @@ static void fd_rp(const func *f, const param *p)
           "    int %s = siot_untraced ? rp_untraced_fd(c) : rp_fd(c, rp_i(&a[%d]));\n", p->rec, p->name, p->rec);
     else
         o("    int %s = rp_fd(c, rp_i(&a[%d]));\n", p->name, p->rec);
-    o("    if (%s < 0)\n        return RP_SKIP;\n", p->name);
+    o("    if (%s < 0)\n        return rp_skip(c, \"a descriptor whose opening is not in the trace\");\n", p->name);
 }
 
 static void fdnew_rp(const func *f, const param *p)
 {
     const param *old = find_role(f, SIOT_ROLE_fd);
     o("    int %s = siot_untraced ? rp_fd(c, rp_i(&a[%d])) : rp_dup_target(c, rp_i(&a[%d]), %s);\n"
-      "    if (%s < 0)\n        return RP_SKIP;\n", p->name, p->rec, p->rec, old->name, p->name);
+      "    if (%s < 0)\n        return rp_skip(c, \"no descriptor to duplicate onto\");\n", p->name, p->rec, p->rec, old->name, p->name);
 }
 
 static void outintarr_rp(const func *f, const param *p)
@@ -377,7 +379,7 @@ static void aiocb_rp(const func *f, const param *p)
     aio_struct(p, st, sizeof st);
     o("    %s %s_v;\n    memset(&%s_v, 0, sizeof %s_v);\n    %s *%s = &%s_v;\n", st, p->name, p->name, p->name, st,
       p->name, p->name);
-    o("    if (RP_AIO_FILL(c, &a[%d], 0, %s) < 0)\n        return RP_SKIP;\n", p->rec, p->name);
+    o("    if (RP_AIO_FILL(c, &a[%d], 0, %s) < 0)\n        return rp_skip(c, \"an aio request whose descriptor's opening is not in the trace\");\n", p->rec, p->name);
 }
 
 static void aiolist_rp(const func *f, const param *p)
@@ -413,7 +415,7 @@ static void outint_fpost(const func *f, const param *p)
 #define OUT_REC "    siot_put_int(ev, $k, ($n && $ok) ? (int64_t)(*$n) : -1);\n"
 #define OUT_RP "    $P $n_v = 0;\n    $P *$n = &$n_v;\n"
 /* MPI handles: in, created, freed, in/out */
-#define H_IN_RP "    $H $n = rp_$h(c, rp_i(&a[$k]));\n    if ($n == $N && rp_i(&a[$k]) != -1)\n        return RP_SKIP;\n"
+#define H_IN_RP "    $H $n = rp_$h(c, rp_i(&a[$k]));\n    if ($n == $N && rp_i(&a[$k]) != -1)\n        return rp_skip(c, \"an MPI $W whose creation is not in the trace\");\n"
 #define H_IN_FPRE "    $H $n = P$F_f2c(*(MPI_Fint *)$n_f);\n"
 #define H_NEW_RP "    $P $n_v;\n    memset(&$n_v, 0, sizeof $n_v);\n    $P *$n = &$n_v;\n"
 #define H_NEW_POST "    if ($ok) rp_set_$h(c, rp_i(&a[$k]), $n_v);\n"
@@ -425,7 +427,7 @@ static void outint_fpost(const func *f, const param *p)
 #define H_FREE_REC "    siot_put_int(ev, $k, siot_h_release($E, siot_k_$n));\n"
 #define H_FREE_POST "    rp_drop_$h(c, rp_i(&a[$k]));\n"
 #define H_NONNULL_RP                                                                                        \
-    "    $H $n_v = rp_$h(c, rp_i(&a[$k]));\n    if ($n_v == $N)\n        return RP_SKIP;\n    $H *$n = &$n_v;\n"
+    "    $H $n_v = rp_$h(c, rp_i(&a[$k]));\n    if ($n_v == $N)\n        return rp_skip(c, \"an MPI $W whose creation is not in the trace\");\n    $H *$n = &$n_v;\n"
 #define STATUS_FPRE ""
 
 static const role_def ROLES[] = {
@@ -446,7 +448,7 @@ static const role_def ROLES[] = {
     {R(vargs), UNREC | NOFORT, .doc_type = "variadic `...`", .doc = "a format's arguments: not recorded"},
     {R(vlist), UNREC | NOFORT, .doc_type = "`va_list`", .doc = "a format's arguments: not recorded"},
     /* POSIX and stdio */
-    {R(path), 0, .rec = "    siot_put_str(ev, $k, $n);\n", .rp = "    const char *$n = rp_path(c, &a[$k], rec_ret);\n    if (!$n)\n        return RP_SKIP;\n",
+    {R(path), 0, .rec = "    siot_put_str(ev, $k, $n);\n", .rp = "    const char *$n = rp_path(c, &a[$k], rec_ret);\n    if (!$n)\n        return rp_skip(c, \"a path that cannot be kept inside the replay root\");\n",
      .fpre = "    char $n_b[4096];\n    const char *$n = siot_fstr($n_f, $n_len, $n_b, sizeof $n_b);\n",
      .doc_type = "`const char *`", .doc = "the string; the replay maps it under its root"},
     {R(str), 0, .rec = "    siot_put_str(ev, $k, $n);\n", .rp = "    const char *$n = rp_str(c, &a[$k], $i);\n",
@@ -465,17 +467,17 @@ static const role_def ROLES[] = {
     {R(omode), 0, .rec = SCALAR_REC, .rp = SCALAR_RP, .doc_type = "variadic `mode_t`",
      .doc = "read with `va_arg` only when `oflags` has `O_CREAT` or `O_TMPFILE`, else 0"},
     {R(fcntlarg), 0, .rec = "    siot_put_fcntl_arg(ev, $k, $a, $n, (int64_t)ret);\n",
-     .rp = "    void *$n = rp_fcntl_arg(c, $a, &a[$k]);\n    if ($n == RP_NO_ARG)\n        return RP_SKIP;\n",
+     .rp = "    void *$n = rp_fcntl_arg(c, $a, &a[$k]);\n    if ($n == RP_NO_ARG)\n        return rp_skip(c, \"an fcntl argument that is not recorded\");\n",
      .doc_type = "variadic", .doc = "`fcntlarg(CMD)`: read as a pointer-sized value; recorded as an integer for the integer commands of parameter CMD, as the lock `[type, whence, start, len]` for the record-lock ones, 0 otherwise"},
     {R(fd), 0, .pre_hook = closing_pre, .rec_hook = fd_rec, .rp_hook = fd_rp, .post_hook = closed_post, .doc_type = "int",
      .doc = "its id (docs/handles.md); the call is recorded only if the descriptor was opened under tracing"},
     {R(fdnew), 0, .rec_hook = fdnew_rec, .rp_hook = fdnew_rp, .post_hook = fdnew_post, .doc_type = "int",
      .doc = "`dup2`'s target: the id it has after the call, or the one it lost when the source is not traced"},
     {R(stream), 0, .pre_hook = closing_pre, .rec_hook = stream_rec,
-     .rp = "    FILE *$n = rp_stream(c, rp_i(&a[$k]));\n    if (!$n)\n        return RP_SKIP;\n", .post_hook = closed_post,
+     .rp = "    FILE *$n = rp_stream(c, rp_i(&a[$k]));\n    if (!$n)\n        return rp_skip(c, \"a stream whose opening is not in the trace\");\n", .post_hook = closed_post,
      .doc_type = "`FILE *`", .doc = "small id (`stdin`=0, `stdout`=1, `stderr`=2, others from 3)"},
     {R(dir), 0, .pre_hook = closing_pre, .rec_hook = stream_rec,
-     .rp = "    DIR *$n = rp_dir(c, rp_i(&a[$k]));\n    if (!$n)\n        return RP_SKIP;\n", .post_hook = closed_post,
+     .rp = "    DIR *$n = rp_dir(c, rp_i(&a[$k]));\n    if (!$n)\n        return rp_skip(c, \"a directory stream whose opening is not in the trace\");\n", .post_hook = closed_post,
      .doc_type = "`DIR *`", .doc = "small id"},
     {R(outint), 0, .rec = OUT_REC, .rp = OUT_RP, .fpre = OUT_RP, .fpost_hook = outint_fpost, .doc_type = "`int *` (out)",
      .doc = "the value written by the call, -1 if the pointer was NULL; `@index1`: an index the Fortran bindings count from 1"},

@@ -1,0 +1,251 @@
+/* compare: two traces event by event, rank by rank (replay/compare.h). */
+#include "replay/compare.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/expr.h"
+#include "replay/walk.h"
+#include "replay/json.h"
+#include "core/roles.h"
+
+/* A rank's events, filtered: each comes with its index among the kept
+ * events and the index of its nearest kept ancestor (-1 when none). */
+typedef struct fiter {
+    siot_iter it;
+    const siot_diff_filter *flt;
+    int64_t seq, kept;
+    int64_t *st_seq, *st_keep; /* ancestors: seq, kept index of the nearest kept one (or -1) */
+    uint8_t *st_io;            /* ... an MPI-IO call or inside one */
+    size_t st_n, st_cap;
+} fiter;
+
+static int fiter_init(fiter *f, const siot_trace *t, int64_t rank, const siot_diff_filter *flt)
+{
+    memset(f, 0, sizeof *f);
+    f->flt = flt;
+    f->st_cap = 256;
+    f->st_seq = malloc(f->st_cap * sizeof *f->st_seq);
+    f->st_keep = malloc(f->st_cap * sizeof *f->st_keep);
+    f->st_io = malloc(f->st_cap);
+    if (!f->st_seq || !f->st_keep || !f->st_io || siot_iter_init(&f->it, t, rank) != 0)
+        return -1;
+    return 0;
+}
+
+static void fiter_free(fiter *f)
+{
+    siot_iter_free(&f->it);
+    free(f->st_seq);
+    free(f->st_keep);
+    free(f->st_io);
+}
+
+static const siot_node *fiter_next(fiter *f, siot_ctx *c, int64_t *index, int64_t *parent)
+{
+    const siot_node *n;
+    while ((n = siot_iter_next(&f->it, c))) {
+        const siot_trace *t = f->it.t;
+        const siot_funcdesc *fd = &t->funcs[n->u.ev.func];
+        int64_t pd = siot_eval_int(n->u.ev.parent, c, 0), p = pd > 0 && pd <= f->seq ? f->seq - pd : -1;
+        while (f->st_n && f->st_seq[f->st_n - 1] != p)
+            f->st_n--;
+        int64_t anc = f->st_n ? f->st_keep[f->st_n - 1] : -1;
+        int io = f->st_n ? f->st_io[f->st_n - 1] : 0;
+        int keep = (!f->flt || !f->flt->layers || (f->flt->layers >> fd->layer & 1)) &&
+                   !(f->flt && f->flt->outermost && anc >= 0) &&
+                   !(f->flt && f->flt->no_mpi_in_mpiio && io && fd->layer == SIOT_LAYER_mpi);
+        if (f->st_n == f->st_cap) {
+            f->st_cap *= 2;
+            int64_t *a = realloc(f->st_seq, f->st_cap * sizeof *a), *b = a ? realloc(f->st_keep, f->st_cap * sizeof *b) : NULL;
+            uint8_t *d = b ? realloc(f->st_io, f->st_cap) : NULL;
+            if (a)
+                f->st_seq = a;
+            if (b)
+                f->st_keep = b;
+            if (d)
+                f->st_io = d;
+            if (!d) {
+                f->it.err = "out of memory";
+                return NULL;
+            }
+        }
+        f->st_seq[f->st_n] = f->seq;
+        f->st_keep[f->st_n] = keep ? f->kept : anc;
+        f->st_io[f->st_n] = (uint8_t)(io || fd->layer == SIOT_LAYER_mpiio);
+        f->st_n++;
+        f->seq++;
+        if (!keep)
+            continue;
+        *index = f->kept++;
+        *parent = anc;
+        return n;
+    }
+    return NULL;
+}
+
+/* A path as ioreplay uses it: leading "/" dropped, "." and ".." resolved
+ * without climbing above the root. */
+static void sandbox_path(const char *s, size_t n, siot_vbuf *o)
+{
+    size_t start = o->len;
+    for (size_t i = 0; i < n;) {
+        while (i < n && s[i] == '/')
+            i++;
+        size_t j = i;
+        while (j < n && s[j] != '/')
+            j++;
+        if (j - i == 2 && s[i] == '.' && s[i + 1] == '.') {
+            while (o->len > start && o->data[o->len - 1] != '/')
+                o->len--;
+            if (o->len > start)
+                o->len--;
+        } else if (j > i && !(j - i == 1 && s[i] == '.')) {
+            if (o->len > start)
+                siot_vbuf_u8(o, '/');
+            siot_vbuf_put(o, s + i, j - i);
+        }
+        i = j;
+    }
+    if (o->len == start)
+        siot_vbuf_u8(o, '.');
+}
+
+/* One event rendered as its JSON line without rank and seq: equal lines mean equal events. */
+static int render(const siot_trace *t, const siot_node *n, const siot_ctx *c, int64_t parent, siot_vbuf *o,
+                  siot_vbuf *scratch, int sandbox)
+{
+    const siot_event *e = &n->u.ev;
+    const siot_funcdesc *f = &t->funcs[e->func];
+    char head[128];
+    o->len = 0;
+    siot_json_str(o, f->name, strlen(f->name));
+    int hn = snprintf(head, sizeof head, " parent=%" PRId64 " args={", parent);
+    siot_vbuf_put(o, head, (size_t)hn);
+    for (uint32_t k = 0; k < e->nargs; k++) {
+        siot_value v;
+        if (siot_eval(e->args[k], c, scratch, &v) != 0)
+            return -1;
+        if (k)
+            siot_vbuf_u8(o, ',');
+        siot_vbuf_put(o, f->argnames[k], strlen(f->argnames[k]));
+        siot_vbuf_u8(o, ':');
+        if (sandbox && f->argroles[k] == SIOT_ROLE_path && v.kind == SIOT_V_STR)
+            sandbox_path(v.s, v.slen, o);
+        else
+            siot_json_value(o, f->argroles[k], &v);
+    }
+    hn = snprintf(head, sizeof head, "} ret=%" PRId64 " errno=%" PRId64 " bytes=%" PRId64, siot_eval_int(e->ret, c, 0),
+                  siot_eval_int(e->err, c, 0), siot_eval_int(e->bytes, c, 0));
+    siot_vbuf_put(o, head, (size_t)hn);
+    return 0;
+}
+
+/* The call site of an event as its first frames ("s3: prog+0x1234 ..."). */
+static void print_site(FILE *out, const siot_trace *t, uint32_t site)
+{
+    if (!site || site > t->nsites)
+        return;
+    const siot_site *s = &t->sites[site - 1];
+    fprintf(out, "  call site s%u in the first trace:", site);
+    for (uint32_t k = 0; k < s->depth && k < 4; k++) {
+        uint32_t m = SIOT_ADDR_MODULE(s->addrs[k]);
+        const char *path = m < t->nmodules ? t->modules[m] : "?", *base = strrchr(path, '/');
+        fprintf(out, " %s+0x%llx", base ? base + 1 : path, (unsigned long long)SIOT_ADDR_OFFSET(s->addrs[k]));
+    }
+    fputc('\n', out);
+}
+
+typedef struct cmp_state {
+    const siot_trace *a, *b;
+    const siot_diff_filter *flt;
+    FILE *out;
+    uint64_t shown, max_shown, found, compared;
+    siot_vbuf la, lb, sa, sb;
+    char *err;
+    size_t errlen;
+} cmp_state;
+
+/* One rank: events compared pairwise, each difference counted (the first
+ * max_shown printed); a trace that ends first ends the rank's comparison. */
+static int compare_rank(cmp_state *k, uint32_t r)
+{
+    fiter ia, ib;
+    int rc = 0, sandbox = k->flt && k->flt->sandbox_paths;
+    if (fiter_init(&ia, k->a, r, k->flt) || fiter_init(&ib, k->b, r, k->flt)) {
+        snprintf(k->err, k->errlen, "out of memory");
+        return -1;
+    }
+    for (;;) {
+        siot_ctx ca, cb;
+        int64_t xa = 0, xb = 0, pa = -1, pb = -1;
+        const siot_node *na = fiter_next(&ia, &ca, &xa, &pa), *nb = fiter_next(&ib, &cb, &xb, &pb);
+        if (ia.it.err || ib.it.err) {
+            snprintf(k->err, k->errlen, "rank %u: %s", r, ia.it.err ? ia.it.err : ib.it.err);
+            rc = -1;
+            break;
+        }
+        if (!na && !nb)
+            break;
+        if (!na || !nb) {
+            k->found++;
+            if (k->shown++ < k->max_shown)
+                fprintf(k->out, "rank %u: the %s trace ends at event %" PRId64 ", the other goes on\n", r,
+                        na ? "second" : "first", na ? xa : xb);
+            break;
+        }
+        if (render(k->a, na, &ca, pa, &k->la, &k->sa, sandbox) || render(k->b, nb, &cb, pb, &k->lb, &k->sb, sandbox)) {
+            snprintf(k->err, k->errlen, "rank %u event %" PRId64 ": a value cannot be evaluated", r, xa);
+            rc = -1;
+            break;
+        }
+        k->compared++;
+        if (k->la.len == k->lb.len && memcmp(k->la.data, k->lb.data, k->la.len) == 0)
+            continue;
+        k->found++;
+        if (k->shown++ < k->max_shown) {
+            fprintf(k->out, "rank %u event %" PRId64 " differs:\n< %.*s\n> %.*s\n", r, xa, (int)k->la.len,
+                    (const char *)k->la.data, (int)k->lb.len, (const char *)k->lb.data);
+            print_site(k->out, k->a, na->u.ev.site);
+        }
+        if (k->max_shown <= 1)
+            break;
+    }
+    fiter_free(&ia);
+    fiter_free(&ib);
+    return rc;
+}
+
+int siot_compare(const siot_trace *a, const siot_trace *b, const siot_diff_filter *flt, uint64_t max_shown, FILE *out,
+                 siot_compare_result *res, char *err, size_t errlen)
+{
+    memset(res, 0, sizeof *res);
+    if (a->nranks != b->nranks) {
+        fprintf(out, "rank counts differ: %u and %u\n", a->nranks, b->nranks);
+        res->differences = 1;
+        return 1;
+    }
+    cmp_state k = {.a = a, .b = b, .flt = flt, .out = out, .max_shown = max_shown, .err = err, .errlen = errlen};
+    siot_vbuf_init(&k.la);
+    siot_vbuf_init(&k.lb);
+    siot_vbuf_init(&k.sa);
+    siot_vbuf_init(&k.sb);
+    int rc = 0;
+    for (uint32_t r = 0; r < a->nranks && rc == 0 && (max_shown > 1 || k.found == 0); r++)
+        rc = compare_rank(&k, r);
+    siot_vbuf_free(&k.la);
+    siot_vbuf_free(&k.lb);
+    siot_vbuf_free(&k.sa);
+    siot_vbuf_free(&k.sb);
+    res->compared = k.compared;
+    res->differences = k.found;
+    return rc < 0 ? -1 : k.found ? 1 : 0;
+}
+
+int siot_diff(const siot_trace *a, const siot_trace *b, const siot_diff_filter *flt, FILE *out, char *err,
+              size_t errlen)
+{
+    siot_compare_result res;
+    return siot_compare(a, b, flt, 1, out, &res, err, errlen);
+}

@@ -1,0 +1,38 @@
+/* compare: are two traces the same events (function, arguments, return
+ * value, errno, bytes, parent, per-rank order), timing aside? What `siot
+ * diff` and `ioreplay --verify` answer. No global state; allocates its
+ * iterators' stacks. */
+#ifndef SIOT_COMPARE_H
+#define SIOT_COMPARE_H
+
+#include <stdio.h>
+
+#include "core/model.h"
+
+/* Which events take part: layers (bit per layer; 0 = all) and, with
+ * outermost, only those without a taking-part ancestor (the calls a replay
+ * reissues itself). Parents are the nearest taking-part ancestors. */
+typedef struct siot_diff_filter {
+    uint32_t layers;
+    int outermost;
+    int sandbox_paths; /* compare paths as ioreplay maps them under its root */
+    int no_mpi_in_mpiio; /* leave out MPI calls made by MPI-IO calls (the library's own) */
+} siot_diff_filter;
+
+typedef struct siot_compare_result {
+    uint64_t compared;    /* event pairs compared */
+    uint64_t differences; /* event pairs that differ, and ranks whose traces end apart */
+} siot_compare_result;
+
+/* Every rank's events in pairs: each difference counted, the first
+ * max_shown written to out (both sides and the first trace's call site; a
+ * rank whose traces end apart stops there). With max_shown <= 1 it stops at
+ * the first. 0 same, 1 different, -1 error (err). */
+int siot_compare(const siot_trace *a, const siot_trace *b, const siot_diff_filter *flt, uint64_t max_shown, FILE *out,
+                 siot_compare_result *res, char *err, size_t errlen);
+
+/* siot_compare up to the first difference. */
+int siot_diff(const siot_trace *a, const siot_trace *b, const siot_diff_filter *flt, FILE *out, char *err,
+              size_t errlen);
+
+#endif

@@ -1,0 +1,67 @@
+/* json: JSON text for trace values. */
+#include "replay/json.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "core/roles.h"
+
+void siot_json_str(siot_vbuf *o, const char *s, size_t n)
+{
+    siot_vbuf_u8(o, '"');
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        char t[8];
+        if (c == '"' || c == '\\') {
+            siot_vbuf_u8(o, '\\');
+            siot_vbuf_u8(o, c);
+        } else if (c < 0x20 || c == 0x7f || c >= 0x80) {
+            /* Non-ASCII bytes are escaped one by one so the output is always valid JSON. */
+            snprintf(t, sizeof t, "\\u%04x", c);
+            siot_vbuf_put(o, t, 6);
+        } else {
+            siot_vbuf_u8(o, c);
+        }
+    }
+    siot_vbuf_u8(o, '"');
+}
+
+static void put_i64(siot_vbuf *o, int64_t v)
+{
+    char t[32];
+    int n = snprintf(t, sizeof t, "%" PRId64, v);
+    siot_vbuf_put(o, t, (size_t)n);
+}
+
+void siot_json_value(siot_vbuf *o, unsigned role, const siot_value *v)
+{
+    switch (v->kind) {
+    case SIOT_V_INT:
+        put_i64(o, v->i);
+        break;
+    case SIOT_V_STR:
+        siot_json_str(o, v->s, v->slen);
+        break;
+    case SIOT_V_ARR:
+        if (role == SIOT_ROLE_status && v->n == 3) {
+            siot_vbuf_put(o, "{\"source\":", 10);
+            put_i64(o, v->arr[0]);
+            siot_vbuf_put(o, ",\"tag\":", 7);
+            put_i64(o, v->arr[1]);
+            siot_vbuf_put(o, ",\"bytes\":", 9);
+            put_i64(o, v->arr[2]);
+            siot_vbuf_u8(o, '}');
+            break;
+        }
+        siot_vbuf_u8(o, '[');
+        for (uint32_t i = 0; i < v->n; i++) {
+            if (i)
+                siot_vbuf_u8(o, ',');
+            put_i64(o, v->arr[i]);
+        }
+        siot_vbuf_u8(o, ']');
+        break;
+    default:
+        siot_vbuf_put(o, "null", 4);
+    }
+}

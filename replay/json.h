@@ -1,0 +1,17 @@
+/* json: the JSON text of strings and recorded values, shared by the
+ * readers that print events (siot dump --jsonl, export, stats) and the
+ * comparison of two traces. Pure functions of their arguments. */
+#ifndef SIOT_JSON_H
+#define SIOT_JSON_H
+
+#include <stddef.h>
+
+#include "core/model.h"
+#include "core/vbuf.h"
+
+/* s[0..n) as a JSON string (non-ASCII bytes escaped one by one). */
+void siot_json_str(siot_vbuf *o, const char *s, size_t n);
+/* A value as JSON: integer, string, array ({source,tag,bytes} for a status). */
+void siot_json_value(siot_vbuf *o, unsigned role, const siot_value *v);
+
+#endif

@@ -1,0 +1,152 @@
+#include "replay/order.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/expr.h"
+#include "core/roles.h"
+
+void rp_order_init(rp_order *o) { memset(o, 0, sizeof *o); }
+
+void rp_order_free(rp_order *o)
+{
+    free(o->file_comm);
+    memset(o, 0, sizeof *o);
+}
+
+/* The recorded value of the step's first argument of this role, or -1. */
+static int64_t arg_of_role(const rp_step *st, unsigned role)
+{
+    for (uint32_t k = 0; k < st->fn->nargs && k < st->ev->nargs; k++)
+        if (st->fn->argroles[k] == role)
+            return siot_eval_int(st->ev->args[k], &st->ctx, -1);
+    return -1;
+}
+
+static void remember_file(rp_order *o, int64_t file, int64_t comm)
+{
+    if (file < 0 || file > 1 << 20)
+        return;
+    if ((uint64_t)file >= o->nfiles) {
+        uint32_t n = (uint32_t)file + 64;
+        int64_t *m = realloc(o->file_comm, n * sizeof *m);
+        if (!m)
+            return;
+        for (uint32_t i = o->nfiles; i < n; i++)
+            m[i] = -1;
+        o->file_comm = m;
+        o->nfiles = n;
+    }
+    o->file_comm[file] = comm;
+}
+
+static int is_ancestor(const rp_plan *plan, int64_t seq)
+{
+    for (size_t i = 0; i < plan->st_n; i++)
+        if (plan->st_seq[i] == seq)
+            return 1;
+    return 0;
+}
+
+/* The creation point: everyone's calls before it, the creating open, everyone's after. */
+static void pass_creation(rp_order *o)
+{
+    PMPI_Barrier(o->comm);
+    PMPI_Barrier(o->comm);
+    o->creating = 0;
+}
+
+void rp_order_end(rp_order *o)
+{
+    if (!o->active)
+        return;
+    if (o->creating) /* this rank made no call on the file that succeeded */
+        pass_creation(o);
+    PMPI_Barrier(o->comm); /* nobody goes on before everyone's calls are done */
+    o->active = 0;
+}
+
+/* A call inside a creating collective open: this rank's O_CREAT open
+ * (barrier before, barrier after), or its first call on the file that
+ * succeeded (both barriers before it). */
+static void inside_creation(rp_order *o, const rp_step *st)
+{
+    for (uint32_t k = 0; k < st->fn->nargs && k < st->ev->nargs; k++) {
+        unsigned role = st->fn->argroles[k];
+        if (role == SIOT_ROLE_oflags && (siot_eval_int(st->ev->args[k], &st->ctx, 0) & O_CREAT)) {
+            PMPI_Barrier(o->comm);
+            o->after_create = 1;
+            return;
+        }
+    }
+    siot_vbuf scratch;
+    siot_vbuf_init(&scratch);
+    int on_file = 0;
+    for (uint32_t k = 0; k < st->fn->nargs && k < st->ev->nargs && !on_file; k++) {
+        siot_value v;
+        if (st->fn->argroles[k] == SIOT_ROLE_path && siot_eval(st->ev->args[k], &st->ctx, &scratch, &v) == 0)
+            on_file = v.kind == SIOT_V_STR && v.slen == o->pathlen && memcmp(v.s, o->path, v.slen) == 0;
+    }
+    siot_vbuf_free(&scratch);
+    if (on_file && siot_eval_int(st->ev->ret, &st->ctx, -1) >= 0 && siot_eval_int(st->ev->err, &st->ctx, 0) == 0)
+        pass_creation(o);
+}
+
+void rp_order_after(rp_order *o)
+{
+    if (!o->after_create)
+        return;
+    o->after_create = 0;
+    PMPI_Barrier(o->comm);
+    o->creating = 0;
+}
+
+/* The file a collective open names (its recorded string, evaluated), kept
+ * for the calls inside it. */
+static void note_path(rp_order *o, const rp_step *st)
+{
+    o->pathlen = 0;
+    for (uint32_t k = 0; k < st->fn->nargs && k < st->ev->nargs; k++) {
+        siot_vbuf scratch;
+        siot_value v;
+        siot_vbuf_init(&scratch);
+        if (st->fn->argroles[k] == SIOT_ROLE_path && siot_eval(st->ev->args[k], &st->ctx, &scratch, &v) == 0 &&
+            v.kind == SIOT_V_STR && v.slen < sizeof o->path) {
+            memcpy(o->path, v.s, v.slen);
+            o->pathlen = v.slen;
+        }
+        siot_vbuf_free(&scratch);
+    }
+}
+
+void rp_order_step(rp_order *o, const rp_plan *plan, const rp_step *st, rp_state *c)
+{
+    if (o->active && !is_ancestor(plan, o->seq))
+        rp_order_end(o);
+    if (o->active && o->creating) {
+        inside_creation(o, st);
+        return;
+    }
+    if (st->fn->layer != SIOT_LAYER_mpiio)
+        return;
+    int64_t comm = arg_of_role(st, SIOT_ROLE_comm), file = arg_of_role(st, SIOT_ROLE_newfile);
+    if (comm >= 0 && file >= 0) /* MPI_File_open: the file's communicator */
+        remember_file(o, file, comm);
+    if (o->active || st->replay || !(st->fn->cls & SIOT_CLS_COLL))
+        return;
+    file = arg_of_role(st, SIOT_ROLE_file);
+    if (comm < 0 && file >= 0 && (uint64_t)file < o->nfiles)
+        comm = o->file_comm[file];
+    MPI_Comm h = comm < 0 ? MPI_COMM_NULL : rp_comm(c, comm);
+    if (h == MPI_COMM_NULL)
+        return;
+    o->active = 1;
+    o->seq = st->seq;
+    o->comm = h;
+    o->creating = 0;
+    if (arg_of_role(st, SIOT_ROLE_newfile) >= 0 && (arg_of_role(st, SIOT_ROLE_int) & MPI_MODE_CREATE)) {
+        note_path(o, st);
+        o->creating = o->pathlen > 0;
+    }
+}

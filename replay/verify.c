@@ -1,0 +1,105 @@
+#include "replay/verify.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/format.h"
+#include "core/roles.h"
+#include "replay/compare.h"
+
+#ifndef SIOT_FLAVOUR
+#define SIOT_FLAVOUR "mpich"
+#endif
+
+/* Set in the re-executed process: the path of its own trace. */
+#define VERIFY_ENV "SIOT_IOREPLAY_VERIFY"
+#define MAX_SHOWN 10
+
+const char *rp_verify_trace(void) { return getenv(VERIFY_ENV); }
+
+/* The preload library of this flavour: beside ioreplay in the build tree
+ * (build/F/bin -> build/F/lib) or where `make install` puts it. */
+static int find_preload(char *out, size_t n)
+{
+    char exe[PATH_MAX];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (len <= 0)
+        return -1;
+    exe[len] = 0;
+    char *slash = strrchr(exe, '/');
+    if (!slash)
+        return -1;
+    *slash = 0;
+    const char *tails[] = {"/../lib/libsiotrace.so", "/../lib/siotrace/" SIOT_FLAVOUR "/libsiotrace.so"};
+    for (size_t i = 0; i < sizeof tails / sizeof *tails; i++) {
+        if ((size_t)snprintf(out, n, "%s%s", exe, tails[i]) < n && access(out, R_OK) == 0)
+            return 0;
+    }
+    if ((size_t)snprintf(out, n, "%s%s", exe, tails[0]) >= n)
+        out[0] = 0;
+    return -1;
+}
+
+void rp_verify_reexec(char **argv, const char *trace_path, char *why, size_t n)
+{
+    char lib[PATH_MAX], path[2 * PATH_MAX + 2], cwd[PATH_MAX], pre[2 * PATH_MAX];
+    if (find_preload(lib, sizeof lib) != 0) {
+        snprintf(why, n, "--verify needs the preload library, not found at %.900s", lib);
+        return;
+    }
+    int len = trace_path[0] != '/' && getcwd(cwd, sizeof cwd) ? snprintf(path, sizeof path, "%s/%s", cwd, trace_path)
+                                                              : snprintf(path, sizeof path, "%s", trace_path);
+    if (len < 0 || (size_t)len >= sizeof path) {
+        snprintf(why, n, "--verify: the path of the replay's trace is too long");
+        return;
+    }
+    const char *old = getenv("LD_PRELOAD");
+    snprintf(pre, sizeof pre, "%s%s%s", lib, old && *old ? ":" : "", old ? old : "");
+    unlink(path); /* a trace left by an earlier run must not be taken for this one */
+    /* the replay is traced whole, whatever the original run chose */
+    const char *unset[] = {"SIOT_LAYERS", "SIOT_RANK_TRACES", "SIOT_CHECKPOINT", "SIOT_TOLERANCE", "SIOT_COMPRESS"};
+    for (size_t i = 0; i < sizeof unset / sizeof *unset; i++)
+        unsetenv(unset[i]);
+    if (setenv("LD_PRELOAD", pre, 1) || setenv("SIOT_TRACE", path, 1) || setenv(VERIFY_ENV, path, 1)) {
+        snprintf(why, n, "--verify cannot set the environment: %s", strerror(errno));
+        return;
+    }
+    execv("/proc/self/exe", argv);
+    snprintf(why, n, "--verify cannot re-execute ioreplay: %s", strerror(errno));
+}
+
+int rp_verify_compare(const siot_trace *orig, const char *replay_trace, int posix_level, FILE *out)
+{
+    siot_trace rt;
+    char err[512];
+    const char *level = posix_level ? "posix" : "default";
+    if (siot_trace_load(replay_trace, &rt, err, sizeof err) != 0) {
+        fprintf(out, "round trip: not checked: the replay's trace %s: %s\n", replay_trace, err);
+        return 1;
+    }
+    /* the calls the replay reissues: the outermost of each chain by default;
+     * at the POSIX level every POSIX/stdio call and the MPI calls that the
+     * MPI-IO library did not make (replay/plan.h) */
+    siot_diff_filter flt = {0, !posix_level, 1, posix_level};
+    flt.layers = 1u << SIOT_LAYER_posix | 1u << SIOT_LAYER_stdio | 1u << SIOT_LAYER_mpi;
+    if (!posix_level)
+        flt.layers |= 1u << SIOT_LAYER_mpiio;
+    siot_compare_result res;
+    int rc = siot_compare(orig, &rt, &flt, MAX_SHOWN, out, &res, err, sizeof err);
+    if (rc < 0)
+        fprintf(out, "round trip: not checked: %s\n", err);
+    else if (rc == 0)
+        fprintf(out, "round trip: faithful (%" PRIu64 " calls at the %s level; the replay's trace: %s)\n", res.compared,
+                level, replay_trace);
+    else
+        fprintf(out, "round trip: %" PRIu64 " differences in %" PRIu64 " calls at the %s level%s (the replay's trace: %s)\n",
+                res.differences, res.compared, level, res.differences > MAX_SHOWN ? ", the first 10 above" : "",
+                replay_trace);
+    fflush(out);
+    siot_trace_free(&rt);
+    return rc == 0 ? 0 : 1;
+}
