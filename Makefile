@@ -129,11 +129,13 @@ endif
 
 
 .PHONY: install
-.PHONY: all lib tools examples demo check check-one unit bench deps clean distclean fuzz fuzz-run fuzz-corpus fuzz-check docs
+.PHONY: all lib archive tools examples demo check check-one unit bench deps clean distclean fuzz fuzz-run fuzz-corpus fuzz-check docs
 all: lib tools examples
 
 LIB_FLAGS := $(LIB_LAYERS:%=$(B)/wrap-%.flags)
-lib: $(LIB) $(FLAGS) $(LIB_FLAGS) $(PRELOAD) $(PRELOAD_LAYERS)
+lib: archive $(PRELOAD) $(PRELOAD_LAYERS)
+# the archive and its flag files alone (what the sanitizer tests relink with)
+archive: $(LIB) $(FLAGS) $(LIB_FLAGS)
 tools: $(SIOT) $(IOREPLAY)
 
 GEN_SRC := $(sort $(wildcard tools/gen/*.c)) core/roles.c

@@ -23,6 +23,7 @@
 #include "core/hist.h"
 #include "core/format.h"
 #include "replay/explain.h"
+#include "replay/inputs.h"
 #include "replay/order.h"
 #include "replay/progress.h"
 #include "replay/synth.h"
@@ -64,6 +65,12 @@ static const char *USAGE =
     "                   differences with the original's call site\n"
     "  --explain        list every call that was not reissued (with the reason)\n"
     "                   or that returned another result than the recorded one\n"
+    "  --inputs DIR     the files the program read without making them are\n"
+    "                   copied from DIR (DIR/PATH, a leading / dropped) into the\n"
+    "                   root. Without it they are made from the trace: the size\n"
+    "                   the reads reached, the lines fgets read, the bytes fgetc\n"
+    "                   returned (binary data as zeros). A file already in the\n"
+    "                   root is kept\n"
     "  --no-compute     do not simulate computation between calls\n"
     "  --time-scale X   multiply the simulated computation times by X\n"
     "  --seed N         seed of the random draws from the histograms (default 1)\n"
@@ -82,7 +89,7 @@ static const char *USAGE =
     "one line saying why, before any I/O).\n";
 
 typedef struct opts {
-    const char *root, *file;
+    const char *root, *file, *inputs;
     int posix_level, no_compute, quiet, progress, verify, explain;
     double scale;
     uint64_t seed;
@@ -149,6 +156,8 @@ static int parse(int argc, char **argv, opts *o, const char **why)
             o->verify = 1;
         else if (!strcmp(a, "--explain"))
             o->explain = 1;
+        else if (!strcmp(a, "--inputs") && i + 1 < argc)
+            o->inputs = argv[++i];
         else if (!strcmp(a, "--no-compute"))
             o->no_compute = 1;
         else if (!strcmp(a, "--quiet"))
@@ -475,6 +484,21 @@ static void replay_rank(run *r)
         siot_vbuf_free(&scratch[i]);
 }
 
+/* Rank 0 stages the program's input files under the root before anyone
+ * replays (the others wait at the barrier that follows). */
+static void stage_inputs(run *r)
+{
+    if (r->rank != 0)
+        return;
+    rp_inputs_result res;
+    rp_stage_inputs(&r->t, &r->c, r->o.inputs, &res);
+    if (res.err)
+        fprintf(stderr, "ioreplay: input files not staged: %s\n", res.err);
+    if (!r->o.quiet && (res.staged || res.copied || res.kept))
+        printf("ioreplay: input files: %u made from the trace, %u copied from %s, %u already in the root (%llu bytes)\n",
+               res.staged, res.copied, r->o.inputs ? r->o.inputs : "--inputs", res.kept, (unsigned long long)res.bytes);
+}
+
 /* --verify: the first start re-executes ioreplay traced; the traced one
  * goes on. Returns 2 when it cannot. */
 static int verify_start(run *r, char **argv)
@@ -507,9 +531,16 @@ int main(int argc, char **argv)
             fprintf(stderr, "ioreplay: %s\n", why);
         return 2;
     }
+    char inputs[PATH_MAX];
+    if (r.o.inputs && r.o.inputs[0] != '/' && getcwd(inputs, sizeof inputs) &&
+        strlen(inputs) + strlen(r.o.inputs) + 2 < sizeof inputs) { /* the replay runs inside its root */
+        strcat(strcat(inputs, "/"), r.o.inputs);
+        r.o.inputs = inputs;
+    }
     if (verify_start(&r, argv) != 0 || start(&r, &argc, &argv) != 0)
         return 2;
     prepare(&r);
+    stage_inputs(&r);
     PMPI_Barrier(MPI_COMM_WORLD);
     uint64_t t0 = now_ns();
     replay_rank(&r);

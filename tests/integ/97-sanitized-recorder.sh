@@ -6,7 +6,7 @@
 # Any report fails the run (exit 99 for ASan; UBSan halts). Leak checking is
 # off: the MPI libraries keep memory until exit.
 . "$(dirname "$0")/../lib.sh"
-make -s -C "$ROOT" MPI="$MPI" SAN=1 lib > san-build.out 2>&1 || { tail -20 san-build.out >&2; fail "make SAN=1 lib"; }
+make -s -j2 -C "$ROOT" MPI="$MPI" SAN=1 archive > san-build.out 2>&1 || { tail -20 san-build.out >&2; fail "make SAN=1 archive"; }
 SANB=$ROOT/build/$MPI-san
 SANF=-fsanitize=address,undefined
 export ASAN_OPTIONS=detect_leaks=0:exitcode=99 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1

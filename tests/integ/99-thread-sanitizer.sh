@@ -7,7 +7,7 @@
 # report nothing about the tracer's code (tests/py/tsan_reports.py; the MPI
 # library's own reports, about its threads and locks, are counted apart).
 . "$(dirname "$0")/../lib.sh"
-make -s -C "$ROOT" MPI="$MPI" TSAN=1 lib > tsan-build.out 2>&1 || { tail -20 tsan-build.out >&2; fail "make TSAN=1 lib"; }
+make -s -j2 -C "$ROOT" MPI="$MPI" TSAN=1 archive > tsan-build.out 2>&1 || { tail -20 tsan-build.out >&2; fail "make TSAN=1 archive"; }
 TSANB=$ROOT/build/$MPI-tsan
 export TSAN_OPTIONS="exitcode=0 report_signal_unsafe=1"
 # UCX (under MPICH) hooks madvise and munmap, which crashes TSan at every

@@ -158,6 +158,21 @@ static void emit_ret_value(const func *f)
 /* errno, POSIX and stdio calls: when the call failed by its own definition. */
 static void emit_errno(const func *f)
 {
+    /* A stream's read or write that returns EOF or NULL failed only when it
+     * set the stream's error flag: at the end of the file (fgets, fgetc,
+     * getline, fscanf) errno is whatever the program left there. */
+    const param *st = find_role(f, SIOT_ROLE_stream);
+    unsigned base = SIOT_CLASS_BASE(f->cls);
+    if (f->layer == SIOT_LAYER_stdio && st && (base == SIOT_CLASS_read || base == SIOT_CLASS_write)) {
+        if (f->retrole == SIOT_ROLE_r_line) {
+            o("    ev->err = (!ret && ferror(%s)) ? siot_e : 0;\n", st->name);
+            return;
+        }
+        if (f->retrole == SIOT_ROLE_r_int || f->retrole == SIOT_ROLE_r_bytes) {
+            o("    ev->err = (ret < 0 && ferror(%s)) ? siot_e : 0;\n", st->name);
+            return;
+        }
+    }
     switch (f->retrole) {
     case SIOT_ROLE_r_ptr:
         o("    ev->err = siot_ptr_ok((const void *)ret) ? 0 : siot_e;\n");

@@ -1,0 +1,351 @@
+#include "replay/inputs.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "core/expr.h"
+#include "core/roles.h"
+#include "replay/walk.h"
+
+/* What the file must hold at pos: len filler bytes, or one given byte. */
+typedef struct patch {
+    int64_t pos, len;
+    char byte;
+} patch;
+
+typedef struct infile {
+    char *path;      /* as recorded */
+    int input;       /* its first access opened it without creating it */
+    int64_t end, eof; /* the furthest byte read; where a read met the end (-1) */
+    patch *p;
+    size_t np, cap;
+} infile;
+
+typedef struct handle {
+    int64_t id, pos;
+    int stream;
+    size_t file;
+} handle;
+
+typedef struct stager {
+    infile *f;
+    size_t nf, cap;
+    handle *h;
+    size_t nh, hcap;
+    int oom;
+} stager;
+
+static size_t file_of(stager *s, const char *path, size_t len)
+{
+    for (size_t i = 0; i < s->nf; i++)
+        if (strlen(s->f[i].path) == len && memcmp(s->f[i].path, path, len) == 0)
+            return i;
+    if (s->nf == s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 16;
+        infile *f = realloc(s->f, cap * sizeof *f);
+        if (!f)
+            return (size_t)-1;
+        s->f = f;
+        s->cap = cap;
+    }
+    infile *f = &s->f[s->nf];
+    memset(f, 0, sizeof *f);
+    f->path = strndup(path, len);
+    f->input = -1; /* not yet accessed */
+    f->eof = -1;
+    return f->path ? s->nf++ : (size_t)-1;
+}
+
+static void add_patch(stager *s, infile *f, int64_t pos, int64_t len, char byte)
+{
+    if (len <= 0 || !f->input)
+        return;
+    if (f->np == f->cap) {
+        size_t cap = f->cap ? 2 * f->cap : 64;
+        patch *p = realloc(f->p, cap * sizeof *p);
+        if (!p) {
+            s->oom = 1;
+            return;
+        }
+        f->p = p;
+        f->cap = cap;
+    }
+    f->p[f->np++] = (patch){pos, len, byte};
+}
+
+static handle *find_handle(stager *s, int stream, int64_t id)
+{
+    for (size_t i = 0; i < s->nh; i++)
+        if (s->h[i].stream == stream && s->h[i].id == id)
+            return &s->h[i];
+    return NULL;
+}
+
+static void bind(stager *s, int stream, int64_t id, size_t file)
+{
+    handle *h = find_handle(s, stream, id);
+    if (!h && s->nh == s->hcap) {
+        size_t cap = s->hcap ? 2 * s->hcap : 16;
+        handle *n = realloc(s->h, cap * sizeof *n);
+        if (!n) {
+            s->oom = 1;
+            return;
+        }
+        s->h = n;
+        s->hcap = cap;
+    }
+    if (!h)
+        h = &s->h[s->nh++];
+    *h = (handle){id, 0, stream, file};
+}
+
+static void unbind(stager *s, int stream, int64_t id)
+{
+    handle *h = find_handle(s, stream, id);
+    if (h)
+        *h = s->h[--s->nh];
+}
+
+/* One event's argument by role: its index, or -1. */
+static int arg_index(const siot_funcdesc *f, unsigned role)
+{
+    for (uint32_t k = 0; k < f->nargs; k++)
+        if (f->argroles[k] == role)
+            return (int)k;
+    return -1;
+}
+
+static int64_t arg_int(const siot_event *e, const siot_funcdesc *f, const siot_ctx *c, unsigned role, int64_t def)
+{
+    int k = arg_index(f, role);
+    return k >= 0 && (uint32_t)k < e->nargs ? siot_eval_int(e->args[k], c, def) : def;
+}
+
+/* An open that can create or empty the file: its data then comes from the program. */
+static int creates(const siot_event *e, const siot_funcdesc *f, const siot_ctx *c, siot_vbuf *scratch)
+{
+    if (arg_index(f, SIOT_ROLE_oflags) >= 0)
+        return (arg_int(e, f, c, SIOT_ROLE_oflags, 0) & (O_CREAT | O_TRUNC)) != 0;
+    int k = arg_index(f, SIOT_ROLE_str);
+    siot_value v;
+    if (k >= 0 && (uint32_t)k < e->nargs && siot_eval(e->args[k], c, scratch, &v) == 0 && v.kind == SIOT_V_STR &&
+        v.slen > 0)
+        return v.s[0] == 'w' || v.s[0] == 'a';
+    return 1; /* creat, mkstemp and the like */
+}
+
+static void on_open(stager *s, const siot_event *e, const siot_funcdesc *f, const siot_ctx *c, siot_vbuf *scratch)
+{
+    int k = arg_index(f, SIOT_ROLE_path);
+    siot_value v;
+    if (k < 0 || (uint32_t)k >= e->nargs || siot_eval(e->args[k], c, scratch, &v) != 0 || v.kind != SIOT_V_STR)
+        return;
+    size_t file = file_of(s, v.s, v.slen);
+    if (file == (size_t)-1) {
+        s->oom = 1;
+        return;
+    }
+    int64_t ret = siot_eval_int(e->ret, c, -1);
+    infile *in = &s->f[file];
+    if (in->input < 0 && ret >= 0)
+        in->input = !creates(e, f, c, scratch);
+    else if (in->input < 0 && creates(e, f, c, scratch))
+        in->input = 0;
+    if (ret >= 0 && (f->retrole == SIOT_ROLE_r_newfd || f->retrole == SIOT_ROLE_r_newstream))
+        bind(s, f->retrole == SIOT_ROLE_r_newstream, ret, file);
+}
+
+/* A read on a bound handle: what the file must hold for it to return the same. */
+static void on_read(stager *s, handle *h, const siot_event *e, const siot_funcdesc *f, const siot_ctx *c)
+{
+    infile *in = &s->f[h->file];
+    int64_t bytes = siot_eval_int(e->bytes, c, 0), ret = siot_eval_int(e->ret, c, -1);
+    int64_t at = arg_index(f, SIOT_ROLE_offset) >= 0 ? arg_int(e, f, c, SIOT_ROLE_offset, 0) : h->pos;
+    int64_t asked = arg_int(e, f, c, SIOT_ROLE_count, -1);
+    if (asked > 0 && arg_index(f, SIOT_ROLE_size) >= 0) /* fread: items of size bytes */
+        asked *= arg_int(e, f, c, SIOT_ROLE_size, 1);
+    if (f->retrole == SIOT_ROLE_r_line || (f->retrole == SIOT_ROLE_r_bytes && h->stream && asked < 0)) {
+        /* fgets, getline: a line ends with a newline unless it filled the buffer */
+        if (ret <= 0 || bytes <= 0) {
+            in->eof = at;
+            return;
+        }
+        int full = f->retrole == SIOT_ROLE_r_line && asked > 0 && bytes >= asked - 1;
+        add_patch(s, in, at, full ? bytes : bytes - 1, 'x');
+        if (!full)
+            add_patch(s, in, at + bytes - 1, 1, '\n');
+    } else if (f->retrole == SIOT_ROLE_r_int && h->stream) { /* fgetc: the byte itself */
+        if (ret < 0) {
+            in->eof = at;
+            return;
+        }
+        add_patch(s, in, at, 1, ret == 0 ? 0 : (char)ret);
+        bytes = 1;
+    } else if (asked >= 0 && bytes < asked && siot_eval_int(e->err, c, 0) == 0) {
+        in->eof = at + bytes; /* a short read met the end */
+    }
+    if (at + bytes > in->end)
+        in->end = at + bytes;
+    if (arg_index(f, SIOT_ROLE_offset) < 0)
+        h->pos = at + bytes;
+}
+
+static void on_seek(handle *h, const siot_event *e, const siot_funcdesc *f, const siot_ctx *c)
+{
+    int64_t ret = siot_eval_int(e->ret, c, -1);
+    if (f->retrole == SIOT_ROLE_r_off && ret >= 0) { /* lseek: the new position */
+        h->pos = ret;
+        return;
+    }
+    if (arg_index(f, SIOT_ROLE_whence) < 0) { /* rewind */
+        h->pos = 0;
+        return;
+    }
+    int64_t off = arg_int(e, f, c, SIOT_ROLE_offset, 0), whence = arg_int(e, f, c, SIOT_ROLE_whence, -1);
+    if (ret == 0 && whence == SEEK_SET)
+        h->pos = off;
+    else if (ret == 0 && whence == SEEK_CUR)
+        h->pos += off;
+}
+
+static void on_event(stager *s, const siot_trace *t, const siot_event *e, const siot_ctx *c, siot_vbuf *scratch)
+{
+    const siot_funcdesc *f = &t->funcs[e->func];
+    if (f->layer != SIOT_LAYER_posix && f->layer != SIOT_LAYER_stdio)
+        return;
+    unsigned base = SIOT_CLASS_BASE(f->cls);
+    if (base == SIOT_CLASS_open) {
+        on_open(s, e, f, c, scratch);
+        return;
+    }
+    int stream = arg_index(f, SIOT_ROLE_stream) >= 0;
+    int64_t id = arg_int(e, f, c, stream ? SIOT_ROLE_stream : SIOT_ROLE_fd, -1);
+    handle *h = id >= 0 ? find_handle(s, stream, id) : NULL;
+    if (!h)
+        return;
+    if (base == SIOT_CLASS_close)
+        unbind(s, stream, id);
+    else if (base == SIOT_CLASS_read && s->f[h->file].input > 0)
+        on_read(s, h, e, f, c);
+    else if (base == SIOT_CLASS_seek)
+        on_seek(h, e, f, c);
+}
+
+static int walk(stager *s, const siot_trace *t, const char **err)
+{
+    siot_vbuf scratch;
+    siot_vbuf_init(&scratch);
+    for (uint32_t r = 0; r < t->nranks && !s->oom; r++) {
+        siot_iter it;
+        siot_ctx c;
+        const siot_node *n;
+        if (siot_iter_init(&it, t, r) != 0) {
+            s->oom = 1;
+            break;
+        }
+        s->nh = 0;
+        while (!s->oom && (n = siot_iter_next(&it, &c)))
+            on_event(s, t, &n->u.ev, &c, &scratch);
+        if (it.err)
+            *err = it.err;
+        siot_iter_free(&it);
+        if (*err)
+            break;
+    }
+    siot_vbuf_free(&scratch);
+    if (s->oom)
+        *err = "out of memory";
+    return *err ? -1 : 0;
+}
+
+/* ---------------------------------------------------------------- writing */
+
+static int64_t copy_from(const char *src, int out)
+{
+    int in = (int)syscall(SYS_openat, AT_FDCWD, src, O_RDONLY | O_CLOEXEC);
+    if (in < 0)
+        return -1;
+    char buf[65536];
+    int64_t total = 0;
+    long n;
+    while ((n = syscall(SYS_read, in, buf, sizeof buf)) > 0) {
+        if (syscall(SYS_write, out, buf, (size_t)n) != n) {
+            total = -1;
+            break;
+        }
+        total += n;
+    }
+    syscall(SYS_close, in);
+    return n < 0 ? -1 : total;
+}
+
+static int64_t synthesise(const infile *in, int out)
+{
+    int64_t size = in->eof >= in->end ? in->eof : in->end;
+    if (syscall(SYS_ftruncate, out, size) != 0)
+        return -1;
+    char fill[4096];
+    memset(fill, 'x', sizeof fill);
+    for (size_t i = 0; i < in->np; i++) {
+        const patch *p = &in->p[i];
+        for (int64_t done = 0; done < p->len;) {
+            size_t n = p->len - done < (int64_t)sizeof fill ? (size_t)(p->len - done) : sizeof fill;
+            const char *src = p->byte == 'x' ? fill : &p->byte;
+            if (syscall(SYS_pwrite64, out, src, p->byte == 'x' ? n : 1, p->pos + done) < 0)
+                return -1;
+            done += p->byte == 'x' ? (int64_t)n : 1;
+        }
+    }
+    return size;
+}
+
+static void stage_one(const infile *in, rp_state *c, const char *dir, rp_inputs_result *res)
+{
+    siot_value v = {.kind = SIOT_V_STR, .s = in->path, .slen = strlen(in->path)};
+    const char *path = rp_path(c, &v, 0);
+    struct stat st;
+    if (!path || syscall(SYS_newfstatat, AT_FDCWD, path, &st, 0) == 0) {
+        res->kept += path != NULL;
+        return;
+    }
+    int out = (int)syscall(SYS_openat, AT_FDCWD, path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (out < 0)
+        return;
+    char src[PATH_MAX + 4200];
+    int64_t n = -1;
+    if (dir) {
+        snprintf(src, sizeof src, "%s/%s", dir, path);
+        n = copy_from(src, out);
+        res->copied += n >= 0;
+    }
+    if (n < 0) {
+        n = synthesise(in, out);
+        res->staged += n >= 0;
+    }
+    res->bytes += n > 0 ? (uint64_t)n : 0;
+    syscall(SYS_close, out);
+}
+
+void rp_stage_inputs(const siot_trace *t, rp_state *c, const char *inputs_dir, rp_inputs_result *res)
+{
+    memset(res, 0, sizeof *res);
+    stager s;
+    memset(&s, 0, sizeof s);
+    if (walk(&s, t, &res->err) == 0)
+        for (size_t i = 0; i < s.nf; i++)
+            if (s.f[i].input > 0)
+                stage_one(&s.f[i], c, inputs_dir, res);
+    for (size_t i = 0; i < s.nf; i++) {
+        free(s.f[i].path);
+        free(s.f[i].p);
+    }
+    free(s.f);
+    free(s.h);
+}

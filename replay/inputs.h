@@ -1,0 +1,28 @@
+/* inputs: the files a traced program read without making them (an input
+ * deck, a mesh, a restart file), staged under the replay root before the
+ * replay starts, so that their opens succeed and their reads return what
+ * they returned in the run. From the trace alone: a file of the size the
+ * reads reached (the end where a read met it), the bytes that fgetc
+ * returned, and lines of the lengths that fgets returned (filler and a
+ * newline); binary data is zeros. With --inputs DIR the real files are
+ * copied from DIR instead (DIR/PATH for a recorded path, leading / dropped).
+ * Rank 0 only, before any replayed call; written with raw system calls so
+ * that a traced replay (--verify) does not record them. A file already in
+ * the root is left as it is. */
+#ifndef SIOT_INPUTS_H
+#define SIOT_INPUTS_H
+
+#include <stdint.h>
+
+#include "core/model.h"
+#include "replay/rp.h"
+
+typedef struct rp_inputs_result {
+    uint32_t staged, copied, kept; /* files made from the trace, copied from DIR, already there */
+    uint64_t bytes;
+    const char *err; /* why staging stopped (out of memory, a damaged trace), or NULL */
+} rp_inputs_result;
+
+void rp_stage_inputs(const siot_trace *t, rp_state *c, const char *inputs_dir, rp_inputs_result *res);
+
+#endif

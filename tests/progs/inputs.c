@@ -1,0 +1,63 @@
+/* inputs: what a simulation's start and first output look like. Every rank
+ * reads an input deck to its end with fgets (a file it did not make), writes
+ * a small per-rank log at an absolute path, and the ranks write a shared
+ * file collectively through a derived-datatype view: rank r's NB blocks of B
+ * ints at (k*P + r)*B ints, k = 0..NB-1 (MPI_Type_vector as the filetype).
+ *
+ * usage: inputs DECK ABSDIR   (ABSDIR: an absolute directory for the outputs) */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define B 64  /* ints per block */
+#define NB 3  /* blocks per rank */
+
+int main(int argc, char **argv)
+{
+    int rank, size;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (argc != 3 || argv[2][0] != '/') {
+        if (rank == 0)
+            fprintf(stderr, "usage: inputs DECK ABSDIR\n");
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    /* the deck, read line by line to its end */
+    FILE *deck = fopen(argv[1], "r");
+    if (!deck)
+        MPI_Abort(MPI_COMM_WORLD, 3);
+    char line[256];
+    long lines = 0, bytes = 0;
+    while (fgets(line, sizeof line, deck)) {
+        lines++;
+        bytes += (long)strlen(line);
+    }
+    fclose(deck);
+    /* a per-rank log at an absolute path */
+    char path[4096];
+    snprintf(path, sizeof path, "%s/log-%d.txt", argv[2], rank);
+    FILE *log = fopen(path, "w");
+    if (!log)
+        MPI_Abort(MPI_COMM_WORLD, 4);
+    fprintf(log, "rank %d read %ld lines, %ld bytes\n", rank, lines, bytes);
+    fclose(log);
+    /* the shared file through a vector view, written collectively */
+    int buf[NB * B];
+    for (int i = 0; i < NB * B; i++)
+        buf[i] = rank * 100000 + i + 1;
+    MPI_Datatype ftype;
+    MPI_Type_vector(NB, B, size * B, MPI_INT, &ftype);
+    MPI_Type_commit(&ftype);
+    snprintf(path, sizeof path, "%s/shared.dat", argv[2]);
+    MPI_File fh;
+    if (MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL, &fh) != MPI_SUCCESS)
+        MPI_Abort(MPI_COMM_WORLD, 5);
+    MPI_File_set_view(fh, (MPI_Offset)rank * B * (MPI_Offset)sizeof(int), MPI_INT, ftype, "native", MPI_INFO_NULL);
+    MPI_File_write_all(fh, buf, NB * B, MPI_INT, MPI_STATUS_IGNORE);
+    MPI_File_close(&fh);
+    MPI_Type_free(&ftype);
+    MPI_Finalize();
+    return 0;
+}
