@@ -6,6 +6,21 @@
 
 void siot_vbuf_init(siot_vbuf *b) { memset(b, 0, sizeof *b); }
 
+int siot_array_reserve(void **arr, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return 0;
+    size_t n = *cap ? *cap : 16;
+    while (n < need)
+        n *= 2;
+    void *a = realloc(*arr, n * elem);
+    if (!a)
+        return -1;
+    *arr = a;
+    *cap = n;
+    return 0;
+}
+
 void siot_vbuf_free(siot_vbuf *b)
 {
     siot_free(b->data);

@@ -58,4 +58,9 @@ static inline int64_t siot_unzigzag(uint64_t v) { return (int64_t)(v >> 1) ^ -(i
 
 uint32_t siot_crc32(uint32_t crc, const void *p, size_t n);
 
+/* A heap array (malloc/realloc, for readers, not the runtime) of elem-byte
+ * elements with room for at least need: *cap doubles from 16. 0, or -1
+ * without memory (the array unchanged). */
+int siot_array_reserve(void **arr, size_t *cap, size_t need, size_t elem);
+
 #endif

@@ -47,14 +47,8 @@ static size_t file_of(stager *s, const char *path, size_t len)
     for (size_t i = 0; i < s->nf; i++)
         if (strlen(s->f[i].path) == len && memcmp(s->f[i].path, path, len) == 0)
             return i;
-    if (s->nf == s->cap) {
-        size_t cap = s->cap ? 2 * s->cap : 16;
-        infile *f = realloc(s->f, cap * sizeof *f);
-        if (!f)
-            return (size_t)-1;
-        s->f = f;
-        s->cap = cap;
-    }
+    if (siot_array_reserve((void **)&s->f, &s->cap, s->nf + 1, sizeof *s->f) != 0)
+        return (size_t)-1;
     infile *f = &s->f[s->nf];
     memset(f, 0, sizeof *f);
     f->path = strndup(path, len);
@@ -67,15 +61,9 @@ static void add_patch(stager *s, infile *f, int64_t pos, int64_t len, char byte)
 {
     if (len <= 0 || !f->input)
         return;
-    if (f->np == f->cap) {
-        size_t cap = f->cap ? 2 * f->cap : 64;
-        patch *p = realloc(f->p, cap * sizeof *p);
-        if (!p) {
-            s->oom = 1;
-            return;
-        }
-        f->p = p;
-        f->cap = cap;
+    if (siot_array_reserve((void **)&f->p, &f->cap, f->np + 1, sizeof *f->p) != 0) {
+        s->oom = 1;
+        return;
     }
     f->p[f->np++] = (patch){pos, len, byte};
 }
@@ -91,15 +79,9 @@ static handle *find_handle(stager *s, int stream, int64_t id)
 static void bind(stager *s, int stream, int64_t id, size_t file)
 {
     handle *h = find_handle(s, stream, id);
-    if (!h && s->nh == s->hcap) {
-        size_t cap = s->hcap ? 2 * s->hcap : 16;
-        handle *n = realloc(s->h, cap * sizeof *n);
-        if (!n) {
-            s->oom = 1;
-            return;
-        }
-        s->h = n;
-        s->hcap = cap;
+    if (!h && siot_array_reserve((void **)&s->h, &s->hcap, s->nh + 1, sizeof *s->h) != 0) {
+        s->oom = 1;
+        return;
     }
     if (!h)
         h = &s->h[s->nh++];
