@@ -22,6 +22,7 @@
 #include "core/expr.h"
 #include "core/hist.h"
 #include "core/format.h"
+#include "replay/check.h"
 #include "replay/explain.h"
 #include "replay/inputs.h"
 #include "replay/order.h"
@@ -39,6 +40,7 @@
 
 static const char *USAGE =
     "usage: mpirun -np P ioreplay [OPTIONS] FILE\n"
+    "       ioreplay --check [--level posix] FILE\n"
     "\n"
     "Reissues the I/O and communication of a siotrace trace with the recorded\n"
     "parameters, random buffers of the recorded sizes, and computation time\n"
@@ -63,6 +65,9 @@ static const char *USAGE =
     "                   order per rank, paths through the root. Prints 'round\n"
     "                   trip: faithful (N calls at LEVEL)' or the first 10\n"
     "                   differences with the original's call site\n"
+    "  --check          without mpirun and before any I/O: whether every call at\n"
+    "                   the replayed level can be reissued, and, when not, the\n"
+    "                   calls that cannot, by function and reason (exit 0 or 1)\n"
     "  --explain        list every call that was not reissued (with the reason)\n"
     "                   or that returned another result than the recorded one\n"
     "  --inputs DIR     the files the program read without making them are\n"
@@ -90,7 +95,7 @@ static const char *USAGE =
 
 typedef struct opts {
     const char *root, *file, *inputs;
-    int posix_level, no_compute, quiet, progress, verify, explain;
+    int posix_level, no_compute, quiet, progress, verify, explain, check;
     double scale;
     uint64_t seed;
 } opts;
@@ -156,6 +161,8 @@ static int parse(int argc, char **argv, opts *o, const char **why)
             o->verify = 1;
         else if (!strcmp(a, "--explain"))
             o->explain = 1;
+        else if (!strcmp(a, "--check"))
+            o->check = 1;
         else if (!strcmp(a, "--inputs") && i + 1 < argc)
             o->inputs = argv[++i];
         else if (!strcmp(a, "--no-compute"))
@@ -484,6 +491,26 @@ static void replay_rank(run *r)
         siot_vbuf_free(&scratch[i]);
 }
 
+/* --check: the trace alone, no MPI. */
+static int check_only(const opts *o)
+{
+    siot_trace t;
+    char err[512];
+    if (siot_trace_load(o->file, &t, err, sizeof err) != 0) {
+        fprintf(stderr, "ioreplay: %s\n", err);
+        return 2;
+    }
+    rp_check_entry *tab = calloc(rp_table_n + 1, sizeof *tab);
+    for (uint32_t i = 0; tab && i < rp_table_n; i++)
+        tab[i] = (rp_check_entry){rp_table[i].name, rp_table[i].why};
+    int rc = tab ? rp_check(&t, o->posix_level, tab, rp_table_n, stdout, err, sizeof err) : -1;
+    if (rc < 0)
+        fprintf(stderr, "ioreplay: %s: %s\n", o->file, tab ? err : "out of memory");
+    free(tab);
+    siot_trace_free(&t);
+    return rc < 0 ? 2 : rc;
+}
+
 /* Rank 0 stages the program's input files under the root before anyone
  * replays (the others wait at the barrier that follows). */
 static void stage_inputs(run *r)
@@ -531,6 +558,8 @@ int main(int argc, char **argv)
             fprintf(stderr, "ioreplay: %s\n", why);
         return 2;
     }
+    if (r.o.check)
+        return check_only(&r.o);
     char inputs[PATH_MAX];
     if (r.o.inputs && r.o.inputs[0] != '/' && getcwd(inputs, sizeof inputs) &&
         strlen(inputs) + strlen(r.o.inputs) + 2 < sizeof inputs) { /* the replay runs inside its root */

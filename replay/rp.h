@@ -53,6 +53,7 @@ typedef int (*rp_fn)(rp_state *c, const siot_value *a, int64_t rec_ret);
 typedef struct rp_entry {
     const char *name;
     rp_fn fn;
+    const char *why; /* why it is never reissued (NULL: it is, or may be) */
 } rp_entry;
 extern const rp_entry rp_table[];
 extern const uint32_t rp_table_n;

@@ -8,6 +8,12 @@
 # one; every block of the replayed shared file is written. On MPICH the same
 # at the POSIX level, at 3 and 4 ranks (ROMIO's collective open creates the
 # file on one rank before the others open it: the replay keeps that order).
+# And replays that cannot be faithful say so: the same program traced without
+# the MPI layer (SIOT_LAYERS=posix,stdio,mpiio) has no constructor for its
+# view's datatype: `ioreplay --check` (no mpirun) says so before any I/O, and
+# the replay exits 1 with --explain naming each MPI_File_set_view; a program
+# whose writes met a file-size limit (transp.c: a short write of 500 bytes,
+# then EFBIG) cannot get the same results: exit 1, both calls listed.
 . "$(dirname "$0")/../lib.sh"
 build_traced inputs
 SRC=$ROOT/tests/progs/inputs.c
@@ -61,4 +67,34 @@ if [ "$MPI" = mpich ]; then
     replay_check posix4 4 posix
     levels="$levels and, on MPICH, the POSIX level (3 and 4 ranks)"
 fi
-pass "input deck staged (from the trace, or copied), absolute paths, derived-datatype collective view: faithful at $levels"
+# --check, and a replay that cannot reissue everything
+rm -rf orig-nompi abs-nompi && mkdir -p orig-nompi abs-nompi
+(cd orig-nompi && SIOT_LAYERS=posix,stdio,mpiio SIOT_TRACE=$WORK/nompi.siot mpirun_np 3 "$WORK/inputs" ../deck.txt \
+    "$WORK/abs-nompi") || fail "the run without the MPI layer"
+st=0
+"$B/bin/ioreplay" --check nompi.siot > check.txt || st=$?
+[ $st = 1 ] && grep -Eq "^ +3  MPI_File_set_view: an MPI datatype whose creation is not in the trace" check.txt ||
+    { cat check.txt >&2; fail "--check: exit $st, the missing datatype not named"; }
+"$B/bin/ioreplay" --check deck3.siot > check-full.txt || { cat check-full.txt >&2; fail "--check refused a full trace"; }
+grep -q "^replayable: all" check-full.txt || fail "--check: no verdict on a full trace"
+st=0
+mpirun_np 3 "$B/bin/ioreplay" --explain --root "$WORK/root-nompi" nompi.siot > nompi.report || st=$?
+[ $st = 1 ] || { cat nompi.report >&2; fail "the replay without constructors exited $st, want 1"; }
+for r in 0 1 2; do
+    grep -Eq "rank $r event [0-9]+ MPI_File_set_view: not reissued: an MPI datatype whose creation is not in the trace" \
+        nompi.report || { cat nompi.report >&2; fail "--explain does not list rank $r's MPI_File_set_view"; }
+done
+echo "   without the MPI layer: --check and --explain name the 3 MPI_File_set_view with no datatype; exit 1"
+build_traced transp
+mkdir -p orig-fsize && (cd orig-fsize && SIOT_TRACE=$WORK/fsize.siot mpirun_np 2 "$WORK/transp" > /dev/null) ||
+    fail "transp with its file-size limit"
+st=0
+mpirun_np 2 "$B/bin/ioreplay" --explain --root "$WORK/root-fsize" fsize.siot > fsize.report || st=$?
+[ $st = 1 ] || { cat fsize.report >&2; fail "the replay of writes past a file-size limit exited $st, want 1"; }
+for r in 0 1; do
+    grep -Eq "rank $r event [0-9]+ pwrite: returned 1000, recorded 500$" fsize.report &&
+        grep -Eq "rank $r event [0-9]+ pwrite: returned 1000, recorded -1$" fsize.report ||
+        { cat fsize.report >&2; fail "--explain does not list rank $r's short and EFBIG writes"; }
+done
+echo "   past a file-size limit: the short write and the EFBIG listed with both results; exit 1"
+pass "input deck staged (from the trace, or copied), absolute paths, derived-datatype collective view: faithful at $levels; --check and --explain name what cannot be replayed"

@@ -6,6 +6,15 @@
 
 #include "tools/gen/gen.h"
 
+/* s as a C string literal. */
+static void emit_c_string(const char *s)
+{
+    o("\"");
+    for (const char *q = s; *q; q++)
+        o(*q == '"' || *q == '\\' ? "\\%c" : "%c", *q);
+    o("\"");
+}
+
 /* Why a function is not replayed, or NULL. */
 const char *not_replayable(const func *f)
 {
@@ -106,10 +115,9 @@ static void emit_replayer(const func *f)
     }
     const char *why = not_replayable(f);
     if (why) {
-        o("    return rp_skip(c, \"");
-        for (const char *q = why; *q; q++) /* a C string of the reason */
-            o(*q == '"' || *q == '\\' ? "\\%c" : "%c", *q);
-        o("\");\n}\n");
+        o("    return rp_skip(c, ");
+        emit_c_string(why);
+        o(");\n}\n");
         return;
     }
     if (f->cond[0])
@@ -170,7 +178,13 @@ void emit_replay_file(const char *dir)
     uint32_t n = 0;
     for (int i = 0; i < NF; i++)
         if (emitted[i]) {
-            o("    {\"%s\", rp_%s},\n", F[i].name, F[i].name);
+            const char *why = F[i].covered[0] ? NULL : not_replayable(&F[i]);
+            o("    {\"%s\", rp_%s, ", F[i].name, F[i].name);
+            if (why && !(F[i].cond[0]))
+                emit_c_string(why);
+            else
+                o("NULL");
+            o("},\n");
             n++;
         }
     o("};\nconst uint32_t rp_table_n = %u;\n", n);
