@@ -3,15 +3,25 @@
  * a small per-rank log at an absolute path, and the ranks write a shared
  * file collectively through a derived-datatype view: rank r's NB blocks of B
  * ints at (k*P + r)*B ints, k = 0..NB-1 (MPI_Type_vector as the filetype).
+ * Rank 0 also lists a directory it made (NFILES files) to its end with
+ * readdir, errno set to ERRNO_MARK before: at the end readdir returns NULL
+ * and leaves errno alone (checked; exit 6 if not).
  *
  * usage: inputs DECK ABSDIR   (ABSDIR: an absolute directory for the outputs) */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <mpi.h>
 #include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define B 64  /* ints per block */
 #define NB 3  /* blocks per rank */
+#define NFILES 2
+#define ERRNO_MARK 1234
 
 int main(int argc, char **argv)
 {
@@ -43,6 +53,24 @@ int main(int argc, char **argv)
         MPI_Abort(MPI_COMM_WORLD, 4);
     fprintf(log, "rank %d read %ld lines, %ld bytes\n", rank, lines, bytes);
     fclose(log);
+    if (rank == 0) { /* a directory listed to its end */
+        snprintf(path, sizeof path, "%s/listed", argv[2]);
+        mkdir(path, 0755);
+        for (int i = 0; i < NFILES; i++) {
+            char f[4200];
+            snprintf(f, sizeof f, "%s/f%d", path, i);
+            close(open(f, O_CREAT | O_WRONLY, 0644));
+        }
+        DIR *d = opendir(path);
+        if (!d)
+            MPI_Abort(MPI_COMM_WORLD, 6);
+        errno = ERRNO_MARK;
+        while (readdir(d))
+            ;
+        if (errno != ERRNO_MARK)
+            MPI_Abort(MPI_COMM_WORLD, 6);
+        closedir(d);
+    }
     /* the shared file through a vector view, written collectively */
     int buf[NB * B];
     for (int i = 0; i < NB * B; i++)

@@ -155,9 +155,19 @@ static void emit_ret_value(const func *f)
     }
 }
 
+/* A directory read (readdir): NULL is the end unless the call set errno. */
+static int is_end_by_errno(const func *f)
+{
+    return f->layer == SIOT_LAYER_posix && SIOT_CLASS_BASE(f->cls) == SIOT_CLASS_dir && f->retrole == SIOT_ROLE_r_ptr;
+}
+
 /* errno, POSIX and stdio calls: when the call failed by its own definition. */
 static void emit_errno(const func *f)
 {
+    if (is_end_by_errno(f)) {
+        o("    ev->err = !ret ? siot_eset : 0;\n");
+        return;
+    }
     /* A stream's read or write that returns EOF or NULL failed only when it
      * set the stream's error flag: at the end of the file (fgets, fgetc,
      * getline, fscanf) errno is whatever the program left there. */
@@ -402,12 +412,20 @@ static void emit_body(const func *f, const char *real)
         emit_fast_path(f, real);
     }
     emit_pre(f);
+    /* readdir returns NULL at the end and on an error alike, and tells them
+     * apart only by setting errno: it is cleared for the call, and the
+     * program's value comes back when the call set none */
+    int end_by_errno = is_end_by_errno(f);
+    if (end_by_errno)
+        o("    int siot_e0 = errno;\n    errno = 0;\n");
     if (isvoid)
         o("    %s(", real);
     else
         o("    %s ret = %s(", f->rettype, real);
     emit_args(f, 1);
     o(");\n    int siot_e = errno;\n");
+    if (end_by_errno)
+        o("    int siot_eset = siot_e;\n    if (!siot_e)\n        siot_e = siot_e0;\n");
     emit_record_event(f, "ret", 0);
     o("    siot_finish(slot);\n    errno = siot_e;\n");
     if (!isvoid)
