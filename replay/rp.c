@@ -103,6 +103,51 @@ void rp_set_dtype(rp_state *c, int64_t id, MPI_Datatype h)
 }
 void rp_drop_dtype(rp_state *c, int64_t id) { map_set(&c->dtype, id, 0); }
 
+void rp_set_op(rp_state *c, int64_t id, MPI_Op h)
+{
+    if (id >= SIOT_OP_BASE)
+        map_set(&c->op, id, h == MPI_OP_NULL ? 0 : BITS(h));
+}
+void rp_drop_op(rp_state *c, int64_t id) { map_set(&c->op, id, 0); }
+
+/* The stand-in for a program's reduction function: the replay's buffers
+ * are random and their values are not compared, so it leaves them. */
+void rp_user_op(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+    (void)in;
+    (void)inout;
+    (void)len;
+    (void)type;
+}
+
+/* MPI_Bsend's buffer: one of the recorded size, the replay's own until
+ * the detach that the trace holds (or the end of the replay). */
+int rp_buffer_attach(rp_state *c, void *buffer, int64_t size)
+{
+    (void)buffer;
+    if (c->bsend_buf || size < 0 || size > INT_MAX)
+        return MPI_ERR_BUFFER;
+    c->bsend_buf = malloc(size ? (size_t)size : 1);
+    int rc = c->bsend_buf ? MPI_Buffer_attach(c->bsend_buf, (int)size) : MPI_ERR_NO_MEM;
+    if (rc != MPI_SUCCESS) {
+        free(c->bsend_buf);
+        c->bsend_buf = NULL;
+    }
+    return rc;
+}
+
+int rp_buffer_detach(rp_state *c, void *buffer_addr, int *size)
+{
+    (void)buffer_addr;
+    void *b = NULL;
+    int rc = MPI_Buffer_detach(&b, size);
+    if (rc == MPI_SUCCESS && b == c->bsend_buf) {
+        free(c->bsend_buf);
+        c->bsend_buf = NULL;
+    }
+    return rc;
+}
+
 MPI_Op rp_op(rp_state *c, int64_t id)
 {
 #define X(i, n) \
@@ -612,4 +657,11 @@ void rp_free(rp_state *c)
     for (unsigned i = 0; i < sizeof maps / sizeof *maps; i++)
         free(maps[i]->v);
     free(c->random);
+    if (c->bsend_buf) { /* attached until the end: MPI_Finalize detaches it */
+        void *b;
+        int n;
+        PMPI_Buffer_detach(&b, &n);
+        free(c->bsend_buf);
+        c->bsend_buf = NULL;
+    }
 }

@@ -31,6 +31,7 @@ typedef struct rp_state {
     MPI_Message msg; /* from the last Mprobe/Improbe, for Mrecv/Imrecv */
     int untraced_fd;  /* a descriptor the original did not trace (a pipe's end), for dup2 from one */
     struct flock flock; /* fcntl's record lock */
+    void *bsend_buf;    /* attached with MPI_Buffer_attach */
     /* scratch */
     void *buf[RP_SLOTS];
     size_t bufcap[RP_SLOTS];
@@ -158,6 +159,11 @@ MPI_Datatype rp_dtype(rp_state *c, int64_t id);
 void rp_set_dtype(rp_state *c, int64_t id, MPI_Datatype h);
 void rp_drop_dtype(rp_state *c, int64_t id);
 MPI_Op rp_op(rp_state *c, int64_t id);
+void rp_set_op(rp_state *c, int64_t id, MPI_Op h);
+void rp_drop_op(rp_state *c, int64_t id);
+void rp_user_op(void *in, void *inout, int *len, MPI_Datatype *type);
+int rp_buffer_attach(rp_state *c, void *buffer, int64_t size);
+int rp_buffer_detach(rp_state *c, void *buffer_addr, int *size);
 MPI_File rp_file(rp_state *c, int64_t id);
 void rp_set_file(rp_state *c, int64_t id, MPI_File h);
 void rp_drop_file(rp_state *c, int64_t id);

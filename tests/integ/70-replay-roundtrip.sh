@@ -6,7 +6,7 @@
 # writes have the sizes of the original's. On MPICH (whose MPI-IO's POSIX
 # calls are seen through the static link) the same at the POSIX level.
 . "$(dirname "$0")/../lib.sh"
-for p in known loops gather0 transp classic; do build_traced $p; done
+for p in known loops gather0 transp classic userops; do build_traced $p; done
 levels=default
 [ "$MPI" = mpich ] && levels="default posix"
 for level in $levels; do
@@ -18,5 +18,27 @@ for level in $levels; do
     # (short writes, EFBIG) depends on the original's environment, left out here
     TRANSP_NO_FSIZE_LIMIT=1 roundtrip transp-$level 3 "$WORK/transp"
     roundtrip classic-$level 2 "$WORK/classic" 5 20
+    # the program's own reduction operation and MPI_Bsend's buffer
+    roundtrip userops-$level 3 "$WORK/userops"
 done
+# userops.c's calls recorded with its values (BSEND_BYTES from its source)
+def() { sed -n "s/^#define $1 \(.*\)/\1/p" "$ROOT/tests/progs/userops.c"; }
+jsonl userops-default.orig.siot > uo.jsonl
+python3 - uo.jsonl "$(def NMSG)" "$(def MSG)" <<'PY' || fail "userops: MPI_Op_create, MPI_Buffer_attach/detach"
+import json, sys
+ev = [json.loads(l) for l in open(sys.argv[1])]
+NMSG, MSG = int(sys.argv[2]), int(sys.argv[3])
+for r in range(3):
+    f = {}
+    for e in ev:
+        if e["rank"] == r:
+            f.setdefault(e["func"], []).append(e)
+    op = f["MPI_Op_create"][0]["args"]
+    if op["commute"] != 1 or [e["args"]["op"] for e in f["MPI_Allreduce"] + f["MPI_Reduce"]] != [op["op"]] * 2 \
+            or f["MPI_Op_free"][0]["args"]["op"] != op["op"]:
+        sys.exit("rank %d: the operation %s is not the one the reductions use and free" % (r, op))
+    att, det = f["MPI_Buffer_attach"][0]["args"]["size"], f["MPI_Buffer_detach"][0]["args"]["size"]
+    if att != det or att < NMSG * MSG * 4 or len(f["MPI_Bsend"]) != NMSG:
+        sys.exit("rank %d: attach %s, detach %s, %d Bsend" % (r, att, det, len(f["MPI_Bsend"])))
+PY
 pass "round trip of the test programs at the levels $levels: ioreplay --verify faithful, same files (the examples: 80-examples)"

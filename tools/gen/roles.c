@@ -522,6 +522,16 @@ static const role_def ROLES[] = {
     {R(outdtype), 0, &HK_DTYPE, .rec = "    siot_put_int(ev, $k, ($n && $ok) ? siot_mpi_dtype_new(*$n) : -1);\n", .rp = H_NEW_RP,
      .rp_post = H_NEW_POST, .fpre = H_NEW_FPRE, .fpost = H_NEW_FPOST, .doc_type = "`MPI_Datatype *` (out)",
      .doc = "id of a type the call returns"},
+    {R(newop), 0, &HK_OP, .rec = "    siot_put_int(ev, $k, ($n && $ok) ? siot_h_new(SIOT_H_OP, siot_hkey_op(*$n)) : -1);\n",
+     .rp = H_NEW_RP, .rp_post = H_NEW_POST, .fpre = H_NEW_FPRE, .fpost = H_NEW_FPOST,
+     .doc_type = "`MPI_Op *` (out)", .doc = "id of the created reduction operation"},
+    {R(freeop), 0, &HK_OP, .pre = H_KEY_PRE, .rec = H_FREE_REC, .rp = H_NONNULL_RP, .rp_post = H_FREE_POST,
+     .fpre = H_INOUT_FPRE, .fpost = H_INOUT_FPOST, .doc_type = "`MPI_Op *` (in/out)",
+     .doc = "id of the reduction operation being freed"},
+    /* The program's reduction function cannot be recorded; the replay's
+     * stand-in leaves the result as it is (values are not replayed). */
+    {R(userfn), UNREC, .rp = "    MPI_User_function *$n = rp_user_op;\n", .fpre = "",
+     .doc_type = "`MPI_User_function *`", .doc = "not recorded; the replay passes a stand-in that changes nothing"},
     {R(freedtype), 0, &HK_DTYPE, .pre = H_KEY_PRE, .rec = H_FREE_REC, .rp = H_NONNULL_RP, .rp_post = H_FREE_POST,
      .fpre = H_INOUT_FPRE, .fpost = H_INOUT_FPOST, .doc_type = "`MPI_Datatype *` (in/out)", .doc = "id of the type being freed"},
     {R(commitdtype), 0, &HK_DTYPE, .rec = "    siot_put_int(ev, $k, $n ? siot_mpi_dtype_id(*$n) : -1);\n", .rp = H_NONNULL_RP,
