@@ -19,6 +19,7 @@ def fail(msg):
 def expected_top(rank):
     """The program's own calls in order: (func, args, ret, bytes); None = any."""
     ev = [("MPI_Init", {}, 0, None),
+          ("MPI_Comm_rank", {"comm": 0, "rank": rank}, 0, None),
           ("MPI_File_open", {"comm": 0, "filename": "known.dat",
                              "amode": MPI_MODE_CREATE | MPI_MODE_WRONLY, "info": "", "fh": 0}, 0, None)]
     for i in range(10):
