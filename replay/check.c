@@ -5,81 +5,24 @@
 #include <string.h>
 
 #include "core/expr.h"
+#include "core/format.h"
 #include "core/predef.h"
 #include "core/roles.h"
+#include "replay/handles.h"
 #include "replay/plan.h"
 
-/* The kinds of objects whose creation a call may need, with the ids that
- * are predefined (below base) and the replay's words for a missing one. */
-enum { K_COMM, K_GROUP, K_DTYPE, K_FILE, K_FD, K_STREAM, K_DIR, NKINDS };
-static const struct {
-    int64_t base;
-    const char *missing;
-} KIND[NKINDS] = {
-    {SIOT_COMM_BASE, "an MPI communicator whose creation is not in the trace"},
-    {SIOT_GROUP_BASE, "an MPI group whose creation is not in the trace"},
-    {SIOT_DTYPE_BASE, "an MPI datatype whose creation is not in the trace"},
-    {0, "an MPI file handle whose creation is not in the trace"},
-    {0, "a descriptor whose opening is not in the trace"},
-    {0, "a stream whose opening is not in the trace"},
-    {0, "a directory stream whose opening is not in the trace"},
-};
-
-#define MAX_ID (1 << 22) /* ids above are taken as known rather than tracked */
-
-/* Per parameter role: the kind it uses or creates. */
-static int uses(unsigned role)
-{
-    switch (role) {
-    case SIOT_ROLE_comm: case SIOT_ROLE_freecomm: return K_COMM;
-    case SIOT_ROLE_group: case SIOT_ROLE_freegroup: return K_GROUP;
-    case SIOT_ROLE_dtype: case SIOT_ROLE_dtypearr: case SIOT_ROLE_commitdtype: case SIOT_ROLE_freedtype: return K_DTYPE;
-    case SIOT_ROLE_file: case SIOT_ROLE_closefile: return K_FILE;
-    case SIOT_ROLE_fd: return K_FD;
-    case SIOT_ROLE_stream: return K_STREAM;
-    case SIOT_ROLE_dir: return K_DIR;
-    }
-    return -1;
-}
-
-static int creates(unsigned role)
-{
-    switch (role) {
-    case SIOT_ROLE_newcomm: return K_COMM;
-    case SIOT_ROLE_newgroup: case SIOT_ROLE_outgroup: return K_GROUP;
-    case SIOT_ROLE_newdtype: case SIOT_ROLE_outdtype: return K_DTYPE;
-    case SIOT_ROLE_newfile: return K_FILE;
-    case SIOT_ROLE_fdnew: case SIOT_ROLE_r_newfd: return K_FD;
-    case SIOT_ROLE_r_newstream: return K_STREAM;
-    case SIOT_ROLE_r_newdir: return K_DIR;
-    }
-    return -1;
-}
-
 typedef struct known {
-    uint8_t *ids[NKINDS];
-    size_t cap[NKINDS];
+    rp_idmap ids; /* 1: created */
 } known;
 
 static void know(known *k, int kind, int64_t id)
 {
-    if (id < KIND[kind].base || id >= MAX_ID)
-        return;
-    if ((size_t)id >= k->cap[kind]) {
-        size_t n = (size_t)id * 2 + 64;
-        uint8_t *a = realloc(k->ids[kind], n);
-        if (!a)
-            return;
-        memset(a + k->cap[kind], 0, n - k->cap[kind]);
-        k->ids[kind] = a;
-        k->cap[kind] = n;
-    }
-    k->ids[kind][id] = 1;
+    (void)rp_idmap_set(&k->ids, kind, id, 1); /* without memory an id stays unknown: reported, not lost */
 }
 
 static int is_known(const known *k, int kind, int64_t id)
 {
-    return id < KIND[kind].base || id >= MAX_ID || ((size_t)id < k->cap[kind] && k->ids[kind][id]);
+    return !rp_idmap_in_range(kind, id) || rp_idmap_get(&k->ids, kind, id);
 }
 
 /* Reasons counted by function and reason, with the first place of each. */
@@ -115,19 +58,18 @@ static const char *missing_arg(const known *k, int kind, const siot_expr *x, con
     if (siot_eval(x, c, scratch, &v) != 0)
         return "a recorded value that cannot be evaluated";
     if (v.kind == SIOT_V_INT)
-        return v.i == -1 || is_known(k, kind, v.i) ? NULL : KIND[kind].missing;
+        return v.i == -1 || is_known(k, kind, v.i) ? NULL : rp_kind_missing(kind);
     for (uint32_t i = 0; v.kind == SIOT_V_ARR && i < v.n; i++)
         if (v.arr[i] != -1 && !is_known(k, kind, v.arr[i]))
-            return KIND[kind].missing;
+            return rp_kind_missing(kind);
     return NULL;
 }
 
 static const char *why_not(const rp_step *st, const rp_check_entry *tab, uint32_t n, const known *k, siot_vbuf *s)
 {
     const char *name = st->fn->name;
-    unsigned base = SIOT_CLASS_BASE(st->fn->cls);
-    if (base == SIOT_CLASS_init || base == SIOT_CLASS_finalize || base == SIOT_CLASS_abort || base == SIOT_CLASS_exit)
-        return NULL; /* ioreplay's own */
+    if (st->own || st->why_not)
+        return st->why_not;
     uint32_t i = 0;
     while (i < n && strcmp(tab[i].name, name) != 0)
         i++;
@@ -136,7 +78,7 @@ static const char *why_not(const rp_step *st, const rp_check_entry *tab, uint32_
     if (tab[i].why)
         return tab[i].why;
     for (uint32_t a = 0; a < st->fn->nargs && a < st->ev->nargs; a++) {
-        int kind = uses(st->fn->argroles[a]);
+        int kind = rp_kind_used(st->fn->argroles[a]);
         const char *why = kind >= 0 ? missing_arg(k, kind, st->ev->args[a], &st->ctx, s) : NULL;
         if (why)
             return why;
@@ -147,11 +89,11 @@ static const char *why_not(const rp_step *st, const rp_check_entry *tab, uint32_
 static void learn(const rp_step *st, known *k)
 {
     int64_t ret = siot_eval_int(st->ev->ret, &st->ctx, -1);
-    int kind = creates(st->fn->retrole);
+    int kind = rp_kind_created(st->fn->retrole);
     if (kind >= 0 && ret >= 0)
         know(k, kind, ret);
     for (uint32_t a = 0; a < st->fn->nargs && a < st->ev->nargs; a++)
-        if ((kind = creates(st->fn->argroles[a])) >= 0)
+        if ((kind = rp_kind_created(st->fn->argroles[a])) >= 0)
             know(k, kind, siot_eval_int(st->ev->args[a], &st->ctx, -1));
 }
 
@@ -187,8 +129,7 @@ static int check_rank(const siot_trace *t, uint32_t r, int posix_level, const rp
     }
     rp_plan_free(&plan);
     siot_vbuf_free(&scratch);
-    for (int i = 0; i < NKINDS; i++)
-        free(k.ids[i]);
+    rp_idmap_free(&k.ids);
     return rc;
 }
 
@@ -214,6 +155,10 @@ int rp_check(const siot_trace *t, int posix_level, const rp_check_entry *table, 
                     ty->r[i].why, ty->r[i].rank, ty->r[i].seq);
         rc = 1;
     }
+    const char *left_out = siot_trace_get_kv(t, "layers_left_out");
+    if (rc >= 0 && left_out)
+        fprintf(out, "the run recorded without the layers %s (SIOT_LAYERS): their calls are not in the trace\n",
+                left_out);
     free(ty);
     return rc;
 }

@@ -9,6 +9,7 @@
 #include "replay/walk.h"
 #include "replay/json.h"
 #include "core/roles.h"
+#include "replay/handles.h"
 
 /* A rank's events, filtered: each comes with its index among the kept
  * events and the index of its nearest kept ancestor (-1 when none). */
@@ -19,12 +20,19 @@ typedef struct fiter {
     int64_t *st_seq, *st_keep; /* ancestors: seq, kept index of the nearest kept one (or -1) */
     uint8_t *st_io;            /* ... an MPI-IO call or inside one */
     size_t st_n, st_cap;
+    int cur_io;                  /* the last event returned is inside an MPI-IO call */
+    int64_t cur_ret;             /* ... and its result, when rendered */
+    rp_idmap order;              /* MPI object id -> its number in creation order */
+    rp_idmap objs;               /* no_mpi_in_mpiio: MPI objects made by MPI-IO calls */
+    siot_vbuf scratch;
+    int64_t created[RP_NKINDS]; /* objects created so far, per kind */
 } fiter;
 
 static int fiter_init(fiter *f, const siot_trace *t, int64_t rank, const siot_diff_filter *flt)
 {
     memset(f, 0, sizeof *f);
     f->flt = flt;
+    siot_vbuf_init(&f->scratch);
     f->st_cap = 256;
     f->st_seq = malloc(f->st_cap * sizeof *f->st_seq);
     f->st_keep = malloc(f->st_cap * sizeof *f->st_keep);
@@ -37,6 +45,9 @@ static int fiter_init(fiter *f, const siot_trace *t, int64_t rank, const siot_di
 static void fiter_free(fiter *f)
 {
     siot_iter_free(&f->it);
+    rp_idmap_free(&f->order);
+    rp_idmap_free(&f->objs);
+    siot_vbuf_free(&f->scratch);
     free(f->st_seq);
     free(f->st_keep);
     free(f->st_io);
@@ -56,6 +67,16 @@ static const siot_node *fiter_next(fiter *f, siot_ctx *c, int64_t *index, int64_
         int keep = (!f->flt || !f->flt->layers || (f->flt->layers >> fd->layer & 1)) &&
                    !(f->flt && f->flt->outermost && anc >= 0) &&
                    !(f->flt && f->flt->no_mpi_in_mpiio && io && fd->layer == SIOT_LAYER_mpi);
+        /* an MPI call on an object an MPI-IO call made is the library's too */
+        if (f->flt && f->flt->no_mpi_in_mpiio) {
+            int made_io = io || fd->layer == SIOT_LAYER_mpiio;
+            if (keep && fd->layer == SIOT_LAYER_mpi && rp_objs_used(&f->objs, fd, &n->u.ev, c, &f->scratch))
+                keep = 0;
+            if (rp_objs_note(&f->objs, fd, &n->u.ev, c, made_io || !keep, &f->scratch) != 0) {
+                f->it.err = "out of memory";
+                return NULL;
+            }
+        }
         if (f->st_n == f->st_cap) {
             f->st_cap *= 2;
             int64_t *a = realloc(f->st_seq, f->st_cap * sizeof *a), *b = a ? realloc(f->st_keep, f->st_cap * sizeof *b) : NULL;
@@ -80,6 +101,7 @@ static const siot_node *fiter_next(fiter *f, siot_ctx *c, int64_t *index, int64_
             continue;
         *index = f->kept++;
         *parent = anc;
+        f->cur_io = io;
         return n;
     }
     return NULL;
@@ -112,10 +134,52 @@ static void sandbox_path(const char *s, size_t n, siot_vbuf *o)
         siot_vbuf_u8(o, '.');
 }
 
-/* One event rendered as its JSON line without rank and seq: equal lines mean equal events. */
-static int render(const siot_trace *t, const siot_node *n, const siot_ctx *c, int64_t parent, siot_vbuf *o,
-                  siot_vbuf *scratch, int sandbox)
+static void put_num(siot_vbuf *o, const char *prefix, int64_t v)
 {
+    char t[32];
+    int n = snprintf(t, sizeof t, "%s%" PRId64, prefix, v);
+    siot_vbuf_put(o, t, (size_t)n);
+}
+
+/* An MPI object id by creation order: #N, or the id itself for a
+ * predefined object or one created outside the compared events. */
+static void put_ordered_id(siot_vbuf *o, fiter *f, int kind, int create, int64_t id)
+{
+    if (create && rp_idmap_in_range(kind, id) && rp_idmap_set(&f->order, kind, id, ++f->created[kind]) != 0)
+        f->it.err = "out of memory";
+    int64_t k = rp_idmap_get(&f->order, kind, id);
+    put_num(o, k ? "#" : "", k ? k : id);
+}
+
+/* A value that holds MPI object ids (one, or an array), by creation order;
+ * 0 when the role holds none. */
+static int put_ordered(siot_vbuf *o, fiter *f, unsigned role, const siot_value *v)
+{
+    int kind = rp_kind_created(role), create = kind >= 0;
+    if (!create)
+        kind = rp_kind_used(role);
+    if (kind < 0 || !rp_kind_is_mpi(kind) || (v->kind != SIOT_V_INT && v->kind != SIOT_V_ARR))
+        return 0;
+    if (v->kind == SIOT_V_INT) {
+        put_ordered_id(o, f, kind, create, v->i);
+        return 1;
+    }
+    siot_vbuf_u8(o, '[');
+    for (uint32_t i = 0; i < v->n; i++) {
+        if (i)
+            siot_vbuf_u8(o, ',');
+        put_ordered_id(o, f, kind, create, v->arr[i]);
+    }
+    siot_vbuf_u8(o, ']');
+    return 1;
+}
+
+/* One event rendered as its JSON line without rank and seq: equal lines mean equal events. */
+static int render(fiter *fi, const siot_node *n, const siot_ctx *c, int64_t parent, int by_order, siot_vbuf *o,
+                  siot_vbuf *scratch)
+{
+    const siot_trace *t = fi->it.t;
+    int sandbox = fi->flt && fi->flt->sandbox_paths, ordered = fi->flt && fi->flt->creation_order;
     const siot_event *e = &n->u.ev;
     const siot_funcdesc *f = &t->funcs[e->func];
     char head[128];
@@ -133,11 +197,18 @@ static int render(const siot_trace *t, const siot_node *n, const siot_ctx *c, in
         siot_vbuf_u8(o, ':');
         if (sandbox && f->argroles[k] == SIOT_ROLE_path && v.kind == SIOT_V_STR)
             sandbox_path(v.s, v.slen, o);
+        else if (ordered && put_ordered(o, fi, f->argroles[k], &v))
+            continue;
         else
             siot_json_value(o, f->argroles[k], &v);
     }
-    hn = snprintf(head, sizeof head, "} ret=%" PRId64 " errno=%" PRId64 " bytes=%" PRId64, siot_eval_int(e->ret, c, 0),
-                  siot_eval_int(e->err, c, 0), siot_eval_int(e->bytes, c, 0));
+    int64_t ret = siot_eval_int(e->ret, c, 0);
+    fi->cur_ret = ret;
+    if (by_order && SIOT_CLASS_BASE(f->cls) == SIOT_CLASS_read && ret >= 0)
+        hn = snprintf(head, sizeof head, "} ret=(by order) errno=%" PRId64, siot_eval_int(e->err, c, 0));
+    else
+        hn = snprintf(head, sizeof head, "} ret=%" PRId64 " errno=%" PRId64 " bytes=%" PRId64, ret,
+                      siot_eval_int(e->err, c, 0), siot_eval_int(e->bytes, c, 0));
     siot_vbuf_put(o, head, (size_t)hn);
     return 0;
 }
@@ -161,7 +232,7 @@ typedef struct cmp_state {
     const siot_trace *a, *b;
     const siot_diff_filter *flt;
     FILE *out;
-    uint64_t shown, max_shown, found, compared;
+    uint64_t shown, max_shown, found, compared, order_reads;
     siot_vbuf la, lb, sa, sb;
     char *err;
     size_t errlen;
@@ -172,7 +243,7 @@ typedef struct cmp_state {
 static int compare_rank(cmp_state *k, uint32_t r)
 {
     fiter ia, ib;
-    int rc = 0, sandbox = k->flt && k->flt->sandbox_paths;
+    int rc = 0;
     if (fiter_init(&ia, k->a, r, k->flt) || fiter_init(&ib, k->b, r, k->flt)) {
         snprintf(k->err, k->errlen, "out of memory");
         return -1;
@@ -195,14 +266,19 @@ static int compare_rank(cmp_state *k, uint32_t r)
                         na ? "second" : "first", na ? xa : xb);
             break;
         }
-        if (render(k->a, na, &ca, pa, &k->la, &k->sa, sandbox) || render(k->b, nb, &cb, pb, &k->lb, &k->sb, sandbox)) {
+        /* the first trace says whether a read was the MPI-IO library's (a
+         * replay at the POSIX level made it itself) */
+        int by_order = k->flt && k->flt->reads_by_order && ia.cur_io;
+        if (render(&ia, na, &ca, pa, by_order, &k->la, &k->sa) || render(&ib, nb, &cb, pb, by_order, &k->lb, &k->sb)) {
             snprintf(k->err, k->errlen, "rank %u event %" PRId64 ": a value cannot be evaluated", r, xa);
             rc = -1;
             break;
         }
         k->compared++;
-        if (k->la.len == k->lb.len && memcmp(k->la.data, k->lb.data, k->la.len) == 0)
+        if (k->la.len == k->lb.len && memcmp(k->la.data, k->lb.data, k->la.len) == 0) {
+            k->order_reads += ia.cur_ret != ib.cur_ret;
             continue;
+        }
         k->found++;
         if (k->shown++ < k->max_shown) {
             fprintf(k->out, "rank %u event %" PRId64 " differs:\n< %.*s\n> %.*s\n", r, xa, (int)k->la.len,
@@ -240,6 +316,7 @@ int siot_compare(const siot_trace *a, const siot_trace *b, const siot_diff_filte
     siot_vbuf_free(&k.sb);
     res->compared = k.compared;
     res->differences = k.found;
+    res->order_reads = k.order_reads;
     return rc < 0 ? -1 : k.found ? 1 : 0;
 }
 

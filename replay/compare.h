@@ -16,12 +16,23 @@ typedef struct siot_diff_filter {
     uint32_t layers;
     int outermost;
     int sandbox_paths; /* compare paths as ioreplay maps them under its root */
-    int no_mpi_in_mpiio; /* leave out MPI calls made by MPI-IO calls (the library's own) */
+    int no_mpi_in_mpiio; /* leave out MPI calls made by MPI-IO calls (the library's own), and those on
+                          * objects MPI-IO calls made (MPI_Wait on MPI_File_iwrite's request) */
+    /* MPI object ids compared by creation order: shown as #N, the Nth object
+     * of its kind created in the rank's compared events (a library's own
+     * objects, left out, shift the recorder's ids but not these) */
+    int creation_order;
+    /* reads made by MPI-IO calls: the size they returned is not compared
+     * (at the POSIX level it depends on the order of other ranks' writes,
+     * which the MPI-IO library's messages gave); those that differ are
+     * counted apart */
+    int reads_by_order;
 } siot_diff_filter;
 
 typedef struct siot_compare_result {
     uint64_t compared;    /* event pairs compared */
     uint64_t differences; /* event pairs that differ, and ranks whose traces end apart */
+    uint64_t order_reads; /* reads_by_order: equal but for the size read */
 } siot_compare_result;
 
 /* Every rank's events in pairs: each difference counted, the first

@@ -34,9 +34,19 @@ typedef struct handle {
     size_t file;
 } handle;
 
+/* Paths (as recorded), deduplicated. */
+typedef struct pathset {
+    char **p;
+    size_t n, cap;
+} pathset;
+
+#define MAX_DIRS 4096 /* directories staged; a trace naming more is rare and keeps the rest to rp_path */
+
 typedef struct stager {
     infile *f;
     size_t nf, cap;
+    pathset dirs; /* directories the run's paths went through */
+    pathset made; /* ... that the run made itself (mkdir) */
     handle *h;
     size_t nh, hcap;
     int oom;
@@ -197,9 +207,51 @@ static void on_seek(handle *h, const siot_event *e, const siot_funcdesc *f, cons
         h->pos += off;
 }
 
+static void pathset_add(stager *s, pathset *ps, const char *p, size_t len)
+{
+    for (size_t i = ps->n; i-- > 0;)
+        if (strlen(ps->p[i]) == len && memcmp(ps->p[i], p, len) == 0)
+            return;
+    if (ps->n == MAX_DIRS)
+        return;
+    if (ps->n == ps->cap) {
+        size_t cap = ps->cap ? 2 * ps->cap : 16;
+        char **a = realloc(ps->p, cap * sizeof *a);
+        if (!a) {
+            s->oom = 1;
+            return;
+        }
+        ps->p = a;
+        ps->cap = cap;
+    }
+    if (!(ps->p[ps->n] = strndup(p, len)))
+        s->oom = 1;
+    else
+        ps->n++;
+}
+
+/* The directories a call that succeeded went through (its path's
+ * ancestors), and the one a mkdir made. */
+static void on_paths(stager *s, const siot_event *e, const siot_funcdesc *f, const siot_ctx *c, siot_vbuf *scratch)
+{
+    if (siot_eval_int(e->err, c, 0) != 0 || siot_eval_int(e->ret, c, -1) < 0)
+        return;
+    for (uint32_t a = 0; a < f->nargs && a < e->nargs; a++) {
+        siot_value v;
+        if (f->argroles[a] != SIOT_ROLE_path || siot_eval(e->args[a], c, scratch, &v) != 0 || v.kind != SIOT_V_STR)
+            continue;
+        for (size_t i = 1; i < v.slen; i++)
+            if (v.s[i] == '/' && v.s[i - 1] != '/')
+                pathset_add(s, &s->dirs, v.s, i);
+        if (strstr(f->name, "mkdir"))
+            pathset_add(s, &s->made, v.s, v.slen);
+    }
+}
+
 static void on_event(stager *s, const siot_trace *t, const siot_event *e, const siot_ctx *c, siot_vbuf *scratch)
 {
     const siot_funcdesc *f = &t->funcs[e->func];
+    on_paths(s, e, f, c, scratch);
     if (f->layer != SIOT_LAYER_posix && f->layer != SIOT_LAYER_stdio)
         return;
     unsigned base = SIOT_CLASS_BASE(f->cls);
@@ -315,15 +367,51 @@ static void stage_one(const infile *in, rp_state *c, const char *dir, rp_inputs_
     syscall(SYS_close, out);
 }
 
+/* dir is one the run made, or inside one */
+static int made_by_run(const stager *s, const char *dir)
+{
+    for (size_t i = 0; i < s->made.n; i++) {
+        size_t n = strlen(s->made.p[i]);
+        if (strncmp(dir, s->made.p[i], n) == 0 && (dir[n] == 0 || dir[n] == '/'))
+            return 1;
+    }
+    return 0;
+}
+
+/* The directories the run's paths went through that it did not make
+ * (a POSIX-level replay's statfs of a file's directory finds it). */
+static void stage_dirs(const stager *s, rp_state *c, rp_inputs_result *res)
+{
+    char buf[4200];
+    for (size_t i = 0; i < s->dirs.n; i++) {
+        if (made_by_run(s, s->dirs.p[i]) || strlen(s->dirs.p[i]) + 3 > sizeof buf)
+            continue;
+        snprintf(buf, sizeof buf, "%s/_", s->dirs.p[i]); /* rp_path makes the parents of what it maps */
+        siot_value v = {.kind = SIOT_V_STR, .s = buf, .slen = strlen(buf)};
+        res->dirs += rp_path(c, &v, 0) != NULL;
+    }
+}
+
+static void pathset_free(pathset *ps)
+{
+    for (size_t i = 0; i < ps->n; i++)
+        free(ps->p[i]);
+    free(ps->p);
+}
+
 void rp_stage_inputs(const siot_trace *t, rp_state *c, const char *inputs_dir, rp_inputs_result *res)
 {
     memset(res, 0, sizeof *res);
     stager s;
     memset(&s, 0, sizeof s);
-    if (walk(&s, t, &res->err) == 0)
+    if (walk(&s, t, &res->err) == 0) {
+        stage_dirs(&s, c, res);
         for (size_t i = 0; i < s.nf; i++)
             if (s.f[i].input > 0)
                 stage_one(&s.f[i], c, inputs_dir, res);
+    }
+    pathset_free(&s.dirs);
+    pathset_free(&s.made);
     for (size_t i = 0; i < s.nf; i++) {
         free(s.f[i].path);
         free(s.f[i].p);

@@ -8,7 +8,8 @@
  * copied from DIR instead (DIR/PATH for a recorded path, leading / dropped).
  * Rank 0 only, before any replayed call; written with raw system calls so
  * that a traced replay (--verify) does not record them. A file already in
- * the root is left as it is. */
+ * the root is left as it is. The directories that the run's paths went
+ * through and that it did not make itself are made too. */
 #ifndef SIOT_INPUTS_H
 #define SIOT_INPUTS_H
 
@@ -19,6 +20,7 @@
 
 typedef struct rp_inputs_result {
     uint32_t staged, copied, kept; /* files made from the trace, copied from DIR, already there */
+    uint32_t dirs;                 /* directories the run's paths went through, made (the run did not) */
     uint64_t bytes;
     const char *err; /* why staging stopped (out of memory, a damaged trace), or NULL */
 } rp_inputs_result;

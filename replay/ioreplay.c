@@ -269,7 +269,7 @@ static int traced_thread_level(const siot_trace *t)
     return level;
 }
 
-enum { R_CALLS, R_SKIPPED, R_READ, R_WRITTEN, R_RECORDED, R_REPLAY, R_DIFF, R_REFUSED, NREPORT };
+enum { R_CALLS, R_SKIPPED, R_READ, R_WRITTEN, R_RECORDED, R_REPLAY, R_DIFF, R_REFUSED, R_ORDER, NREPORT };
 
 static void report(const opts *o, const char *root, int rank, int size, const double *mine)
 {
@@ -281,7 +281,7 @@ static void report(const opts *o, const char *root, int rank, int size, const do
     }
     static const char *names[NREPORT] = {"calls replayed",    "calls not replayed", "bytes read",
                                          "bytes written",     "recorded time (s)",  "replay time (s)",
-                                         "different results", "paths refused"};
+                                         "different results", "paths refused",    "reads sized by order"};
     printf("ioreplay: %s on %d ranks, root %s, level %s%s\n", o->file, size, root,
            o->posix_level ? "posix" : "default", o->no_compute ? ", no computation" : "");
     printf("  %-20s %14s %14s %14s %14s\n", "", "rank 0", "others: min", "mean", "max");
@@ -402,9 +402,12 @@ static int replay_event(run *r, const rp_step *st, siot_vbuf *scratch, siot_valu
     }
     if (!st->replay)
         return 0;
-    /* ioreplay starts and ends MPI and the run itself */
-    if (base == SIOT_CLASS_init || base == SIOT_CLASS_finalize || base == SIOT_CLASS_abort || base == SIOT_CLASS_exit)
+    if (st->own)
         return 1;
+    if (st->why_not) {
+        rp_log_skip(&r->log, st->seq, f->name, st->why_not);
+        return 0;
+    }
     if (!r->fmap[e->func]) {
         rp_log_skip(&r->log, st->seq, f->name, "this ioreplay has no replayer for it");
         return 0;
@@ -416,6 +419,7 @@ static int replay_event(run *r, const rp_step *st, siot_vbuf *scratch, siot_valu
         }
     r->c.skip_why = NULL;
     r->c.result_differs = 0;
+    r->c.read_by_order = r->o.posix_level && st->in_mpiio && SIOT_CLASS_BASE(f->cls) == SIOT_CLASS_read;
     int rc = r->fmap[e->func](&r->c, vals, siot_eval_int(e->ret, &st->ctx, 0));
     if (rc != RP_DONE) {
         rp_log_skip(&r->log, st->seq, f->name, r->c.skip_why);
@@ -576,6 +580,7 @@ int main(int argc, char **argv)
     r.rep[R_REPLAY] = (double)(now_ns() - t0) * 1e-9;
     r.rep[R_DIFF] = (double)r.c.different_results;
     r.rep[R_REFUSED] = (double)r.c.refused_paths;
+    r.rep[R_ORDER] = (double)r.c.order_reads;
     report(&r.o, r.root, r.rank, r.size, r.rep);
     uint64_t bad = rp_log_report(&r.log, r.size, stdout);
     rp_log_free(&r.log);

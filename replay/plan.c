@@ -1,14 +1,68 @@
 #include "replay/plan.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/expr.h"
 #include "core/roles.h"
 
+static int is_mpi(unsigned layer) { return layer == SIOT_LAYER_mpi || layer == SIOT_LAYER_mpiio; }
+
+static int is_own(unsigned cls)
+{
+    unsigned base = SIOT_CLASS_BASE(cls);
+    return base == SIOT_CLASS_init || base == SIOT_CLASS_finalize || base == SIOT_CLASS_abort ||
+           base == SIOT_CLASS_exit;
+}
+
+/* A call that can wait for another rank: collectives, point-to-point and
+ * request completion (a send whose wait is not reissued could keep
+ * MPI_Finalize waiting too). */
+static int waits_on_others(const siot_funcdesc *f)
+{
+    unsigned base = SIOT_CLASS_BASE(f->cls);
+    if (!is_mpi(f->layer) || is_own(f->cls))
+        return 0;
+    return (f->cls & SIOT_CLS_COLL) || base == SIOT_CLASS_coll || base == SIOT_CLASS_send ||
+           base == SIOT_CLASS_recv || base == SIOT_CLASS_sendrecv || base == SIOT_CLASS_wait ||
+           base == SIOT_CLASS_test || base == SIOT_CLASS_probe || base == SIOT_CLASS_start ||
+           base == SIOT_CLASS_cancel;
+}
+
+/* The thread of the MPI calls under nodes (n of them), in *thread (-1:
+ * none yet); 1 when two MPI calls may come from different threads. Decided
+ * on the compressed form: a thread that is not one constant counts as
+ * several (cautious: the price is calls not reissued, never a hang). */
+static int mpi_threads_under(siot_node *const *nodes, uint32_t n, const siot_trace *t, int64_t *thread)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        const siot_node *x = nodes[i];
+        if (x->kind == SIOT_N_LOOP) {
+            if (mpi_threads_under(x->u.loop.body, x->u.loop.nbody, t, thread))
+                return 1;
+            continue;
+        }
+        const siot_funcdesc *f = &t->funcs[x->u.ev.func];
+        if (!is_mpi(f->layer) || is_own(f->cls))
+            continue;
+        const siot_expr *th = x->u.ev.thread;
+        if (!th || th->tag != SIOT_X_CONST)
+            return 1;
+        if (*thread >= 0 && *thread != th->base)
+            return 1;
+        *thread = th->base;
+    }
+    return 0;
+}
+
 int rp_plan_init(rp_plan *p, const siot_trace *t, int64_t rank, int posix_level)
 {
+    int64_t thread = -1;
     p->t = t;
     p->posix_level = posix_level;
+    p->mpi_threads = mpi_threads_under(t->top, t->ntop, t, &thread);
+    memset(&p->objs, 0, sizeof p->objs);
+    siot_vbuf_init(&p->scratch);
     p->seq = 0;
     p->st_n = 0;
     p->st_cap = 256;
@@ -37,6 +91,17 @@ static int replayed_layer(const rp_plan *p, unsigned layer, int covered)
            layer == SIOT_LAYER_mpiio;
 }
 
+/* At the POSIX level: an MPI call on an object an MPI-IO call made is
+ * covered with it; what MPI-IO calls (and calls not reissued) make is
+ * noted. 0, or -1 without memory. */
+static int mpiio_object_step(rp_plan *p, rp_step *s)
+{
+    int io = s->in_mpiio || s->fn->layer == SIOT_LAYER_mpiio;
+    if (s->replay && s->fn->layer == SIOT_LAYER_mpi && rp_objs_used(&p->objs, s->fn, s->ev, &s->ctx, &p->scratch))
+        s->replay = 0;
+    return rp_objs_note(&p->objs, s->fn, s->ev, &s->ctx, io || !s->replay, &p->scratch);
+}
+
 int rp_plan_next(rp_plan *p, rp_step *s)
 {
     const siot_node *n = siot_iter_next(&p->it, &s->ctx);
@@ -56,6 +121,13 @@ int rp_plan_next(rp_plan *p, rp_step *s)
     int posix = s->fn->layer == SIOT_LAYER_posix || s->fn->layer == SIOT_LAYER_stdio;
     int internal = p->posix_level && s->in_mpiio && s->fn->layer == SIOT_LAYER_mpi;
     s->replay = replayed_layer(p, s->fn->layer, (covered && !(p->posix_level && posix)) || internal);
+    if (p->posix_level && mpiio_object_step(p, s) != 0)
+        p->it.err = "out of memory";
+    s->own = s->replay && is_own(s->fn->cls);
+    s->why_not = s->replay && p->mpi_threads && waits_on_others(s->fn)
+                     ? "MPI calls made by several threads of a rank: one replay thread reissuing them in "
+                       "one order could deadlock"
+                     : NULL;
     return 1;
 }
 
@@ -88,6 +160,8 @@ int rp_plan_done(rp_plan *p, const rp_step *s, int done)
 
 void rp_plan_free(rp_plan *p)
 {
+    rp_idmap_free(&p->objs);
+    siot_vbuf_free(&p->scratch);
     siot_iter_free(&p->it);
     free(p->st_seq);
     free(p->st_cov);

@@ -8,19 +8,31 @@
  * calls themselves, with the MPI calls that are not inside another replayed
  * call nor inside an MPI-IO call (those are the MPI-IO library's internals,
  * whose order replay/order.h keeps). A call inside one that was reissued is
- * covered by it. */
+ * covered by it. At the POSIX level, so is an MPI call on an object that an
+ * MPI-IO call made (MPI_Wait on MPI_File_iwrite's request).
+ *
+ * Some calls at the replayed level are not reissued, whatever the replayer:
+ * ioreplay's own (it starts and ends MPI and the run), and, in a trace whose
+ * ranks made MPI calls from more than one thread, the calls that wait on
+ * other ranks (one replay thread reissuing them in one order could
+ * deadlock where the threads did not); the step says why. */
 #ifndef SIOT_PLAN_H
 #define SIOT_PLAN_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/vbuf.h"
+#include "replay/handles.h"
 #include "replay/walk.h"
 
 typedef struct rp_plan {
     const siot_trace *t;
     siot_iter it;
     int posix_level;
+    int mpi_threads; /* some rank made MPI calls from several threads */
+    rp_idmap objs;     /* posix_level: MPI objects made by MPI-IO calls (replay/handles.h) */
+    siot_vbuf scratch;
     int64_t seq;
     /* the calls in flight: their seq and whether they or a caller were reissued */
     int64_t *st_seq;
@@ -36,6 +48,8 @@ typedef struct rp_step {
     int64_t parent;   /* seq of the traced call that issued it, -1 */
     int replay;       /* at the replayed level and not covered */
     int in_mpiio;     /* issued (directly or not) by an MPI-IO call */
+    int own;          /* at the replayed level, but ioreplay's own (init, finalize, abort, exit) */
+    const char *why_not; /* at the replayed level, but not reissued: why (NULL when it is) */
 } rp_step;
 
 /* 0, or -1 without memory. */

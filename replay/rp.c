@@ -305,6 +305,10 @@ int64_t rp_mpi_err_class(int code)
 
 int rp_result(rp_state *c, int64_t recorded, int64_t got)
 {
+    if (recorded != got && c->read_by_order && recorded >= 0 && got >= 0) {
+        c->order_reads++;
+        return RP_DONE;
+    }
     if (recorded != got) {
         c->different_results++;
         c->result_differs = 1;

@@ -14,10 +14,16 @@
 #include <sys/uio.h>
 
 #include "core/model.h"
+#include "replay/handles.h"
 
 enum { RP_DONE = 0, RP_SKIP = 1 };
 
-#define RP_SLOTS 24 /* scratch areas: one per parameter position */
+/* Scratch areas: one per parameter position, and a second bank for the
+ * buffers that reads and receives fill (RP_READ_BANK + position), so that
+ * a write never sends back what a read brought in (zeros from a hole,
+ * where the program wrote its data). */
+#define RP_READ_BANK 24
+#define RP_SLOTS (2 * RP_READ_BANK)
 
 typedef struct rp_map {
     uintptr_t *v; /* id -> handle bits (0 = none) */
@@ -43,6 +49,13 @@ typedef struct rp_state {
     int npath;
     /* counters for the report */
     uint64_t skipped_unknown, refused_paths, different_results;
+    /* The call is a read made by the MPI-IO library, reissued at the POSIX
+     * level: the file's size it sees was set by the order of the ranks'
+     * writes, which the library's own messages gave and a POSIX-level replay
+     * does not reissue; a size other than the recorded one is counted here,
+     * not as a different result. ioreplay sets it per call. */
+    int read_by_order;
+    uint64_t order_reads;
     /* the last call: why it was not reissued (rp_skip), and its result when
      * it differed from the recorded one (rp_result); ioreplay clears them */
     const char *skip_why;

@@ -233,7 +233,7 @@ static int cmd_diff(int argc, char **argv)
         fputs(DIFF_HELP, stdout);
         return 0;
     }
-    siot_diff_filter flt = {0, 0, 0, 0};
+    siot_diff_filter flt = {0};
     const char *files[2];
     int nf = 0;
     for (int i = 0; i < argc; i++) {

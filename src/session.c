@@ -104,6 +104,20 @@ void siot_session_restart(int32_t rank, uint32_t nranks)
     atomic_store(&siot_layer_mask, siot_cfg.layers);
 }
 
+/* The layers SIOT_LAYERS left out: their calls are absent, and a reader
+ * (ioreplay --check) says so rather than only what is missing. */
+static void note_layers_left_out(siot_trace *t)
+{
+    char note[160];
+    size_t n = 0;
+    note[0] = 0;
+    for (unsigned l = 0; l < SIOT_NLAYERS; l++)
+        if (!(siot_cfg.layers >> l & 1) && n < sizeof note)
+            n += (size_t)snprintf(note + n, sizeof note - n, "%s%s", n ? "," : "", siot_layer_name(l));
+    if (n)
+        siot_trace_set_kv(t, "layers_left_out", note);
+}
+
 /* The rank's trace as it stands (under the lock, the queue finished):
  * header, tables, the node list, and the notes and flags saying how it was
  * recorded (truncated, stopped, spilled, approximate), in t's arena; the
@@ -159,6 +173,7 @@ static int describe_session(siot_trace *t)
     }
     snprintf(note, sizeof note, "%zu", S.arena.used_bytes);
     siot_trace_set_kv(t, "recorder_memory_bytes", note);
+    note_layers_left_out(t);
     return rc;
 }
 

@@ -84,6 +84,8 @@ st=0
 "$B/bin/ioreplay" --check nompi.siot > check.txt || st=$?
 [ $st = 1 ] && grep -Eq "^ +3  MPI_File_set_view: an MPI datatype whose creation is not in the trace" check.txt ||
     { cat check.txt >&2; fail "--check: exit $st, the missing datatype not named"; }
+grep -q "^the run recorded without the layers mpi,hdf5,pnetcdf (SIOT_LAYERS)" check.txt ||
+    { cat check.txt >&2; fail "--check does not say which layers the run left out"; }
 "$B/bin/ioreplay" --check deck3.siot > check-full.txt || { cat check-full.txt >&2; fail "--check refused a full trace"; }
 grep -q "^replayable: all" check-full.txt || fail "--check: no verdict on a full trace"
 st=0

@@ -144,4 +144,15 @@ if opens != ["fio.txt", "fio.bin"] or written != 21 + 800 or closes != 2:
 ' || fail "Fortran unit I/O ($t: $([ $t = st ] && echo static || echo shared) libgfortran)"
 done
 echo "   Fortran unit I/O: traced with a static and with the shared libgfortran, the same calls"
+# The Fortran programs replayed: ioreplay --verify faithful, the same files
+# (and on MPICH at the POSIX level too)
+levels=default
+[ "$MPI" = mpich ] && levels="default posix"
+for level in $levels; do
+    export ROUNDTRIP_LEVEL=$level
+    roundtrip fcalls_f-$level 4 "$WORK/fcalls_f"
+    roundtrip tstruct_f-$level 3 "$WORK/tstruct_f"
+    roundtrip fio-$level 1 "$WORK/fio_shared"
+done
+unset ROUNDTRIP_LEVEL
 pass "Fortran MPI and MPI-IO calls traced as C ones, BT-IO's with the right displacements, counts and bytes"

@@ -5,7 +5,11 @@
  * ints at (k*P + r)*B ints, k = 0..NB-1 (MPI_Type_vector as the filetype).
  * Rank 0 also lists a directory it made (NFILES files) to its end with
  * readdir, errno set to ERRNO_MARK before: at the end readdir returns NULL
- * and leaves errno alone (checked; exit 6 if not).
+ * and leaves errno alone (checked; exit 6 if not). Then, as a checker does,
+ * each rank asks for the view (MPI_File_get_view: displacement and data
+ * representation checked, exit 7) and the file's group back, and reads its
+ * first block with a nonblocking MPI-IO read completed by MPI_Wait (checked,
+ * exit 8): objects made by MPI-IO calls, used by MPI calls.
  *
  * usage: inputs DECK ABSDIR   (ABSDIR: an absolute directory for the outputs) */
 #include <dirent.h>
@@ -80,10 +84,28 @@ int main(int argc, char **argv)
     MPI_Type_commit(&ftype);
     snprintf(path, sizeof path, "%s/shared.dat", argv[2]);
     MPI_File fh;
-    if (MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL, &fh) != MPI_SUCCESS)
+    if (MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh) != MPI_SUCCESS)
         MPI_Abort(MPI_COMM_WORLD, 5);
     MPI_File_set_view(fh, (MPI_Offset)rank * B * (MPI_Offset)sizeof(int), MPI_INT, ftype, "native", MPI_INFO_NULL);
     MPI_File_write_all(fh, buf, NB * B, MPI_INT, MPI_STATUS_IGNORE);
+    MPI_Offset disp;
+    MPI_Datatype etype, viewtype;
+    char rep[MPI_MAX_DATAREP_STRING];
+    MPI_File_get_view(fh, &disp, &etype, &viewtype, rep);
+    if (disp != (MPI_Offset)rank * B * (MPI_Offset)sizeof(int) || strcmp(rep, "native") != 0)
+        MPI_Abort(MPI_COMM_WORLD, 7);
+    MPI_Type_free(&viewtype); /* a derived filetype comes back as a new handle */
+    MPI_Group group;
+    MPI_File_get_group(fh, &group);
+    MPI_Group_free(&group);
+    MPI_File_sync(fh);
+    MPI_Barrier(MPI_COMM_WORLD);
+    int first[B];
+    MPI_Request rq;
+    MPI_File_iread_at(fh, 0, first, B, MPI_INT, &rq);
+    MPI_Wait(&rq, MPI_STATUS_IGNORE);
+    if (first[0] != buf[0] || first[B - 1] != buf[B - 1])
+        MPI_Abort(MPI_COMM_WORLD, 8);
     MPI_File_close(&fh);
     MPI_Type_free(&ftype);
     MPI_Finalize();

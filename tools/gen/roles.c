@@ -10,7 +10,7 @@
  * length expression, $ok the call's success expression; for MPI handle roles
  * $H the C handle type, $h the handle's key (comm, file...), $E its handle
  * table (SIOT_H_COMM), $N its null handle, $F the prefix of its f2c
- * conversion (MPI_Comm), $W what it is in words; $FI the Fortran integer
+ * conversion (MPI_Comm), $K its kind for the replay (RP_K_COMM, replay/handles.h); $FI the Fortran integer
  * kind of an integer. */
 #include <ctype.h>
 #include <string.h>
@@ -19,15 +19,15 @@
 
 /* MPI handle kinds */
 typedef struct hkind {
-    const char *key, *ctype, *f2c, *null, *table, *what;
+    const char *key, *ctype, *f2c, *null, *table, *rpkind; /* rpkind: replay/handles.h */
 } hkind;
-static const hkind HK_COMM = {"comm", "MPI_Comm", "MPI_Comm", "MPI_COMM_NULL", "SIOT_H_COMM", "communicator"};
-static const hkind HK_GROUP = {"group", "MPI_Group", "MPI_Group", "MPI_GROUP_NULL", "SIOT_H_GROUP", "group"};
-static const hkind HK_DTYPE = {"dtype", "MPI_Datatype", "MPI_Type", "MPI_DATATYPE_NULL", "SIOT_H_DTYPE", "datatype"};
-static const hkind HK_OP = {"op", "MPI_Op", "MPI_Op", "MPI_OP_NULL", "SIOT_H_OP", "reduction operation"};
-static const hkind HK_FILE = {"file", "MPI_File", "MPI_File", "MPI_FILE_NULL", "SIOT_H_FILE", "file handle"};
-static const hkind HK_REQ = {"req", "MPI_Request", "MPI_Request", "MPI_REQUEST_NULL", "SIOT_H_REQ", "request"};
-static const hkind HK_INFO = {"info", "MPI_Info", "MPI_Info", "MPI_INFO_NULL", NULL, "info object"};
+static const hkind HK_COMM = {"comm", "MPI_Comm", "MPI_Comm", "MPI_COMM_NULL", "SIOT_H_COMM", "RP_K_COMM"};
+static const hkind HK_GROUP = {"group", "MPI_Group", "MPI_Group", "MPI_GROUP_NULL", "SIOT_H_GROUP", "RP_K_GROUP"};
+static const hkind HK_DTYPE = {"dtype", "MPI_Datatype", "MPI_Type", "MPI_DATATYPE_NULL", "SIOT_H_DTYPE", "RP_K_DTYPE"};
+static const hkind HK_OP = {"op", "MPI_Op", "MPI_Op", "MPI_OP_NULL", "SIOT_H_OP", "RP_K_OP"};
+static const hkind HK_FILE = {"file", "MPI_File", "MPI_File", "MPI_FILE_NULL", "SIOT_H_FILE", "RP_K_FILE"};
+static const hkind HK_REQ = {"req", "MPI_Request", "MPI_Request", "MPI_REQUEST_NULL", "SIOT_H_REQ", "RP_K_REQ"};
+static const hkind HK_INFO = {"info", "MPI_Info", "MPI_Info", "MPI_INFO_NULL", NULL, NULL};
 
 typedef void hook_fn(const func *f, const param *p);
 
@@ -96,7 +96,11 @@ static size_t expand_one(const char *t, const func *f, const param *p, const hki
     case 'L': len_expr(f, p, L, sizeof L); snprintf(out, n, "%s", L); break;
     case 'H': snprintf(out, n, "%s", h->ctype); break;
     case 'h': snprintf(out, n, "%s", h->key); break;
-    case 'W': snprintf(out, n, "%s", h->what); break;
+    case 'K':
+        if (!h->rpkind)
+            die(f->file, f->line, "$K of a handle kind the replay does not track");
+        snprintf(out, n, "%s", h->rpkind);
+        break;
     case 'E': snprintf(out, n, "%s", h->table); break;
     case 'N': snprintf(out, n, "%s", h->null); break;
     case 'F': snprintf(out, n, "%s", h->f2c); break;
@@ -247,7 +251,7 @@ static void fd_rp(const func *f, const param *p)
           "    int %s = siot_untraced ? rp_untraced_fd(c) : rp_fd(c, rp_i(&a[%d]));\n", p->rec, p->name, p->rec);
     else
         o("    int %s = rp_fd(c, rp_i(&a[%d]));\n", p->name, p->rec);
-    o("    if (%s < 0)\n        return rp_skip(c, \"a descriptor whose opening is not in the trace\");\n", p->name);
+    o("    if (%s < 0)\n        return rp_skip(c, rp_kind_missing(RP_K_FD));\n", p->name);
 }
 
 static void fdnew_rp(const func *f, const param *p)
@@ -298,38 +302,43 @@ static void buf_rp(const func *f, const param *p)
         else if (q->role == SIOT_ROLE_dtypearr && !dts)
             dts = q;
     }
+    /* what the call fills (not const) in the other bank than what it sends */
+    const char *bank = strstr(p->decl, "const") ? "" : "RP_READ_BANK + ";
     char e[2048], dv[32] = "NULL";
     if (displs)
         snprintf(dv, sizeof dv, "&a[%d]", displs->rec);
     const param *comm = find_role(f, SIOT_ROLE_comm);
     if (f->layer == SIOT_LAYER_posix || f->layer == SIOT_LAYER_stdio) {
         if (count && size)
-            snprintf(e, sizeof e, "rp_buf(c, %d, (int64_t)%s * (int64_t)%s)", i, count->name, size->name);
+            snprintf(e, sizeof e, "rp_buf(c, %s%d, (int64_t)%s * (int64_t)%s)", bank, i, count->name, size->name);
         else if (count)
-            snprintf(e, sizeof e, "rp_buf(c, %d, (int64_t)%s)", i, count->name);
+            snprintf(e, sizeof e, "rp_buf(c, %s%d, (int64_t)%s)", bank, i, count->name);
         else
-            snprintf(e, sizeof e, "rp_buf(c, %d, 4096)", i);
+            snprintf(e, sizeof e, "rp_buf(c, %s%d, 4096)", bank, i);
     } else if (counts && dts) {
-        snprintf(e, sizeof e, "rp_mpibuf_w(c, %d, &a[%d], %s, %s)", i, counts->rec, dv, dts->name);
+        snprintf(e, sizeof e, "rp_mpibuf_w(c, %s%d, &a[%d], %s, %s)", bank, i, counts->rec, dv, dts->name);
     } else if (counts && dt) {
-        snprintf(e, sizeof e, "rp_mpibuf_v(c, %d, &a[%d], %s, %s)", i, counts->rec, dv, dt->name);
+        snprintf(e, sizeof e, "rp_mpibuf_v(c, %s%d, &a[%d], %s, %s)", bank, i, counts->rec, dv, dt->name);
     } else if (count && dt && strcmp(p->arg, "commsize") == 0 && comm) {
         /* gathered or scattered: one count per rank */
-        snprintf(e, sizeof e, "rp_mpibuf(c, %d, %s, %s, rp_commsize(%s))", i, count->name, dt->name, comm->name);
+        snprintf(e, sizeof e, "rp_mpibuf(c, %s%d, %s, %s, rp_commsize(%s))", bank, i, count->name, dt->name, comm->name);
     } else if (count && dt) {
-        snprintf(e, sizeof e, "rp_mpibuf(c, %d, %s, %s, 1)", i, count->name, dt->name);
+        snprintf(e, sizeof e, "rp_mpibuf(c, %s%d, %s, %s, 1)", bank, i, count->name, dt->name);
     } else {
-        snprintf(e, sizeof e, "rp_buf(c, %d, 0)", i);
+        snprintf(e, sizeof e, "rp_buf(c, %s%d, 0)", bank, i);
     }
     o("    void *%s = %s;\n", p->name, e);
 }
 
-/* An argument that is not recorded: a pointer is passed as NULL, a number
- * as ignore(VALUE) says, else as -1 (a fortified call's buffer length: no
- * check can fail). */
+/* An argument that is not recorded: a pointer is passed as NULL (as a
+ * scratch area of ignore(BYTES) bytes when the call writes there: some MPI
+ * calls fill no output at all when one is NULL), a number as ignore(VALUE)
+ * says, else as -1 (a fortified call's buffer length: no check can fail). */
 static void ignore_rp(const func *f, const param *p)
 {
-    if (strchr(p->type, '*'))
+    if (strchr(p->type, '*') && p->arg[0])
+        o("    %s %s = rp_buf(c, RP_READ_BANK + %d, (int64_t)(%s));\n", p->type, p->name, (int)(p - f->p), p->arg);
+    else if (strchr(p->type, '*'))
         o("    %s %s = NULL;\n", p->type, p->name);
     else if (p->arg[0])
         o("    %s %s = %s;\n", p->type, p->name, p->arg);
@@ -415,7 +424,7 @@ static void outint_fpost(const func *f, const param *p)
 #define OUT_REC "    siot_put_int(ev, $k, ($n && $ok) ? (int64_t)(*$n) : -1);\n"
 #define OUT_RP "    $P $n_v = 0;\n    $P *$n = &$n_v;\n"
 /* MPI handles: in, created, freed, in/out */
-#define H_IN_RP "    $H $n = rp_$h(c, rp_i(&a[$k]));\n    if ($n == $N && rp_i(&a[$k]) != -1)\n        return rp_skip(c, \"an MPI $W whose creation is not in the trace\");\n"
+#define H_IN_RP "    $H $n = rp_$h(c, rp_i(&a[$k]));\n    if ($n == $N && rp_i(&a[$k]) != -1)\n        return rp_skip(c, rp_kind_missing($K));\n"
 #define H_IN_FPRE "    $H $n = P$F_f2c(*(MPI_Fint *)$n_f);\n"
 #define H_NEW_RP "    $P $n_v;\n    memset(&$n_v, 0, sizeof $n_v);\n    $P *$n = &$n_v;\n"
 #define H_NEW_POST "    if ($ok) rp_set_$h(c, rp_i(&a[$k]), $n_v);\n"
@@ -427,8 +436,13 @@ static void outint_fpost(const func *f, const param *p)
 #define H_FREE_REC "    siot_put_int(ev, $k, siot_h_release($E, siot_k_$n));\n"
 #define H_FREE_POST "    rp_drop_$h(c, rp_i(&a[$k]));\n"
 #define H_NONNULL_RP                                                                                        \
-    "    $H $n_v = rp_$h(c, rp_i(&a[$k]));\n    if ($n_v == $N)\n        return rp_skip(c, \"an MPI $W whose creation is not in the trace\");\n    $H *$n = &$n_v;\n"
+    "    $H $n_v = rp_$h(c, rp_i(&a[$k]));\n    if ($n_v == $N)\n        return rp_skip(c, rp_kind_missing($K));\n    $H *$n = &$n_v;\n"
 #define STATUS_FPRE ""
+/* The replay asks for no status: MPI leaves a completed send's status
+ * untouched (its fields are undefined), and a status of the replay's own
+ * would record stack garbage in a traced replay; with MPI_STATUS_IGNORE the
+ * wrapper supplies an empty one, as it did for the original program. */
+#define RP_STATUS "    MPI_Status *$n = MPI_STATUS_IGNORE;\n"
 
 static const role_def ROLES[] = {
     /* buffers and what is not recorded */
@@ -436,7 +450,8 @@ static const role_def ROLES[] = {
      .doc = "not recorded (its size is recorded by another parameter); `buf(commsize)`: the replay's buffer "
             "holds one count per rank of the communicator"},
     {R(ignore), UNREC, .rp_hook = ignore_rp, .doc_type = "anything",
-     .doc = "not recorded; the replay passes NULL for a pointer, else `ignore(VALUE)`'s value, else -1"},
+     .doc = "not recorded; the replay passes NULL for a pointer (`ignore(BYTES)`: a scratch area of that size), "
+            "else `ignore(VALUE)`'s value, else -1"},
     {R(cmdline), UNREC, .rp = "    $T $n = NULL;\n", .doc_type = "`int *` / `char ***`",
      .doc = "`MPI_Init`'s `argc` and `argv`: not recorded, absent from the Fortran bindings"},
     {R(weights), UNREC, .rp = "    const int *$n = MPI_UNWEIGHTED;\n", .doc_type = "`const int []`",
@@ -474,10 +489,10 @@ static const role_def ROLES[] = {
     {R(fdnew), 0, .rec_hook = fdnew_rec, .rp_hook = fdnew_rp, .post_hook = fdnew_post, .doc_type = "int",
      .doc = "`dup2`'s target: the id it has after the call, or the one it lost when the source is not traced"},
     {R(stream), 0, .pre_hook = closing_pre, .rec_hook = stream_rec,
-     .rp = "    FILE *$n = rp_stream(c, rp_i(&a[$k]));\n    if (!$n)\n        return rp_skip(c, \"a stream whose opening is not in the trace\");\n", .post_hook = closed_post,
+     .rp = "    FILE *$n = rp_stream(c, rp_i(&a[$k]));\n    if (!$n)\n        return rp_skip(c, rp_kind_missing(RP_K_STREAM));\n", .post_hook = closed_post,
      .doc_type = "`FILE *`", .doc = "small id (`stdin`=0, `stdout`=1, `stderr`=2, others from 3)"},
     {R(dir), 0, .pre_hook = closing_pre, .rec_hook = stream_rec,
-     .rp = "    DIR *$n = rp_dir(c, rp_i(&a[$k]));\n    if (!$n)\n        return rp_skip(c, \"a directory stream whose opening is not in the trace\");\n", .post_hook = closed_post,
+     .rp = "    DIR *$n = rp_dir(c, rp_i(&a[$k]));\n    if (!$n)\n        return rp_skip(c, rp_kind_missing(RP_K_DIR));\n", .post_hook = closed_post,
      .doc_type = "`DIR *`", .doc = "small id"},
     {R(outint), 0, .rec = OUT_REC, .rp = OUT_RP, .fpre = OUT_RP, .fpost_hook = outint_fpost, .doc_type = "`int *` (out)",
      .doc = "the value written by the call, -1 if the pointer was NULL; `@index1`: an index the Fortran bindings count from 1"},
@@ -580,12 +595,12 @@ static const role_def ROLES[] = {
      .doc_type = "int", .doc = "root rank"},
     {R(tag), 0, .rec = "    siot_put_int(ev, $k, siot_mpi_tag($n));\n", .rp = "    int $n = rp_tag(rp_i(&a[$k]));\n",
      .doc_type = "int", .doc = "the tag, `MPI_ANY_TAG`=-1"},
-    {R(status), 0, .pre_hook = status_pre, .rec_hook = status_rec, .rp = "    MPI_Status $n_v;\n    MPI_Status *$n = &$n_v;\n",
+    {R(status), 0, .pre_hook = status_pre, .rec_hook = status_rec, .rp = RP_STATUS,
      .fpre = STATUS_FPRE,
      .fpost = "    MPI_Status siot_st_$n;\n    memset(&siot_st_$n, 0, sizeof siot_st_$n);\n    if (ret == MPI_SUCCESS) PMPI_Status_f2c((MPI_Fint *)$n_fs, &siot_st_$n);\n    MPI_Status *siot_sp_$n = &siot_st_$n;\n",
      .doc_type = "`MPI_Status *` (out)",
      .doc = "array `[source, tag, bytes]` (the wrapper supplies a status when the program passed `MPI_STATUS_IGNORE`)"},
-    {R(iostatus), UNREC, .pre_hook = status_pre, .rp = "    MPI_Status $n_v;\n    MPI_Status *$n = &$n_v;\n",
+    {R(iostatus), UNREC, .pre_hook = status_pre, .rp = RP_STATUS,
      .fpost = "    MPI_Status siot_st_$n;\n    memset(&siot_st_$n, 0, sizeof siot_st_$n);\n    if (ret == MPI_SUCCESS) PMPI_Status_f2c((MPI_Fint *)$n_fs, &siot_st_$n);\n    MPI_Status *siot_sp_$n = &siot_st_$n;\n",
      .doc_type = "`MPI_Status *` (out, MPI-IO)", .doc = "not an argument value: the bytes it reports become the event's `bytes`"},
     {R(statusarr), UNREC, .rp_hook = statusarr_rp, .doc_type = "`MPI_Status []` (out)", .doc = "not recorded"},

@@ -1,0 +1,54 @@
+/* handles: the kinds of objects a call's parameters use or create, told by
+ * their parameter roles, with each kind's predefined ids and the replay's
+ * words for one whose creation is missing; and a map, per kind, from a
+ * trace's ids to numbers. What `ioreplay --check` (which creations are
+ * missing) and the comparison of a replay with its original (ids numbered
+ * by creation order) share. No global state; the map allocates. */
+#ifndef SIOT_HANDLES_H
+#define SIOT_HANDLES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/model.h"
+#include "core/vbuf.h"
+
+enum { RP_K_COMM, RP_K_GROUP, RP_K_DTYPE, RP_K_OP, RP_K_REQ, RP_K_FILE, RP_K_FD, RP_K_STREAM, RP_K_DIR, RP_NKINDS };
+
+/* The kind a role uses (reads an existing object), or creates; -1: none. */
+int rp_kind_used(unsigned role);
+int rp_kind_created(unsigned role);
+/* Ids below the base are predefined objects (MPI_INT, MPI_COMM_WORLD...). */
+int64_t rp_kind_base(int kind);
+/* Why a call that uses an object of the kind whose creation is not in the trace is not reissued. */
+const char *rp_kind_missing(int kind);
+/* MPI objects: their ids are numbers the recorder handed out (not the
+ * program's own, as descriptors are). */
+int rp_kind_is_mpi(int kind);
+
+/* id -> value, per kind, for ids from the kind's base up to a bound (ids
+ * outside are not stored: get answers 0). */
+typedef struct rp_idmap {
+    int64_t *v[RP_NKINDS];
+    size_t cap[RP_NKINDS];
+} rp_idmap;
+
+int rp_idmap_in_range(int kind, int64_t id);
+/* 0, or -1 without memory. */
+int rp_idmap_set(rp_idmap *m, int kind, int64_t id, int64_t value);
+int64_t rp_idmap_get(const rp_idmap *m, int kind, int64_t id);
+void rp_idmap_free(rp_idmap *m);
+
+/* Objects made by calls a replay does not reissue (at the POSIX level, the
+ * MPI-IO calls): an MPI call that uses one belongs with them (MPI_Wait on
+ * an MPI_File_iwrite's request, MPI_Group_free of MPI_File_get_group's
+ * group), covered by the POSIX calls they made. rp_objs_note records what
+ * event e made (unreissued: made by such a call; else an id made again is
+ * forgotten); rp_objs_used says whether e uses one of them. scratch:
+ * for evaluating arrays. */
+int rp_objs_note(rp_idmap *m, const siot_funcdesc *f, const siot_event *e, const siot_ctx *c, int unreissued,
+                 siot_vbuf *scratch);
+int rp_objs_used(const rp_idmap *m, const siot_funcdesc *f, const siot_event *e, const siot_ctx *c,
+                 siot_vbuf *scratch);
+
+#endif
