@@ -24,6 +24,7 @@ typedef struct fiter {
     int64_t cur_ret;             /* ... and its result, when rendered */
     rp_idmap order;              /* MPI object id -> its number in creation order */
     rp_idmap objs;               /* no_mpi_in_mpiio: MPI objects made by MPI-IO calls */
+    rp_idmap io_reqs;            /* MPI objects made by MPI-IO calls (their requests' statuses) */
     siot_vbuf scratch;
     int64_t created[RP_NKINDS]; /* objects created so far, per kind */
 } fiter;
@@ -47,6 +48,7 @@ static void fiter_free(fiter *f)
     siot_iter_free(&f->it);
     rp_idmap_free(&f->order);
     rp_idmap_free(&f->objs);
+    rp_idmap_free(&f->io_reqs);
     siot_vbuf_free(&f->scratch);
     free(f->st_seq);
     free(f->st_keep);
@@ -67,6 +69,10 @@ static const siot_node *fiter_next(fiter *f, siot_ctx *c, int64_t *index, int64_
         int keep = (!f->flt || !f->flt->layers || (f->flt->layers >> fd->layer & 1)) &&
                    !(f->flt && f->flt->outermost && anc >= 0) &&
                    !(f->flt && f->flt->no_mpi_in_mpiio && io && fd->layer == SIOT_LAYER_mpi);
+        if (rp_objs_note(&f->io_reqs, fd, &n->u.ev, c, io || fd->layer == SIOT_LAYER_mpiio, &f->scratch) != 0) {
+            f->it.err = "out of memory";
+            return NULL;
+        }
         /* an MPI call on an object an MPI-IO call made is the library's too */
         if (f->flt && f->flt->no_mpi_in_mpiio) {
             int made_io = io || fd->layer == SIOT_LAYER_mpiio;
@@ -187,6 +193,9 @@ static int render(fiter *fi, const siot_node *n, const siot_ctx *c, int64_t pare
     siot_json_str(o, f->name, strlen(f->name));
     int hn = snprintf(head, sizeof head, " parent=%" PRId64 " args={", parent);
     siot_vbuf_put(o, head, (size_t)hn);
+    /* The status of an MPI-IO request holds its byte count only: source and
+     * tag mean nothing for I/O (OMPIO leaves them as they were). */
+    int io_status = rp_objs_used(&fi->io_reqs, f, e, c, &fi->scratch);
     for (uint32_t k = 0; k < e->nargs; k++) {
         siot_value v;
         if (siot_eval(e->args[k], c, scratch, &v) != 0)
@@ -199,8 +208,12 @@ static int render(fiter *fi, const siot_node *n, const siot_ctx *c, int64_t pare
             sandbox_path(v.s, v.slen, o);
         else if (ordered && put_ordered(o, fi, f->argroles[k], &v))
             continue;
-        else
+        else if (io_status && f->argroles[k] == SIOT_ROLE_status && v.kind == SIOT_V_ARR && v.n == 3) {
+            put_num(o, "{\"bytes\":", v.arr[2]);
+            siot_vbuf_u8(o, '}');
+        } else {
             siot_json_value(o, f->argroles[k], &v);
+        }
     }
     int64_t ret = siot_eval_int(e->ret, c, 0);
     fi->cur_ret = ret;
