@@ -231,19 +231,25 @@ static void pathset_add(stager *s, pathset *ps, const char *p, size_t len)
 }
 
 /* The directories a call that succeeded went through (its path's
- * ancestors), and the one a mkdir made. */
+ * ancestors), and the names the run made or removed itself (mkdir,
+ * symlink, link, rename...: a directory staged there would hide them). */
 static void on_paths(stager *s, const siot_event *e, const siot_funcdesc *f, const siot_ctx *c, siot_vbuf *scratch)
 {
-    if (siot_eval_int(e->err, c, 0) != 0 || siot_eval_int(e->ret, c, -1) < 0)
+    int64_t ret = siot_eval_int(e->ret, c, -1);
+    int ok = siot_eval_int(e->err, c, 0) == 0 && (f->retrole == SIOT_ROLE_r_mpi ? ret == 0 : ret >= 0);
+    /* what makes (or removes) a name: the run's own, never staged */
+    int makes = strstr(f->name, "mkdir") || strstr(f->name, "link") || strstr(f->name, "rename") ||
+                strstr(f->name, "mknod") || strstr(f->name, "mkfifo");
+    if (!ok && !makes)
         return;
     for (uint32_t a = 0; a < f->nargs && a < e->nargs; a++) {
         siot_value v;
         if (f->argroles[a] != SIOT_ROLE_path || siot_eval(e->args[a], c, scratch, &v) != 0 || v.kind != SIOT_V_STR)
             continue;
-        for (size_t i = 1; i < v.slen; i++)
+        for (size_t i = 1; ok && i < v.slen; i++)
             if (v.s[i] == '/' && v.s[i - 1] != '/')
                 pathset_add(s, &s->dirs, v.s, i);
-        if (strstr(f->name, "mkdir"))
+        if (makes)
             pathset_add(s, &s->made, v.s, v.slen);
     }
 }
@@ -388,7 +394,9 @@ static void stage_dirs(const stager *s, rp_state *c, rp_inputs_result *res)
             continue;
         snprintf(buf, sizeof buf, "%s/_", s->dirs.p[i]); /* rp_path makes the parents of what it maps */
         siot_value v = {.kind = SIOT_V_STR, .s = buf, .slen = strlen(buf)};
+        uint64_t refused = c->refused_paths; /* one that leads out of the root is left alone, not counted: no call */
         res->dirs += rp_path(c, &v, 0) != NULL;
+        c->refused_paths = refused;
     }
 }
 
