@@ -12,12 +12,15 @@
 
 #include "core/expr.h"
 #include "core/roles.h"
+#include "replay/scantext.h"
 #include "replay/walk.h"
 
-/* What the file must hold at pos: len filler bytes, or one given byte. */
+/* What the file must hold at pos: len filler bytes, one given byte, or
+ * the text (owned, len bytes). */
 typedef struct patch {
     int64_t pos, len;
     char byte;
+    char *text;
 } patch;
 
 typedef struct infile {
@@ -75,7 +78,19 @@ static void add_patch(stager *s, infile *f, int64_t pos, int64_t len, char byte)
         s->oom = 1;
         return;
     }
-    f->p[f->np++] = (patch){pos, len, byte};
+    f->p[f->np++] = (patch){pos, len, byte, NULL};
+}
+
+/* Text the scan format reads in len bytes (replay/scantext.h), or filler. */
+static void add_scan_patch(stager *s, infile *f, int64_t pos, int64_t len, const char *fmt, int items)
+{
+    char *text = fmt ? siot_scan_text(fmt, len, items) : NULL;
+    size_t before = f->np;
+    add_patch(s, f, pos, len, 'x');
+    if (f->np > before)
+        f->p[f->np - 1].text = text;
+    else
+        free(text);
 }
 
 static handle *find_handle(stager *s, int stream, int64_t id)
@@ -173,6 +188,20 @@ static void on_read(stager *s, handle *h, const siot_event *e, const siot_funcde
         add_patch(s, in, at, full ? bytes : bytes - 1, 'x');
         if (!full)
             add_patch(s, in, at + bytes - 1, 1, '\n');
+    } else if (strstr(f->name, "scanf")) { /* fscanf: text its format reads in the bytes it consumed */
+        if (ret < 0 && bytes <= 0) {
+            in->eof = at;
+            return;
+        }
+        siot_value v;
+        int k = arg_index(f, SIOT_ROLE_str);
+        siot_vbuf fmt;
+        siot_vbuf_init(&fmt);
+        int have = k >= 0 && siot_eval(e->args[k], c, &fmt, &v) == 0 && v.kind == SIOT_V_STR;
+        char *fs = have ? strndup(v.s, v.slen) : NULL;
+        add_scan_patch(s, in, at, bytes, fs, (int)ret);
+        free(fs);
+        siot_vbuf_free(&fmt);
     } else if (f->retrole == SIOT_ROLE_r_int && h->stream) { /* fgetc: the byte itself */
         if (ret < 0) {
             in->eof = at;
@@ -326,21 +355,35 @@ static int64_t copy_from(const char *src, int out)
     return n < 0 ? -1 : total;
 }
 
+/* One byte as the patches so far and p make it: a line's filler only fills
+ * what nothing else wrote; a scan's blank keeps a newline that a line read
+ * there needs (a newline is a blank to the scan too). */
+static char merged(const patch *p, int64_t i, char cur)
+{
+    if (p->text)
+        return p->text[i] == ' ' && cur == '\n' ? cur : p->text[i];
+    if (p->byte == 'x')
+        return cur ? cur : 'x';
+    return p->byte;
+}
+
 static int64_t synthesise(const infile *in, int out)
 {
     int64_t size = in->eof >= in->end ? in->eof : in->end;
     if (syscall(SYS_ftruncate, out, size) != 0)
         return -1;
-    char fill[4096];
-    memset(fill, 'x', sizeof fill);
+    char buf[4096];
     for (size_t i = 0; i < in->np; i++) {
         const patch *p = &in->p[i];
         for (int64_t done = 0; done < p->len;) {
-            size_t n = p->len - done < (int64_t)sizeof fill ? (size_t)(p->len - done) : sizeof fill;
-            const char *src = p->byte == 'x' ? fill : &p->byte;
-            if (syscall(SYS_pwrite64, out, src, p->byte == 'x' ? n : 1, p->pos + done) < 0)
+            size_t n = p->len - done < (int64_t)sizeof buf ? (size_t)(p->len - done) : sizeof buf;
+            if (syscall(SYS_pread64, out, buf, n, p->pos + done) != (long)n)
                 return -1;
-            done += p->byte == 'x' ? (int64_t)n : 1;
+            for (size_t k = 0; k < n; k++)
+                buf[k] = merged(p, done + (int64_t)k, buf[k]);
+            if (syscall(SYS_pwrite64, out, buf, n, p->pos + done) != (long)n)
+                return -1;
+            done += (int64_t)n;
         }
     }
     return size;
@@ -355,7 +398,7 @@ static void stage_one(const infile *in, rp_state *c, const char *dir, rp_inputs_
         res->kept += path != NULL;
         return;
     }
-    int out = (int)syscall(SYS_openat, AT_FDCWD, path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    int out = (int)syscall(SYS_openat, AT_FDCWD, path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (out < 0)
         return;
     char src[PATH_MAX + 4200];
@@ -421,6 +464,8 @@ void rp_stage_inputs(const siot_trace *t, rp_state *c, const char *inputs_dir, r
     pathset_free(&s.dirs);
     pathset_free(&s.made);
     for (size_t i = 0; i < s.nf; i++) {
+        for (size_t k = 0; k < s.f[i].np; k++)
+            free(s.f[i].p[k].text);
         free(s.f[i].path);
         free(s.f[i].p);
     }

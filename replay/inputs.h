@@ -3,8 +3,9 @@
  * replay starts, so that their opens succeed and their reads return what
  * they returned in the run. From the trace alone: a file of the size the
  * reads reached (the end where a read met it), the bytes that fgetc
- * returned, and lines of the lengths that fgets returned (filler and a
- * newline); binary data is zeros. With --inputs DIR the real files are
+ * returned, lines of the lengths that fgets returned (filler and a
+ * newline), text that each fscanf format reads in the bytes it consumed
+ * (replay/scantext.h); binary data is zeros. With --inputs DIR the real files are
  * copied from DIR instead (DIR/PATH for a recorded path, leading / dropped).
  * Rank 0 only, before any replayed call; written with raw system calls so
  * that a traced replay (--verify) does not record them. A file already in

@@ -120,6 +120,33 @@ void rp_user_op(void *in, void *inout, int *len, MPI_Datatype *type)
     (void)type;
 }
 
+enum { RP_SCAN_ARGS = 64 };
+
+int rp_scan(rp_state *c, FILE *stream, const char *format)
+{
+    int convs = 0; /* '%' signs: at least the conversions that assign */
+    for (const char *p = format; p && *p; p++)
+        convs += *p == '%';
+    struct stat st; /* raw: a traced replay (--verify) must not record the replay's own calls */
+    if (syscall(SYS_fstat, fileno(stream), &st) != 0 || !S_ISREG(st.st_mode)) {
+        c->skip_why = "a scan of a stream that is not a regular file (no bound for what it may write)";
+        return EOF;
+    }
+    if (!format || convs > RP_SCAN_ARGS) {
+        c->skip_why = format ? "a scan with more conversions than this replay passes" : "a scan whose format is not recorded";
+        return EOF;
+    }
+    /* no field can hold more than the file (a string and its NUL; a margin for a file that grows) */
+    void *p = rp_buf(c, RP_READ_BANK + RP_READ_BANK - 2, (int64_t)st.st_size + 65536);
+    if (!p) {
+        c->skip_why = "out of memory";
+        return EOF;
+    }
+#define P8 p, p, p, p, p, p, p, p
+    return fscanf(stream, format, P8, P8, P8, P8, P8, P8, P8, P8);
+#undef P8
+}
+
 /* MPI_Bsend's buffer: one of the recorded size, the replay's own until
  * the detach that the trace holds (or the end of the replay). */
 int rp_buffer_attach(rp_state *c, void *buffer, int64_t size)
@@ -305,6 +332,8 @@ int64_t rp_mpi_err_class(int code)
 
 int rp_result(rp_state *c, int64_t recorded, int64_t got)
 {
+    if (c->skip_why) /* a replayer of replay= could not reissue the call, and said why */
+        return RP_SKIP;
     if (recorded != got && c->read_by_order && recorded >= 0 && got >= 0) {
         c->order_reads++;
         return RP_DONE;

@@ -176,6 +176,10 @@ void rp_set_op(rp_state *c, int64_t id, MPI_Op h);
 void rp_drop_op(rp_state *c, int64_t id);
 void rp_user_op(void *in, void *inout, int *len, MPI_Datatype *type);
 int rp_buffer_attach(rp_state *c, void *buffer, int64_t size);
+/* fscanf with the recorded format: every conversion writes into one scratch
+ * area as large as what is left of the file (what the values were is not
+ * in the trace; how much the scan consumed and how many it assigned is). */
+int rp_scan(rp_state *c, FILE *stream, const char *format);
 int rp_buffer_detach(rp_state *c, void *buffer_addr, int *size);
 MPI_File rp_file(rp_state *c, int64_t id);
 void rp_set_file(rp_state *c, int64_t id, MPI_File h);

@@ -1,5 +1,7 @@
 /* inputs: what a simulation's start and first output look like. Every rank
- * reads an input deck to its end with fgets (a file it did not make), writes
+ * reads an input deck to its end with fgets (a file it did not make), then
+ * again word by word with fscanf (the count checked against the words of
+ * the lines fgets read; exit 9 if not), writes
  * a small per-rank log at an absolute path, and the ranks write a shared
  * file collectively through a derived-datatype view: rank r's NB blocks of B
  * ints at (k*P + r)*B ints, k = 0..NB-1 (MPI_Type_vector as the filetype).
@@ -12,6 +14,7 @@
  * exit 8): objects made by MPI-IO calls, used by MPI calls.
  *
  * usage: inputs DECK ABSDIR   (ABSDIR: an absolute directory for the outputs) */
+#define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -43,11 +46,20 @@ int main(int argc, char **argv)
     if (!deck)
         MPI_Abort(MPI_COMM_WORLD, 3);
     char line[256];
-    long lines = 0, bytes = 0;
+    long lines = 0, bytes = 0, words = 0;
     while (fgets(line, sizeof line, deck)) {
         lines++;
         bytes += (long)strlen(line);
+        for (char *save = NULL, *w = strtok_r(line, " \t\n", &save); w; w = strtok_r(NULL, " \t\n", &save))
+            words++;
     }
+    rewind(deck);
+    char word[256];
+    long scanned = 0;
+    while (fscanf(deck, "%255s", word) == 1)
+        scanned++;
+    if (scanned != words)
+        MPI_Abort(MPI_COMM_WORLD, 9);
     fclose(deck);
     /* a per-rank log at an absolute path */
     char path[4096];

@@ -63,7 +63,8 @@ static void emit_replay_call(const func *f)
         /* made another way (replay/rp.h): a temporary file at its recorded name, aio synchronously */
         o("    %s ret = %s(c", f->rettype, f->replay);
         for (int i = 0; i < f->np; i++)
-            o(", %s", f->p[i].name);
+            if (f->p[i].role != SIOT_ROLE_vargs && f->p[i].role != SIOT_ROLE_vlist) /* not recorded */
+                o(", %s", f->p[i].name);
         o(");\n");
         return;
     }

@@ -492,7 +492,7 @@ static void emit_real(const func *f)
 static void emit_entry(const func *f, int exported)
 {
     int isvoid = f->retrole == SIOT_ROLE_r_void, pf = is_printf_like(f);
-    if (exported && find_role(f, SIOT_ROLE_fmt)) {
+    if (exported && (find_role(f, SIOT_ROLE_vargs) || find_role(f, SIOT_ROLE_vlist))) {
         /* <stdio.h> may give a formatted call another symbol (fscanf is
          * __isoc99_fscanf in C99): this entry is named by its symbol */
         o("#ifndef SIOT_STATIC_LIBRARY\nSIOT_INTERPOSER %s siot_export_%s(", f->rettype, f->name);
