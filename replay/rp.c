@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <wchar.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -136,8 +137,10 @@ int rp_scan(rp_state *c, FILE *stream, const char *format)
         c->skip_why = format ? "a scan with more conversions than this replay passes" : "a scan whose format is not recorded";
         return EOF;
     }
-    /* no field can hold more than the file (a string and its NUL; a margin for a file that grows) */
-    void *p = rp_buf(c, RP_READ_BANK + RP_READ_BANK - 2, (int64_t)st.st_size + 65536);
+    /* no field can hold more than the file: a string and its NUL, in wide
+     * characters for %ls (the format comes from the trace: untrusted), with
+     * a margin for a file that grows */
+    void *p = rp_buf(c, RP_READ_BANK + RP_READ_BANK - 2, ((int64_t)st.st_size + 1) * (int64_t)sizeof(wchar_t) + 65536);
     if (!p) {
         c->skip_why = "out of memory";
         return EOF;
