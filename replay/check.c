@@ -75,6 +75,8 @@ static const char *why_not(const rp_step *st, const rp_check_entry *tab, uint32_
         i++;
     if (i == n)
         return "this ioreplay has no replayer for it";
+    if (tab[i].nargs != st->fn->nargs)
+        return RP_OTHER_ARGS;
     if (tab[i].why)
         return tab[i].why;
     for (uint32_t a = 0; a < st->fn->nargs && a < st->ev->nargs; a++) {

@@ -17,6 +17,7 @@
 /* A replayer's name and why it does not reissue the call (NULL: it does). */
 typedef struct rp_check_entry {
     const char *name, *why;
+    uint32_t nargs;
 } rp_check_entry;
 
 /* Prints the verdict on out: 0 fully replayable, 1 not, -1 the trace

@@ -52,6 +52,10 @@ typedef struct rp_step {
     const char *why_not; /* at the replayed level, but not reissued: why (NULL when it is) */
 } rp_step;
 
+/* Why a function the trace records with other arguments than this build's
+ * replayer reads is not reissued. */
+#define RP_OTHER_ARGS "recorded with other arguments than this ioreplay reads (another siotrace version)"
+
 /* 0, or -1 without memory. */
 int rp_plan_init(rp_plan *p, const siot_trace *t, int64_t rank, int posix_level);
 /* The rank's next event, 1; 0 at its end (p->it.err says when the trace is damaged). */

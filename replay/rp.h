@@ -68,6 +68,7 @@ typedef struct rp_entry {
     const char *name;
     rp_fn fn;
     const char *why; /* why it is never reissued (NULL: it is, or may be) */
+    uint32_t nargs;  /* the recorded arguments it reads: a trace's function with others is not its */
 } rp_entry;
 extern const rp_entry rp_table[];
 extern const uint32_t rp_table_n;

@@ -185,7 +185,7 @@ void emit_replay_file(const char *dir)
                 emit_c_string(why);
             else
                 o("NULL");
-            o("},\n");
+            o(", %d},\n", F[i].nrec);
             n++;
         }
     o("};\nconst uint32_t rp_table_n = %u;\n", n);
