@@ -41,6 +41,11 @@
 #define SIOT_ROOT (-3)
 #define SIOT_ANY_TAG (-1)
 
+/* A request the recorder did not see made (by a call it does not record),
+ * never written as the null handle's id -1: a replay cannot reissue a call
+ * on it. Counted in the trace's note unknown_handles. */
+#define SIOT_ID_UNKNOWN (-2)
+
 /* Name of a predefined id (NULL when id is not predefined). kind: 'c' comm,
  * 'g' group, 'd' datatype, 'o' op. */
 const char *siot_predef_name(char kind, int64_t id);

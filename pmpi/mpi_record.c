@@ -168,7 +168,7 @@ void siot_mpi_put_reqs(siot_raw *ev, uint32_t k, const MPI_Request *v, int64_t n
     const uintptr_t *keys = siot_pool_at(saved); /* after siot_put_arr: the pool may have moved */
     uintptr_t null_key = siot_hkey_req(MPI_REQUEST_NULL);
     for (int64_t i = 0; i < n; i++) {
-        int32_t id = keys[i] == null_key ? -1 : siot_h_find(SIOT_H_REQ, keys[i]);
+        int32_t id = keys[i] == null_key ? -1 : siot_h_find_known(SIOT_H_REQ, keys[i]);
         if (a)
             a[i] = id;
         if (ok && keys[i] != null_key && v[i] == MPI_REQUEST_NULL)

@@ -61,7 +61,12 @@ static inline int64_t siot_mpi_file_id(MPI_File f)
 }
 static inline int64_t siot_mpi_req_id(MPI_Request r)
 {
-    return r == MPI_REQUEST_NULL ? -1 : siot_h_id(SIOT_H_REQ, siot_hkey_req(r));
+    return r == MPI_REQUEST_NULL ? -1 : siot_h_find_known(SIOT_H_REQ, siot_hkey_req(r));
+}
+/* The same from a request's key (0: no request given). */
+static inline int64_t siot_mpi_req_find(uintptr_t key)
+{
+    return key == 0 || key == siot_hkey_req(MPI_REQUEST_NULL) ? -1 : siot_h_find_known(SIOT_H_REQ, key);
 }
 
 static inline int64_t siot_mpi_peer(int r)

@@ -22,6 +22,8 @@ static void know(known *k, int kind, int64_t id)
 
 static int is_known(const known *k, int kind, int64_t id)
 {
+    if (id == SIOT_ID_UNKNOWN && rp_kind_is_mpi(kind))
+        return 0; /* the recorder did not see it made */
     return !rp_idmap_in_range(kind, id) || rp_idmap_get(&k->ids, kind, id);
 }
 
@@ -58,10 +60,10 @@ static const char *missing_arg(const known *k, int kind, const siot_expr *x, con
     if (siot_eval(x, c, scratch, &v) != 0)
         return "a recorded value that cannot be evaluated";
     if (v.kind == SIOT_V_INT)
-        return v.i == -1 || is_known(k, kind, v.i) ? NULL : rp_kind_missing(kind);
+        return v.i == -1 || is_known(k, kind, v.i) ? NULL : rp_id_missing(kind, v.i);
     for (uint32_t i = 0; v.kind == SIOT_V_ARR && i < v.n; i++)
         if (v.arr[i] != -1 && !is_known(k, kind, v.arr[i]))
-            return rp_kind_missing(kind);
+            return rp_id_missing(kind, v.arr[i]);
     return NULL;
 }
 

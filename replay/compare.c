@@ -13,23 +13,28 @@
 
 /* A rank's events, filtered: each comes with its index among the kept
  * events and the index of its nearest kept ancestor (-1 when none). */
+enum { IN_IO = 1, IN_LEFT_OUT = 2 };
+
 typedef struct fiter {
     siot_iter it;
     const siot_diff_filter *flt;
     int64_t seq, kept;
     int64_t *st_seq, *st_keep; /* ancestors: seq, kept index of the nearest kept one (or -1) */
-    uint8_t *st_io;            /* ... an MPI-IO call or inside one */
+    uint8_t *st_io;            /* ... IN_IO: an MPI-IO call or inside one; IN_LEFT_OUT: a poll that found nothing or inside one */
     size_t st_n, st_cap;
     int cur_io;                  /* the last event returned is inside an MPI-IO call */
     int64_t cur_ret;             /* ... and its result, when rendered */
+    const int64_t *left_out;     /* the filter's left-out seqs of this rank, and how many are left */
+    uint64_t n_left_out;
     rp_idmap order;              /* MPI object id -> its number in creation order */
     rp_idmap objs;               /* no_mpi_in_mpiio: MPI objects made by MPI-IO calls */
-    rp_idmap io_reqs;            /* MPI objects made by MPI-IO calls (their requests' statuses) */
+    rp_idmap req_status;         /* request id -> what its completion's status holds (enum status_shape) */
     siot_vbuf scratch;
     int64_t created[RP_NKINDS]; /* objects created so far, per kind */
 } fiter;
 
-static int fiter_init(fiter *f, const siot_trace *t, int64_t rank, const siot_diff_filter *flt)
+/* first: the first trace's side (the filter's left_out applies to it only) */
+static int fiter_init(fiter *f, const siot_trace *t, int64_t rank, const siot_diff_filter *flt, int first)
 {
     memset(f, 0, sizeof *f);
     f->flt = flt;
@@ -40,6 +45,10 @@ static int fiter_init(fiter *f, const siot_trace *t, int64_t rank, const siot_di
     f->st_io = malloc(f->st_cap);
     if (!f->st_seq || !f->st_keep || !f->st_io || siot_iter_init(&f->it, t, rank) != 0)
         return -1;
+    if (first && flt && flt->left_out && flt->left_out[rank]) {
+        f->left_out = flt->left_out[rank];
+        f->n_left_out = flt->n_left_out[rank];
+    }
     return 0;
 }
 
@@ -48,11 +57,34 @@ static void fiter_free(fiter *f)
     siot_iter_free(&f->it);
     rp_idmap_free(&f->order);
     rp_idmap_free(&f->objs);
-    rp_idmap_free(&f->io_reqs);
+    rp_idmap_free(&f->req_status);
     siot_vbuf_free(&f->scratch);
     free(f->st_seq);
     free(f->st_keep);
     free(f->st_io);
+}
+
+/* What MPI defines in the status of a completed request, by the call that
+ * made it: all of it for receives; the byte count only for MPI-IO (OMPIO
+ * leaves source and tag as they were); nothing for sends, collectives and
+ * the rest (MPI leaves source, tag and count undefined, and MPICH fills in
+ * its own internal messages' values), so those are not compared. */
+enum status_shape { STATUS_FULL, STATUS_BYTES, STATUS_UNDEFINED };
+
+static int status_shape(const siot_funcdesc *fd, int inside_io)
+{
+    unsigned base = SIOT_CLASS_BASE(fd->cls);
+    if (inside_io || fd->layer == SIOT_LAYER_mpiio)
+        return STATUS_BYTES;
+    return base == SIOT_CLASS_recv || base == SIOT_CLASS_sendrecv ? STATUS_FULL : STATUS_UNDEFINED;
+}
+
+/* The event is one the caller said to leave out (the seqs are ascending). */
+static int left_out(fiter *f, int64_t seq)
+{
+    while (f->n_left_out && *f->left_out < seq)
+        f->left_out++, f->n_left_out--;
+    return f->n_left_out && *f->left_out == seq;
 }
 
 static const siot_node *fiter_next(fiter *f, siot_ctx *c, int64_t *index, int64_t *parent)
@@ -65,11 +97,17 @@ static const siot_node *fiter_next(fiter *f, siot_ctx *c, int64_t *index, int64_
         while (f->st_n && f->st_seq[f->st_n - 1] != p)
             f->st_n--;
         int64_t anc = f->st_n ? f->st_keep[f->st_n - 1] : -1;
-        int io = f->st_n ? f->st_io[f->st_n - 1] : 0;
-        int keep = (!f->flt || !f->flt->layers || (f->flt->layers >> fd->layer & 1)) &&
+        int io = f->st_n ? f->st_io[f->st_n - 1] & IN_IO : 0;
+        /* a poll that found nothing (a replay does not reissue it) and a call
+         * the filter leaves out are left out with what they called (the
+         * aio_error calls of MPI-IO's poll functions in MPI_Test) */
+        int left = (f->st_n && f->st_io[f->st_n - 1] & IN_LEFT_OUT) || rp_poll_found_nothing(fd, &n->u.ev, c) ||
+                   left_out(f, f->seq);
+        int keep = !left &&
+                   (!f->flt || !f->flt->layers || (f->flt->layers >> fd->layer & 1)) &&
                    !(f->flt && f->flt->outermost && anc >= 0) &&
                    !(f->flt && f->flt->no_mpi_in_mpiio && io && fd->layer == SIOT_LAYER_mpi);
-        if (rp_objs_note(&f->io_reqs, fd, &n->u.ev, c, io || fd->layer == SIOT_LAYER_mpiio, &f->scratch) != 0) {
+        if (rp_objs_note(&f->req_status, fd, &n->u.ev, c, status_shape(fd, io), &f->scratch) != 0) {
             f->it.err = "out of memory";
             return NULL;
         }
@@ -100,7 +138,7 @@ static const siot_node *fiter_next(fiter *f, siot_ctx *c, int64_t *index, int64_
         }
         f->st_seq[f->st_n] = f->seq;
         f->st_keep[f->st_n] = keep ? f->kept : anc;
-        f->st_io[f->st_n] = (uint8_t)(io || fd->layer == SIOT_LAYER_mpiio);
+        f->st_io[f->st_n] = (uint8_t)((io || fd->layer == SIOT_LAYER_mpiio ? IN_IO : 0) | (left ? IN_LEFT_OUT : 0));
         f->st_n++;
         f->seq++;
         if (!keep)
@@ -180,6 +218,51 @@ static int put_ordered(siot_vbuf *o, fiter *f, unsigned role, const siot_value *
     return 1;
 }
 
+static int has_status(const siot_funcdesc *f)
+{
+    for (uint32_t k = 0; k < f->nargs; k++)
+        if (f->argroles[k] == SIOT_ROLE_status)
+            return 1;
+    return 0;
+}
+
+/* MPI_Waitany/Waitsome/Testany/Testsome: which of the array's requests
+ * the call completed is timing, which a replay makes happen by giving the
+ * call only those (replay/rp.h rp_hold_others). The array is compared at
+ * those entries: out holds them, and the function answers 1 (0: not such a
+ * call, or too many). */
+enum { MAX_COMPLETED = 1024 };
+
+static int completed_requests(const siot_funcdesc *f, const siot_event *e, const siot_ctx *c, siot_vbuf *scratch,
+                              int64_t *out, uint32_t *nout, uint32_t *arr_at)
+{
+    unsigned base = SIOT_CLASS_BASE(f->cls);
+    int arr = -1, idx = -1, idxs = -1;
+    for (uint32_t k = 0; k < f->nargs && k < e->nargs; k++) {
+        unsigned r = f->argroles[k];
+        arr = r == SIOT_ROLE_reqarr && arr < 0 ? (int)k : arr;
+        idx = r == SIOT_ROLE_outint && idx < 0 ? (int)k : idx;
+        idxs = r == SIOT_ROLE_outintarr && idxs < 0 ? (int)k : idxs;
+    }
+    if ((base != SIOT_CLASS_wait && base != SIOT_CLASS_test) || arr < 0 || idx < 0)
+        return 0;
+    siot_value reqs, done;
+    siot_vbuf second;
+    siot_vbuf_init(&second);
+    int ok = siot_eval(e->args[arr], c, scratch, &reqs) == 0 && reqs.kind == SIOT_V_ARR &&
+             siot_eval(e->args[idxs >= 0 ? idxs : idx], c, &second, &done) == 0;
+    uint32_t n = 0, nd = ok ? (done.kind == SIOT_V_ARR ? done.n : done.kind == SIOT_V_INT) : 0;
+    for (uint32_t k = 0; ok && k < nd && n < MAX_COMPLETED; k++) {
+        int64_t i = done.kind == SIOT_V_ARR ? done.arr[k] : done.i;
+        if (i >= 0 && i < (int64_t)reqs.n)
+            out[n++] = reqs.arr[i];
+    }
+    siot_vbuf_free(&second);
+    *nout = n;
+    *arr_at = (uint32_t)arr;
+    return ok && nd <= MAX_COMPLETED;
+}
+
 /* One event rendered as its JSON line without rank and seq: equal lines mean equal events. */
 static int render(fiter *fi, const siot_node *n, const siot_ctx *c, int64_t parent, int by_order, siot_vbuf *o,
                   siot_vbuf *scratch)
@@ -193,13 +276,24 @@ static int render(fiter *fi, const siot_node *n, const siot_ctx *c, int64_t pare
     siot_json_str(o, f->name, strlen(f->name));
     int hn = snprintf(head, sizeof head, " parent=%" PRId64 " args={", parent);
     siot_vbuf_put(o, head, (size_t)hn);
-    /* The status of an MPI-IO request holds its byte count only: source and
-     * tag mean nothing for I/O (OMPIO leaves them as they were). */
-    int io_status = rp_objs_used(&fi->io_reqs, f, e, c, &fi->scratch);
+    int shape = has_status(f) ? rp_objs_used(&fi->req_status, f, e, c, &fi->scratch) : STATUS_FULL;
+    int64_t completed[MAX_COMPLETED];
+    uint32_t ncompleted = 0, reqs_at = 0;
+    int only_completed = completed_requests(f, e, c, &fi->scratch, completed, &ncompleted, &reqs_at);
+    if (only_completed && has_status(f)) {
+        shape = STATUS_FULL;
+        for (uint32_t i = 0; i < ncompleted; i++)
+            if (rp_idmap_get(&fi->req_status, RP_K_REQ, completed[i]) > shape)
+                shape = (int)rp_idmap_get(&fi->req_status, RP_K_REQ, completed[i]);
+    }
     for (uint32_t k = 0; k < e->nargs; k++) {
         siot_value v;
         if (siot_eval(e->args[k], c, scratch, &v) != 0)
             return -1;
+        if (only_completed && k == reqs_at) {
+            v.arr = completed;
+            v.n = ncompleted;
+        }
         if (k)
             siot_vbuf_u8(o, ',');
         siot_vbuf_put(o, f->argnames[k], strlen(f->argnames[k]));
@@ -208,9 +302,11 @@ static int render(fiter *fi, const siot_node *n, const siot_ctx *c, int64_t pare
             sandbox_path(v.s, v.slen, o);
         else if (ordered && put_ordered(o, fi, f->argroles[k], &v))
             continue;
-        else if (io_status && f->argroles[k] == SIOT_ROLE_status && v.kind == SIOT_V_ARR && v.n == 3) {
+        else if (shape == STATUS_BYTES && f->argroles[k] == SIOT_ROLE_status && v.kind == SIOT_V_ARR && v.n == 3) {
             put_num(o, "{\"bytes\":", v.arr[2]);
             siot_vbuf_u8(o, '}');
+        } else if (shape == STATUS_UNDEFINED && f->argroles[k] == SIOT_ROLE_status && v.kind == SIOT_V_ARR) {
+            siot_vbuf_put(o, "\"undefined\"", 11);
         } else {
             siot_json_value(o, f->argroles[k], &v);
         }
@@ -257,7 +353,7 @@ static int compare_rank(cmp_state *k, uint32_t r)
 {
     fiter ia, ib;
     int rc = 0;
-    if (fiter_init(&ia, k->a, r, k->flt) || fiter_init(&ib, k->b, r, k->flt)) {
+    if (fiter_init(&ia, k->a, r, k->flt, 1) || fiter_init(&ib, k->b, r, k->flt, 0)) {
         snprintf(k->err, k->errlen, "out of memory");
         return -1;
     }

@@ -27,6 +27,11 @@ typedef struct siot_diff_filter {
      * which the MPI-IO library's messages gave); those that differ are
      * counted apart */
     int reads_by_order;
+    /* per rank, the seqs (ascending) of the first trace's events to leave
+     * out with what they called: the calls a replay did not reissue, so the
+     * comparison stays in step after them (NULL: none) */
+    const int64_t *const *left_out;
+    const uint64_t *n_left_out;
 } siot_diff_filter;
 
 typedef struct siot_compare_result {

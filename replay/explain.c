@@ -13,6 +13,7 @@ void rp_log_init(rp_log *l, int rank, int explain)
     l->rank = rank;
     l->explain = explain;
     siot_vbuf_init(&l->lines);
+    siot_vbuf_init(&l->left_out);
 }
 
 void rp_log_free(rp_log *l)
@@ -21,6 +22,7 @@ void rp_log_free(rp_log *l)
         free((char *)l->why[i]);
     l->nwhy = 0;
     siot_vbuf_free(&l->lines);
+    siot_vbuf_free(&l->left_out);
 }
 
 /* Reasons are keyed by function and reason text ("MPI_File_write_all: an
@@ -58,6 +60,7 @@ static void add_line(rp_log *l, const char *fmt_line)
 void rp_log_skip(rp_log *l, int64_t seq, const char *func, const char *why)
 {
     l->skipped++;
+    siot_vbuf_put(&l->left_out, &seq, sizeof seq);
     count_reason(l, func, why ? why : "no reason given");
     char line[768];
     snprintf(line, sizeof line, "  rank %d event %" PRId64 " %s: not reissued: %s\n", l->rank, seq, func,
@@ -93,6 +96,15 @@ static char *gather_text(const char *mine, size_t n, int size, int rank)
     free(lens);
     free(offs);
     return all;
+}
+
+int64_t *rp_log_gather_left_out(const rp_log *l, int size, uint64_t **counts)
+{
+    int rank = l->rank;
+    uint64_t mine = l->left_out.len / sizeof(int64_t);
+    *counts = rank == 0 ? calloc((size_t)size, sizeof **counts) : NULL;
+    PMPI_Gather(&mine, 1, MPI_UINT64_T, *counts, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+    return (int64_t *)gather_text((const char *)l->left_out.data, l->left_out.len, size, rank);
 }
 
 /* Rank 0: "count\tkey\n" lines of every rank summed by key, printed. */

@@ -23,6 +23,7 @@ typedef struct rp_log {
     int nwhy;
     uint64_t skipped, differed, lines_dropped, other;
     siot_vbuf lines;
+    siot_vbuf left_out; /* the seqs (int64_t) of the calls not reissued, in order */
 } rp_log;
 
 void rp_log_init(rp_log *l, int rank, int explain);
@@ -34,6 +35,11 @@ void rp_log_differs(rp_log *l, int64_t seq, const char *func, int64_t recorded, 
  * Returns, on every rank, the number of calls not reissued or different
  * over all ranks. */
 uint64_t rp_log_report(rp_log *l, int size, FILE *out);
+/* Collective: every rank's left-out seqs at rank 0, one rank after the
+ * other (malloc'd; NULL elsewhere or without memory), with each rank's
+ * count in *counts (malloc'd, size entries). For --verify, which leaves
+ * those calls out of the original's side of the comparison. */
+int64_t *rp_log_gather_left_out(const rp_log *l, int size, uint64_t **counts);
 void rp_log_free(rp_log *l);
 
 #endif

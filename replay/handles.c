@@ -62,6 +62,13 @@ int rp_kind_created(unsigned role)
 
 int64_t rp_kind_base(int kind) { return KIND[kind].base; }
 const char *rp_kind_missing(int kind) { return KIND[kind].missing; }
+
+const char *rp_id_missing(int kind, int64_t id)
+{
+    return id == SIOT_ID_UNKNOWN && kind == RP_K_REQ
+               ? "an MPI request made by a call the tracer does not record (PMPI called directly, or untraced)"
+               : KIND[kind].missing;
+}
 int rp_kind_is_mpi(int kind) { return KIND[kind].mpi; }
 
 int rp_idmap_in_range(int kind, int64_t id) { return id >= KIND[kind].base && id < MAX_ID; }
@@ -113,7 +120,7 @@ static uint32_t ids_of(const siot_expr *x, const siot_ctx *c, siot_vbuf *scratch
 
 enum { MAX_IDS = 4096 };
 
-int rp_objs_note(rp_idmap *m, const siot_funcdesc *f, const siot_event *e, const siot_ctx *c, int unreissued,
+int rp_objs_note(rp_idmap *m, const siot_funcdesc *f, const siot_event *e, const siot_ctx *c, int64_t value,
                  siot_vbuf *scratch)
 {
     int64_t ids[MAX_IDS];
@@ -123,7 +130,7 @@ int rp_objs_note(rp_idmap *m, const siot_funcdesc *f, const siot_event *e, const
             continue;
         uint32_t n = ids_of(e->args[a], c, scratch, ids, MAX_IDS);
         for (uint32_t i = 0; i < n; i++)
-            if (rp_idmap_set(m, kind, ids[i], unreissued) != 0)
+            if (rp_idmap_set(m, kind, ids[i], value) != 0)
                 return -1;
     }
     return 0;
@@ -132,15 +139,27 @@ int rp_objs_note(rp_idmap *m, const siot_funcdesc *f, const siot_event *e, const
 int rp_objs_used(const rp_idmap *m, const siot_funcdesc *f, const siot_event *e, const siot_ctx *c,
                  siot_vbuf *scratch)
 {
-    int64_t ids[MAX_IDS];
+    int64_t ids[MAX_IDS], most = 0;
     for (uint32_t a = 0; a < f->nargs && a < e->nargs; a++) {
         int kind = rp_kind_used(f->argroles[a]);
         if (kind < 0 || !rp_kind_is_mpi(kind) || !m->v[kind])
             continue;
         uint32_t n = ids_of(e->args[a], c, scratch, ids, MAX_IDS);
         for (uint32_t i = 0; i < n; i++)
-            if (rp_idmap_get(m, kind, ids[i]))
-                return 1;
+            if (rp_idmap_get(m, kind, ids[i]) > most)
+                most = rp_idmap_get(m, kind, ids[i]);
     }
-    return 0;
+    return (int)most;
+}
+
+int rp_poll_found_nothing(const siot_funcdesc *f, const siot_event *e, const siot_ctx *c)
+{
+    unsigned base = SIOT_CLASS_BASE(f->cls);
+    if (base != SIOT_CLASS_test && base != SIOT_CLASS_probe)
+        return 0;
+    int at = -1;
+    for (uint32_t a = 0; a < f->nargs && a < e->nargs; a++)
+        if (f->argroles[a] == SIOT_ROLE_outflag || (at < 0 && f->argroles[a] == SIOT_ROLE_outint))
+            at = (int)a;
+    return at >= 0 && siot_eval_int(e->args[at], c, -1) == 0;
 }

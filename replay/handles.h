@@ -22,6 +22,8 @@ int rp_kind_created(unsigned role);
 int64_t rp_kind_base(int kind);
 /* Why a call that uses an object of the kind whose creation is not in the trace is not reissued. */
 const char *rp_kind_missing(int kind);
+/* The same for one id: the recorder's SIOT_ID_UNKNOWN says more. */
+const char *rp_id_missing(int kind, int64_t id);
 /* MPI objects: their ids are numbers the recorder handed out (not the
  * program's own, as descriptors are). */
 int rp_kind_is_mpi(int kind);
@@ -39,16 +41,23 @@ int rp_idmap_set(rp_idmap *m, int kind, int64_t id, int64_t value);
 int64_t rp_idmap_get(const rp_idmap *m, int kind, int64_t id);
 void rp_idmap_free(rp_idmap *m);
 
-/* Objects made by calls a replay does not reissue (at the POSIX level, the
+/* rp_objs_note stores value for each MPI object e creates; rp_objs_used
+ * answers the largest value stored for the objects e uses (0: none).
+ * Objects made by calls a replay does not reissue (at the POSIX level, the
  * MPI-IO calls): an MPI call that uses one belongs with them (MPI_Wait on
  * an MPI_File_iwrite's request, MPI_Group_free of MPI_File_get_group's
  * group), covered by the POSIX calls they made. rp_objs_note records what
  * event e made (unreissued: made by such a call; else an id made again is
  * forgotten); rp_objs_used says whether e uses one of them. scratch:
  * for evaluating arrays. */
-int rp_objs_note(rp_idmap *m, const siot_funcdesc *f, const siot_event *e, const siot_ctx *c, int unreissued,
+int rp_objs_note(rp_idmap *m, const siot_funcdesc *f, const siot_event *e, const siot_ctx *c, int64_t value,
                  siot_vbuf *scratch);
 int rp_objs_used(const rp_idmap *m, const siot_funcdesc *f, const siot_event *e, const siot_ctx *c,
                  siot_vbuf *scratch);
+
+/* A test or probe that found nothing (its flag, else its first count, 0:
+ * MPI_Test, MPI_Testsome, MPI_Iprobe... polling): how many a program makes
+ * is timing. A replay does not reissue them and a comparison skips them. */
+int rp_poll_found_nothing(const siot_funcdesc *f, const siot_event *e, const siot_ctx *c);
 
 #endif

@@ -269,7 +269,7 @@ static int traced_thread_level(const siot_trace *t)
     return level;
 }
 
-enum { R_CALLS, R_SKIPPED, R_READ, R_WRITTEN, R_RECORDED, R_REPLAY, R_DIFF, R_REFUSED, R_ORDER, NREPORT };
+enum { R_CALLS, R_SKIPPED, R_READ, R_WRITTEN, R_RECORDED, R_REPLAY, R_DIFF, R_REFUSED, R_ORDER, R_POLLS, NREPORT };
 
 static void report(const opts *o, const char *root, int rank, int size, const double *mine)
 {
@@ -281,7 +281,8 @@ static void report(const opts *o, const char *root, int rank, int size, const do
     }
     static const char *names[NREPORT] = {"calls replayed",    "calls not replayed", "bytes read",
                                          "bytes written",     "recorded time (s)",  "replay time (s)",
-                                         "different results", "paths refused",    "reads sized by order"};
+                                         "different results", "paths refused",    "reads sized by order",
+                                         "polls found nothing"};
     printf("ioreplay: %s on %d ranks, root %s, level %s%s\n", o->file, size, root,
            o->posix_level ? "posix" : "default", o->no_compute ? ", no computation" : "");
     printf("  %-20s %14s %14s %14s %14s\n", "", "rank 0", "others: min", "mean", "max");
@@ -396,6 +397,10 @@ static void prepare(run *r)
 /* One event of the rank: its computation time, then the call when it is
  * at the replayed level. Returns 1 when the call was reissued; a call at
  * the replayed level that was not is noted with its reason. */
+/* replay_event's outcome besides 0 (not reissued) and 1 (reissued): a
+ * test or probe that found nothing, left out on purpose (rp_poll). */
+enum { POLLED = 2 };
+
 static int replay_event(run *r, const rp_step *st, siot_vbuf *scratch, siot_value *vals)
 {
     const siot_event *e = st->ev;
@@ -428,8 +433,11 @@ static int replay_event(run *r, const rp_step *st, siot_vbuf *scratch, siot_valu
         }
     r->c.skip_why = NULL;
     r->c.result_differs = 0;
+    r->c.polled = 0;
     r->c.read_by_order = r->o.posix_level && st->in_mpiio && SIOT_CLASS_BASE(f->cls) == SIOT_CLASS_read;
     int rc = r->fmap[e->func](&r->c, vals, siot_eval_int(e->ret, &st->ctx, 0));
+    if (rc != RP_DONE && r->c.polled)
+        return POLLED;
     if (rc != RP_DONE) {
         rp_log_skip(&r->log, st->seq, f->name, r->c.skip_why);
         return 0;
@@ -441,6 +449,10 @@ static int replay_event(run *r, const rp_step *st, siot_vbuf *scratch, siot_valu
 
 static void count_done(run *r, const rp_step *st, int done)
 {
+    if (done == POLLED) {
+        r->rep[R_POLLS]++;
+        return;
+    }
     if (!done) {
         if (st->replay)
             r->rep[R_SKIPPED]++;
@@ -591,14 +603,23 @@ int main(int argc, char **argv)
     r.rep[R_REFUSED] = (double)r.c.refused_paths;
     r.rep[R_ORDER] = (double)r.c.order_reads;
     report(&r.o, r.root, r.rank, r.size, r.rep);
-    uint64_t bad = rp_log_report(&r.log, r.size, stdout);
+    uint64_t bad = rp_log_report(&r.log, r.size, stdout), *n_left_out = NULL;
+    /* every rank's calls not reissued, for the comparison (collective) */
+    int64_t *left_out = r.o.verify ? rp_log_gather_left_out(&r.log, r.size, &n_left_out) : NULL;
+    if (r.size != (int)r.t.nranks) {
+        free(left_out), free(n_left_out);
+        left_out = NULL, n_left_out = NULL;
+    }
     rp_log_free(&r.log);
     free(r.fmap);
     rp_free(&r.c);
     MPI_Finalize();
     int rc = bad ? 1 : 0;
-    if (r.o.verify && r.rank == 0 && rp_verify_compare(&r.t, rp_verify_trace(), r.o.posix_level, stdout) != 0)
+    if (r.o.verify && r.rank == 0 &&
+        rp_verify_compare(&r.t, rp_verify_trace(), r.o.posix_level, left_out, n_left_out, stdout) != 0)
         rc = 1;
+    free(left_out);
+    free(n_left_out);
     siot_trace_free(&r.t);
     return rc;
 }

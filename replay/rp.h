@@ -61,6 +61,9 @@ typedef struct rp_state {
     const char *skip_why;
     int result_differs;
     int64_t result_recorded, result_got;
+    int polled;             /* the last call was a poll that found nothing (rp_poll) */
+    MPI_Request *held;      /* rp_hold_others: the requests held back (MPI_REQUEST_NULL: given) */
+    int64_t nheld, heldcap;
 } rp_state;
 
 typedef int (*rp_fn)(rp_state *c, const siot_value *a, int64_t rec_ret);
@@ -182,6 +185,10 @@ int rp_buffer_attach(rp_state *c, void *buffer, int64_t size);
  * in the trace; how much the scan consumed and how many it assigned is). */
 int rp_scan(rp_state *c, FILE *stream, const char *format);
 int rp_buffer_detach(rp_state *c, void *buffer_addr, int *size);
+/* MPI_Grequest_start with callbacks that do nothing (the status of a
+ * generalized request is the program's: not compared). */
+int rp_grequest_start(rp_state *c, MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn,
+                      MPI_Grequest_cancel_function *cancel_fn, void *extra_state, MPI_Request *request);
 MPI_File rp_file(rp_state *c, int64_t id);
 void rp_set_file(rp_state *c, int64_t id, MPI_File h);
 void rp_drop_file(rp_state *c, int64_t id);
@@ -202,6 +209,24 @@ MPI_Datatype *rp_dtypes(rp_state *c, const siot_value *v, int slot);
 int *rp_int_scratch(rp_state *c, int slot, int64_t n);
 MPI_Status *rp_statuses(rp_state *c, int slot, int64_t n);
 MPI_Request *rp_reqs(rp_state *c, const siot_value *ids, int slot);
+/* Completion calls whose outcome was timing, made to have the recorded
+ * one. rp_poll: a test or probe that found nothing is not reissued (it is
+ * counted, never compared: replay/handles.h rp_poll_found_nothing).
+ * rp_hold_others: the requests at the recorded index or indices (done, an
+ * int or an array) are the only ones the call is given (a test first
+ * waits until they are complete: MPI_Request_get_status); the others are
+ * held back and rp_put_back_others returns them to the array. rp_await,
+ * rp_await_all: a test that found its request(s) complete finds them so.
+ * rp_await_message: a probe that found a message waits for it. */
+int rp_poll(rp_state *c);
+void rp_hold_others(rp_state *c, MPI_Request *reqs, int64_t n, const siot_value *done, int test);
+void rp_put_back_others(rp_state *c, MPI_Request *reqs);
+void rp_await(rp_state *c, MPI_Request r);
+void rp_await_all(rp_state *c, const MPI_Request *reqs, int64_t n);
+void rp_await_message(rp_state *c, int source, int tag, MPI_Comm comm);
+/* Why a request id of the array (not -1, the null request) has no request
+ * in the replay (NULL: all have one). */
+const char *rp_reqs_unknown(rp_state *c, const siot_value *ids);
 /* After a completion call: requests that came back null are forgotten. */
 void rp_reqs_post(rp_state *c, const siot_value *ids, const MPI_Request *reqs);
 /* Buffer sizes: count elements of t (times factor); the largest

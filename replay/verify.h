@@ -24,6 +24,7 @@ void rp_verify_reexec(char **argv, const char *trace_path, char *why, size_t n);
 /* Rank 0, after MPI_Finalize: the original against the replay's trace at
  * the replayed level; prints up to max_shown differences and the verdict
  * line. 0 faithful, 1 not (or the replay's trace cannot be read). */
-int rp_verify_compare(const siot_trace *orig, const char *replay_trace, int posix_level, FILE *out);
+int rp_verify_compare(const siot_trace *orig, const char *replay_trace, int posix_level, const int64_t *left_out,
+                      const uint64_t *n_left_out, FILE *out);
 
 #endif

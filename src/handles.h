@@ -34,6 +34,10 @@ enum siot_hkind {
 int32_t siot_h_id(int kind, uintptr_t key);
 /* id of key or -1 when not known (does not assign). */
 int32_t siot_h_find(int kind, uintptr_t key);
+/* id of a key that is not the null handle's: SIOT_ID_UNKNOWN when it was
+ * not seen made (counted: siot_h_unknown_uses). */
+int32_t siot_h_find_known(int kind, uintptr_t key);
+uint64_t siot_h_unknown_uses(void);
 /* A fresh id for a newly created handle (an old mapping of the same key is replaced). */
 int32_t siot_h_new(int kind, uintptr_t key);
 /* The id siot_h_new would give now. */

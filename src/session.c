@@ -11,6 +11,7 @@
 
 #include "compress/queue.h"
 #include "core/format.h"
+#include "core/predef.h"
 #include "src/config.h"
 #include "src/handles.h"
 #include "src/lock.h"
@@ -174,6 +175,12 @@ static int describe_session(siot_trace *t)
     snprintf(note, sizeof note, "%zu", S.arena.used_bytes);
     siot_trace_set_kv(t, "recorder_memory_bytes", note);
     note_layers_left_out(t);
+    if (siot_h_unknown_uses()) {
+        snprintf(note, sizeof note,
+                 "%llu uses of requests made by calls the tracer does not record (recorded as unknown, id %d)",
+                 (unsigned long long)siot_h_unknown_uses(), SIOT_ID_UNKNOWN);
+        siot_trace_set_kv(t, "unknown_handles", note);
+    }
     return rc;
 }
 

@@ -112,7 +112,7 @@ void siot_nc_put_reqs(siot_raw *ev, uint32_t k, int64_t n, uint32_t saved, int o
     int64_t *a = siot_put_arr(ev, k, (uint32_t)n);
     const int *keys = siot_pool_at(saved); /* after siot_put_arr: the pool may have moved */
     for (int64_t i = 0; i < n; i++) {
-        int64_t id = keys[i] == NC_REQ_NULL ? -1 : siot_h_find(SIOT_H_NCREQ, (uintptr_t)(unsigned)keys[i]);
+        int64_t id = keys[i] == NC_REQ_NULL ? -1 : siot_h_find_known(SIOT_H_NCREQ, (uintptr_t)(unsigned)keys[i]);
         if (a)
             a[i] = id;
         if (ok && keys[i] != NC_REQ_NULL)

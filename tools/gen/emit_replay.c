@@ -106,6 +106,54 @@ static void emit_replay_result(const func *f)
     }
 }
 
+/* The completion that tells whether a test or probe found something: its
+ * flag, else its first count (MPI_Testsome's outcount); as
+ * replay/handles.c rp_poll_found_nothing reads it. */
+static const param *completion_flag(const func *f)
+{
+    unsigned base = SIOT_CLASS_BASE(f->cls);
+    if (base != SIOT_CLASS_test && base != SIOT_CLASS_probe)
+        return NULL;
+    const param *flag = find_role(f, SIOT_ROLE_outflag);
+    return flag ? flag : find_role(f, SIOT_ROLE_outint);
+}
+
+/* MPI_Waitany/Waitsome/Testany/Testsome: a request array and the index or
+ * indices of the requests completed. */
+static const param *completed_indices(const func *f)
+{
+    unsigned base = SIOT_CLASS_BASE(f->cls);
+    if (!find_role(f, SIOT_ROLE_reqarr) || (base != SIOT_CLASS_wait && base != SIOT_CLASS_test))
+        return NULL;
+    const param *idxs = find_role(f, SIOT_ROLE_outintarr);
+    return idxs ? idxs : find_role(f, SIOT_ROLE_outint);
+}
+
+/* Which requests a completion call completes, and whether a test finds
+ * anything, depend on timing; the replay makes the recorded outcome happen:
+ * a poll that found nothing is not reissued, the requests the call
+ * completed are awaited first (tests) and are the only ones it is given
+ * (any/some: the others are held back and put back after; replay/rp.h). */
+static void emit_completion_as_recorded(const func *f)
+{
+    const param *flag = completion_flag(f), *arr = find_role(f, SIOT_ROLE_reqarr), *done = completed_indices(f);
+    const param *req = find_role(f, SIOT_ROLE_waitreq), *req_in = find_role(f, SIOT_ROLE_req);
+    unsigned base = SIOT_CLASS_BASE(f->cls);
+    int test = base == SIOT_CLASS_test;
+    if (flag)
+        o("    if (rp_i(&a[%d]) == 0)\n        return rp_poll(c);\n", flag->rec);
+    if (done)
+        o("    rp_hold_others(c, %s, rp_i(&a[%d]), &a[%d], %d);\n", arr->name, find_role(f, SIOT_ROLE_count)->rec,
+          done->rec, test);
+    else if (arr && test)
+        o("    rp_await_all(c, %s, rp_i(&a[%d]));\n", arr->name, find_role(f, SIOT_ROLE_count)->rec);
+    else if ((req || req_in) && test)
+        o("    rp_await(c, %s%s);\n", req ? "*" : "", (req ? req : req_in)->name);
+    else if (base == SIOT_CLASS_probe && flag)
+        o("    rp_await_message(c, %s, %s, %s);\n", find_role(f, SIOT_ROLE_peer)->name, find_role(f, SIOT_ROLE_tag)->name,
+          find_role(f, SIOT_ROLE_comm)->name);
+}
+
 static void emit_replayer(const func *f)
 {
     o("\n/* %s:%d */\nstatic int rp_%s(rp_state *c, const siot_value *a, int64_t rec_ret)\n{\n", f->file, f->line, f->name);
@@ -129,7 +177,11 @@ static void emit_replayer(const func *f)
     for (int i = 0; i < f->np; i++)
         if (f->p[i].rec < 0)
             role_replay_unrecorded(f, &f->p[i]);
+    if (is_mpi_ret(f))
+        emit_completion_as_recorded(f);
     emit_replay_call(f);
+    if (is_mpi_ret(f) && completed_indices(f))
+        o("    rp_put_back_others(c, %s);\n", find_role(f, SIOT_ROLE_reqarr)->name);
     for (int i = 0; i < f->np; i++)
         role_replay_post(f, &f->p[i]);
     emit_replay_result(f);

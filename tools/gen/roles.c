@@ -327,7 +327,13 @@ static void buf_rp(const func *f, const param *p)
     } else {
         snprintf(e, sizeof e, "rp_buf(c, %s%d, 0)", bank, i);
     }
-    o("    void *%s = %s;\n", p->name, e);
+    /* A collective's send side recorded with the null datatype was
+     * MPI_IN_PLACE (Allgather, Alltoall: MPI reads neither count nor type
+     * then; any other use of the null type is an error anyway). */
+    if (!*bank && dt && SIOT_CLASS_BASE(f->cls) == SIOT_CLASS_coll)
+        o("    void *%s = rp_i(&a[%d]) == -1 ? MPI_IN_PLACE : %s;\n", p->name, dt->rec, e);
+    else
+        o("    void *%s = %s;\n", p->name, e);
 }
 
 /* An argument that is not recorded: a pointer is passed as NULL (as a
@@ -424,12 +430,17 @@ static void outint_fpost(const func *f, const param *p)
 #define OUT_REC "    siot_put_int(ev, $k, ($n && $ok) ? (int64_t)(*$n) : -1);\n"
 #define OUT_RP "    $P $n_v = 0;\n    $P *$n = &$n_v;\n"
 /* MPI handles: in, created, freed, in/out */
-#define H_IN_RP "    $H $n = rp_$h(c, rp_i(&a[$k]));\n    if ($n == $N && rp_i(&a[$k]) != -1)\n        return rp_skip(c, rp_kind_missing($K));\n"
+#define H_IN_RP "    $H $n = rp_$h(c, rp_i(&a[$k]));\n    if ($n == $N && rp_i(&a[$k]) != -1)\n        return rp_skip(c, rp_id_missing($K, rp_i(&a[$k])));\n"
 #define H_IN_FPRE "    $H $n = P$F_f2c(*(MPI_Fint *)$n_f);\n"
 #define H_NEW_RP "    $P $n_v;\n    memset(&$n_v, 0, sizeof $n_v);\n    $P *$n = &$n_v;\n"
 #define H_NEW_POST "    if ($ok) rp_set_$h(c, rp_i(&a[$k]), $n_v);\n"
 #define H_NEW_FPRE "    $H $n_v = $N;\n    $H *$n = &$n_v;\n"
 #define H_NEW_FPOST "    if (ret == MPI_SUCCESS) $n_v = P$F_f2c(*(MPI_Fint *)$n_f);\n"
+/* A request the replay does not have (made by a call the trace lacks or the
+ * replay did not reissue) is never passed as MPI_REQUEST_NULL. */
+#define REQ_INOUT_RP                                                                                          \
+    "    MPI_Request $n_v = rp_req(c, rp_i(&a[$k]));\n    if ($n_v == MPI_REQUEST_NULL && rp_i(&a[$k]) != -1)\n" \
+    "        return rp_skip(c, rp_id_missing(RP_K_REQ, rp_i(&a[$k])));\n    MPI_Request *$n = &$n_v;\n"
 #define H_KEY_PRE "    uintptr_t siot_k_$n = $n ? siot_hkey_$h(*$n) : 0;\n"
 #define H_INOUT_FPRE "    $H $n_v = P$F_f2c(*(MPI_Fint *)$n_f);\n    $H *$n = &$n_v;\n"
 #define H_INOUT_FPOST "    $n_v = P$F_f2c(*(MPI_Fint *)$n_f);\n"
@@ -576,16 +587,16 @@ static const role_def ROLES[] = {
      .rp = H_NEW_RP, .rp_post = H_NEW_POST, .fpre = H_NEW_FPRE, .fpost = H_NEW_FPOST, .doc_type = "`MPI_Request *` (out)",
      .doc = "id of the new request"},
     {R(waitreq), 0, &HK_REQ, .pre = H_KEY_PRE,
-     .rec = "    siot_put_int(ev, $k, siot_h_find(SIOT_H_REQ, siot_k_$n));\n    if ($ok && $n && *$n == MPI_REQUEST_NULL) siot_h_release(SIOT_H_REQ, siot_k_$n);\n",
-     .rp = "    MPI_Request $n_v = rp_req(c, rp_i(&a[$k]));\n    MPI_Request *$n = &$n_v;\n",
+     .rec = "    siot_put_int(ev, $k, siot_mpi_req_find(siot_k_$n));\n    if ($ok && $n && *$n == MPI_REQUEST_NULL) siot_h_release(SIOT_H_REQ, siot_k_$n);\n",
+     .rp = REQ_INOUT_RP,
      .rp_post = "    if ($n_v == MPI_REQUEST_NULL) rp_drop_req(c, rp_i(&a[$k]));\n", .fpre = H_INOUT_FPRE, .fpost = H_INOUT_FPOST,
      .doc_type = "`MPI_Request *` (in/out)", .doc = "id of the request; released when the call completes it"},
-    {R(reqptr), 0, &HK_REQ, .pre = H_KEY_PRE, .rec = "    siot_put_int(ev, $k, siot_h_find(SIOT_H_REQ, siot_k_$n));\n",
-     .rp = "    MPI_Request $n_v = rp_req(c, rp_i(&a[$k]));\n    MPI_Request *$n = &$n_v;\n", .fpre = H_INOUT_FPRE,
+    {R(reqptr), 0, &HK_REQ, .pre = H_KEY_PRE, .rec = "    siot_put_int(ev, $k, siot_mpi_req_find(siot_k_$n));\n",
+     .rp = REQ_INOUT_RP, .fpre = H_INOUT_FPRE,
      .fpost = H_INOUT_FPOST, .doc_type = "`MPI_Request *` (in/out)",
      .doc = "id of a request that is neither created nor released (`MPI_Start`, `MPI_Cancel`)"},
     {R(reqarr), 0, &HK_REQ, .pre_hook = reqarr_pre, .rec = "    siot_mpi_put_reqs(ev, $k, $n, siot_n_$n, siot_o_$n, $ok);\n",
-     .rp = "    MPI_Request *$n = rp_reqs(c, &a[$k], $i);\n", .rp_post = "    rp_reqs_post(c, &a[$k], $n);\n",
+     .rp = "    MPI_Request *$n = rp_reqs(c, &a[$k], $i);\n    if (rp_reqs_unknown(c, &a[$k]))\n        return rp_skip(c, rp_reqs_unknown(c, &a[$k]));\n", .rp_post = "    rp_reqs_post(c, &a[$k], $n);\n",
      .fpre = "    $H $n_s[64];\n    int64_t $n_n = $L;\n    $H *$n = siot_f2c_reqs($n_f, $n_n, $n_s, 64);\n",
      .fpost = "    siot_f2c_reqs_again($n_f, $n_n, $n);\n", .doc_type = "`MPI_Request []` (in/out)",
      .doc = "`reqarr(N)`: array of ids; completed ones released"},
