@@ -5,7 +5,7 @@
  * handle it uses, on its own rank, to the file that handle's open named on
  * that rank (descriptors, streams, MPI files, HDF5 ids, netCDF ids; an HDF5
  * dataset belongs to the file it was created or opened in). Names are never
- * merged into patterns here: replay/analyze walks a loop iteration by
+ * merged into patterns here: replay/analyze.c walks a loop iteration by
  * iteration when the name it opens changes with the iteration, and an open
  * shared by ranks is evaluated for each of them, so the work is proportional
  * to files x ranks, never to the data calls, which stay multiplied. Patterns
