@@ -259,11 +259,18 @@ static uint32_t top_sites(stats *s, siot_siteloc *loc, uint32_t max)
     return n;
 }
 
+/* Bytes read and written, for people. */
+static void human_rw(char (*rw)[32], uint64_t rbytes, uint64_t wbytes)
+{
+    human_bytes(rw[0], sizeof rw[0], (double)rbytes);
+    human_bytes(rw[1], sizeof rw[1], (double)wbytes);
+}
+
 /* One row per file and layer, exact; then the patterns that sum up rows
  * whose names differ only in numbers. */
 static void print_files_human(siot_files *fs, FILE *o)
 {
-    char a[32], b[32];
+    char rw[2][32];
     siot_vbuf rl;
     siot_vbuf_init(&rl);
     if (fs->nrows)
@@ -271,12 +278,11 @@ static void print_files_human(siot_files *fs, FILE *o)
                    "  ranks\n");
     for (uint32_t i = 0; i < fs->nrows; i++) {
         const siot_filerow *f = &fs->rows[i];
-        human_bytes(a, sizeof a, (double)f->rbytes);
-        human_bytes(b, sizeof b, (double)f->wbytes);
+        human_rw(rw, f->rbytes, f->wbytes);
         rl.len = 0;
         siot_rankset_format(&f->ranks, &rl);
         fprintf(o, "  %-44s %-8s %9" PRIu64 " %12s %12s  %" PRIu64 " %s (%.*s)%s\n", f->name, siot_layer_name(f->layer),
-                f->calls, a, b, siot_rankset_count(&f->ranks), siot_file_sharing(f), (int)rl.len, (const char *)rl.data,
+                f->calls, rw[0], rw[1], siot_rankset_count(&f->ranks), siot_file_sharing(f), (int)rl.len, (const char *)rl.data,
                 f->exact ? "" : " approximate");
     }
     if (fs->npatterns)
@@ -284,10 +290,9 @@ static void print_files_human(siot_files *fs, FILE *o)
                    "  ranks\n");
     for (uint32_t i = 0; i < fs->npatterns; i++) {
         const siot_filepattern *p = &fs->patterns[i];
-        human_bytes(a, sizeof a, (double)p->rbytes);
-        human_bytes(b, sizeof b, (double)p->wbytes);
+        human_rw(rw, p->rbytes, p->wbytes);
         fprintf(o, "  %-38s %-8s %5u %8" PRIu64 " %12s %12s  %" PRIu64 "\n", p->pattern, siot_layer_name(p->layer),
-                p->files, p->calls, a, b, siot_rankset_count(&p->ranks));
+                p->files, p->calls, rw[0], rw[1], siot_rankset_count(&p->ranks));
     }
     siot_vbuf_free(&rl);
 }

@@ -28,16 +28,6 @@ def spec_lines():
                 yield line
 
 
-def spec_classes():
-    cls = {}
-    for line in spec_lines():
-        head, proto = line.split("|", 1)
-        words = head.split()
-        fn = re.search(r"([A-Za-z_][A-Za-z_0-9]*)\s*\(", proto).group(1)
-        cls[fn] = words[1].split("+")
-    return cls
-
-
 def spec_functions():
     """{name: (class words, return role, [(arg name, role)])}"""
     out = {}
@@ -56,3 +46,8 @@ def spec_functions():
             args.append((name, role.split("(")[0]))
         out[m.group(1)] = (words[1].split("+"), ret, args)
     return out
+
+
+def spec_classes():
+    """{name: class words}"""
+    return {name: f[0] for name, f in spec_functions().items()}
