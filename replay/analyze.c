@@ -223,8 +223,9 @@ static int emit(pass *p, const siot_node *nd, const int32_t *S, uint32_t ns)
     const siot_event *e = &nd->u.ev;
     const siot_funcdesc *f = &p->t->funcs[e->func];
     int dep = rank_dependent(e->bytes) || (opens_handle(f) && rank_dependent(e->ret));
+    int fh = siot_file_handle_arg(f);
     for (uint32_t a = 0; a < e->nargs && !dep; a++)
-        dep = (is_handle_role(f->argroles[a]) || (int)a == siot_file_handle_arg(f)) && rank_dependent(e->args[a]);
+        dep = (is_handle_role(f->argroles[a]) || (int)a == fh) && rank_dependent(e->args[a]);
     siot_agg_event rec = {.trace = p->t, .node = nd, .fn = f, .calls = p->mult, .summed = p->summed, .counts = p->counts};
     if (!dep) {
         rec.ranks = S;
