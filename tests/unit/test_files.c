@@ -10,13 +10,7 @@
 #define UNIVERSE 300
 
 static uint32_t rng_state = 777u;
-static uint32_t rng(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 17;
-    rng_state ^= rng_state << 5;
-    return rng_state;
-}
+static uint32_t rng(void) { return unit_rng(&rng_state); }
 
 /* "0-3,7" written the plain way from the membership array. */
 static void brute_format(const uint8_t *in, char *out, size_t n)
