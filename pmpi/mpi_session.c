@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <errno.h>
 #include <limits.h>
 #include <sys/stat.h>
 
@@ -76,20 +77,50 @@ void siot_mpi_abort_hook(int errorcode)
     siot_end_session(why, 1);
 }
 
+/* mkdir -p: every component of dir made when missing. Ranks race to make
+ * the same directories, so EEXIST is success as long as the path is a
+ * directory in the end. Called with the recorder busy, so these mkdir calls
+ * are the tracer's own and are not recorded. 0, or -1 with errno. */
+static int make_dirs(char *dir)
+{
+    struct stat st;
+    for (char *p = dir + 1; *p; p++)
+        if (*p == '/' && p[-1] != '/') {
+            *p = 0;
+            int rc = mkdir(dir, 0777);
+            *p = '/';
+            if (rc != 0 && errno != EEXIST)
+                return -1;
+        }
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+        return -1;
+    if (stat(dir, &st) != 0)
+        return -1;
+    if (!S_ISDIR(st.st_mode)) {
+        errno = ENOTDIR;
+        return -1;
+    }
+    return 0;
+}
+
 /* SIOT_RANK_TRACES: each rank's own trace, before any merge (for checking
- * the merge), in a directory made when missing. */
+ * the merge), in a directory made when missing. A directory that cannot be
+ * made is said once per rank; the job's trace is written all the same. */
 static void write_rank_trace(const siot_trace *mine, int rank)
 {
-    char path[PATH_MAX + 32];
-    snprintf(path, sizeof path, "%s", siot_cfg.rank_traces);
-    for (char *p = path + 1; *p; p++)
-        if (*p == '/') {
-            *p = 0;
-            mkdir(path, 0777);
-            *p = '/';
-        }
-    mkdir(path, 0777);
-    snprintf(path, sizeof path, "%s/rank-%06d.siot", siot_cfg.rank_traces, rank);
+    char dir[PATH_MAX], path[PATH_MAX + 32];
+    if ((size_t)snprintf(dir, sizeof dir, "%s", siot_cfg.rank_traces) >= sizeof dir) {
+        siot_sayf("siotrace: SIOT_RANK_TRACES: the directory name is too long");
+        return;
+    }
+    int saved = errno;
+    if (make_dirs(dir) != 0) {
+        siot_sayf("siotrace: SIOT_RANK_TRACES: cannot create %s: %s", siot_cfg.rank_traces, strerror(errno));
+        errno = saved;
+        return;
+    }
+    errno = saved;
+    snprintf(path, sizeof path, "%s/rank-%06d.siot", dir, rank);
     siot_write_trace_to(mine, path, 1);
 }
 

@@ -47,9 +47,44 @@ static int opens_handle(const siot_funcdesc *f)
     return b == SIOT_CLASS_open || b == SIOT_CLASS_dup;
 }
 
+/* The argument that says which file an event acts on, by its role: the
+ * first handle of any kind, HDF5 ids and netCDF ids included (an H5Dwrite's
+ * dataset, not its dataspaces), or -1. siot/files.c attributes bytes by it. */
+int siot_file_handle_arg(const siot_funcdesc *f)
+{
+    for (uint32_t a = 0; a < f->nargs; a++) {
+        unsigned r = f->argroles[a];
+        if (is_handle_role(r) || r == SIOT_ROLE_hid || r == SIOT_ROLE_newhid || r == SIOT_ROLE_closehid ||
+            r == SIOT_ROLE_ncid || r == SIOT_ROLE_outncid)
+            return (int)a;
+    }
+    return -1;
+}
+
+/* An open whose file name changes with the iteration: the loop must be
+ * walked iteration by iteration for per-file rows to be exact (each
+ * iteration then opens another file, so this costs one walk of the body per
+ * file, while the data calls in inner loops stay multiplied). Likewise an
+ * HDF5 object created from another (dataset from file) with an id that
+ * changes: the file it belongs to is known only per iteration. */
+static int names_vary(const siot_funcdesc *f, const siot_event *e, unsigned k)
+{
+    int h = siot_file_handle_arg(f);
+    if (h >= 0 && (uint32_t)h < e->nargs && siot_x_depends(e->args[h], k))
+        return 1;
+    if (f->retrole == SIOT_ROLE_r_newhid && h >= 0 && siot_x_depends(e->ret, k))
+        return 1;
+    if (!opens_handle(f))
+        return 0;
+    for (uint32_t a = 0; a < e->nargs; a++)
+        if (f->argroles[a] == SIOT_ROLE_path && siot_x_depends(e->args[a], k))
+            return 1;
+    return 0;
+}
+
 /* Does anything in nodes (at relative depth k under the loop) depend on the
  * loop's iteration in a way a sum cannot hold: a byte count, a handle, an
- * inner loop count? */
+ * inner loop count, the name of a file opened? */
 static int depends_below(const siot_trace *t, siot_node *const *nodes, uint32_t n, unsigned k)
 {
     for (uint32_t i = 0; i < n; i++) {
@@ -62,7 +97,7 @@ static int depends_below(const siot_trace *t, siot_node *const *nodes, uint32_t 
         }
         const siot_event *e = &nd->u.ev;
         const siot_funcdesc *f = &t->funcs[e->func];
-        if (siot_x_depends(e->bytes, k) || (opens_handle(f) && siot_x_depends(e->ret, k)))
+        if (siot_x_depends(e->bytes, k) || (opens_handle(f) && siot_x_depends(e->ret, k)) || names_vary(f, e, k))
             return 1;
         for (uint32_t a = 0; a < e->nargs; a++)
             if (is_handle_role(f->argroles[a]) && siot_x_depends(e->args[a], k))
@@ -174,9 +209,11 @@ static int event_key(pass *p, const siot_node *nd, int32_t rank, int64_t key[4])
     memset(key, 0, 4 * sizeof *key);
     key[0] = siot_eval_int(e->bytes, &c, 0);
     key[1] = opens_handle(f) ? siot_eval_int(e->ret, &c, 0) : 0;
-    int slot = 2;
+    int h = siot_file_handle_arg(f), slot = 2;
+    if (h >= 0 && (uint32_t)h < e->nargs)
+        key[slot++] = siot_eval_int(e->args[h], &c, -1);
     for (uint32_t a = 0; a < e->nargs && slot < 4; a++)
-        if (is_handle_role(f->argroles[a]))
+        if (is_handle_role(f->argroles[a]) && (int)a != h)
             key[slot++] = siot_eval_int(e->args[a], &c, -1);
     return 0;
 }
@@ -186,8 +223,9 @@ static int emit(pass *p, const siot_node *nd, const int32_t *S, uint32_t ns)
     const siot_event *e = &nd->u.ev;
     const siot_funcdesc *f = &p->t->funcs[e->func];
     int dep = rank_dependent(e->bytes) || (opens_handle(f) && rank_dependent(e->ret));
+    int fh = siot_file_handle_arg(f);
     for (uint32_t a = 0; a < e->nargs && !dep; a++)
-        dep = is_handle_role(f->argroles[a]) && rank_dependent(e->args[a]);
+        dep = (is_handle_role(f->argroles[a]) || (int)a == fh) && rank_dependent(e->args[a]);
     siot_agg_event rec = {.trace = p->t, .node = nd, .fn = f, .calls = p->mult, .summed = p->summed, .counts = p->counts};
     if (!dep) {
         rec.ranks = S;

@@ -3,8 +3,8 @@
  * `siot stats --plugin lib.so`).
  *
  * The pass walks the compressed structure once. A loop is not iterated but
- * multiplied by its count, unless a byte count, a handle or an inner loop
- * count in it depends on its iteration; ranks are taken as groups, split only
+ * multiplied by its count, unless a byte count, a handle, the name of a
+ * file it opens or an inner loop count in it depends on its iteration; ranks are taken as groups, split only
  * where a loop count or a value differs between them. Handlers therefore see
  * aggregate records: "this event, for these ranks, runs `calls` times per
  * rank, moving `bytes` per call", and the totals of a trace of 10^9 events
@@ -59,5 +59,8 @@ int siot_agg_arg(const siot_agg_event *e, uint32_t k, siot_vbuf *scratch, siot_v
 /* A string argument as a pattern: numeric fields that vary over the record's
  * multiplied loops or ranks shown as {lo..hi} or {rank}. */
 void siot_agg_pattern(const siot_agg_event *e, const siot_expr *x, siot_vbuf *out);
+/* The argument that names the file an event acts on (its first handle of
+ * any kind: fd, stream, MPI file, HDF5 id, netCDF id), or -1. */
+int siot_file_handle_arg(const siot_funcdesc *f);
 
 #endif

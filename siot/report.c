@@ -12,6 +12,7 @@
 #include "core/hist.h"
 #include "replay/analyze.h"
 #include "siot/dump.h"
+#include "siot/files.h"
 #include "replay/progress.h"
 #include "core/roles.h"
 #include "siot/stats.h"
@@ -34,7 +35,7 @@ typedef struct sitestat {
     uint64_t calls, bytes;
     double time_ns;
     uint32_t func;
-    uint32_t maxranks;
+    siot_rankset ranks; /* the ranks that made the call: records split ranks into groups, so a union */
     int used;
 } sitestat;
 
@@ -46,6 +47,8 @@ typedef struct report {
     uint64_t sizes[SIOT_NLAYERS][2][SIZE_BINS];
     rankrow *ranks;
     sitestat *sites; /* per site index + 1 */
+    siot_files files; /* the same per-file rows as siot stats */
+    int oom;
     FILE *o;
 } report;
 
@@ -154,9 +157,11 @@ static void on_event(void *user, const siot_agg_event *e)
         s->func = ev->func;
         if (e->first_visit)
             s->time_ns += ev->dur.mean * (double)ev->dur.count;
-        if (e->nranks > s->maxranks)
-            s->maxranks = e->nranks;
+        for (uint32_t i = 0; i < e->nranks; i++)
+            if (siot_rankset_add(&s->ranks, e->ranks[i]) != 0)
+                r->oom = 1;
     }
+    siot_files_event(&r->files, e);
 }
 
 /* ------------------------------------------------------------ charts */
@@ -472,13 +477,68 @@ static void site_table(FILE *o, const report *r)
         fprintf(o, "</td><td>");
         esc(o, f->name);
         fprintf(o, "</td><td>%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td>"
-                   "<td class=\"n\">%u</td></tr>\n",
+                   "<td class=\"n\">%" PRIu64 "</td></tr>\n",
                 LAYER_TITLE[f->layer], siot_fmt_count(a, sizeof a, (double)s->calls),
                 s->bytes ? fmt_bytes(b, sizeof b, (double)s->bytes) : "", fmt_time(c, sizeof c, s->time_ns),
-                s->maxranks);
+                siot_rankset_count(&s->ranks));
     }
     fprintf(o, "</table>\n");
     free(loc);
+}
+
+/* The per-file rows of siot stats (siot/files.h), exact byte counts in
+ * the cells' titles, then the patterns summing them up. */
+static void file_cell_bytes(FILE *o, uint64_t v)
+{
+    char b[48];
+    fprintf(o, "<td class=\"n\" title=\"%" PRIu64 "\">%s</td>", v, fmt_bytes(b, sizeof b, (double)v));
+}
+
+static void file_table(FILE *o, const siot_files *fs)
+{
+    fprintf(o, "<h2>Files</h2>\n");
+    if (!fs->nrows) {
+        fprintf(o, "<p>No file was opened.</p>\n");
+        return;
+    }
+    fprintf(o, "<table class=\"files\"><tr><th>file</th><th>layer</th><th>calls</th><th>read</th><th>written</th>"
+               "<th>ranks</th><th>sharing</th></tr>\n");
+    for (uint32_t i = 0; i < fs->nrows; i++) {
+        const siot_filerow *f = &fs->rows[i];
+        fprintf(o, "<tr><td class=\"site\">");
+        esc(o, f->name);
+        fprintf(o, "</td><td>%s</td><td class=\"n\">%" PRIu64 "</td>", LAYER_TITLE[f->layer], f->calls);
+        file_cell_bytes(o, f->rbytes);
+        file_cell_bytes(o, f->wbytes);
+        fprintf(o, "<td class=\"n\">%" PRIu64 "</td><td>%s</td></tr>\n", siot_rankset_count(&f->ranks),
+                siot_file_sharing(f));
+    }
+    fprintf(o, "</table>\n");
+    if (!fs->npatterns)
+        return;
+    fprintf(o, "<p>Files whose names differ only in numbers, summed:</p>\n<table class=\"patterns\"><tr><th>"
+               "pattern</th><th>layer</th><th>files</th><th>calls</th><th>read</th><th>written</th><th>ranks</th>"
+               "</tr>\n");
+    for (uint32_t i = 0; i < fs->npatterns; i++) {
+        const siot_filepattern *p = &fs->patterns[i];
+        fprintf(o, "<tr><td class=\"site\">");
+        esc(o, p->pattern);
+        fprintf(o, "</td><td>%s</td><td class=\"n\">%u</td><td class=\"n\">%" PRIu64 "</td>", LAYER_TITLE[p->layer],
+                p->files, p->calls);
+        file_cell_bytes(o, p->rbytes);
+        file_cell_bytes(o, p->wbytes);
+        fprintf(o, "<td class=\"n\">%" PRIu64 "</td></tr>\n", siot_rankset_count(&p->ranks));
+    }
+    fprintf(o, "</table>\n");
+}
+
+static void report_free(report *r)
+{
+    for (uint32_t i = 0; r->sites && i <= r->t->nsites; i++)
+        siot_rankset_free(&r->sites[i].ranks);
+    free(r->ranks);
+    free(r->sites);
+    siot_files_free(&r->files);
 }
 
 static const char *CSS = "body{font:14px/1.4 sans-serif;margin:24px;color:#222;max-width:1000px}"
@@ -498,11 +558,11 @@ int siot_report(const siot_trace *t, const char *path, const siot_report_opts *o
     memset(&r, 0, sizeof r);
     r.t = t;
     r.o = o;
+    siot_files_init(&r.files);
     r.ranks = calloc(t->nranks ? t->nranks : 1, sizeof *r.ranks);
     r.sites = calloc((size_t)t->nsites + 1, sizeof *r.sites);
     if (!r.ranks || !r.sites) {
-        free(r.ranks);
-        free(r.sites);
+        report_free(&r);
         snprintf(err, errlen, "out of memory");
         return -1;
     }
@@ -510,8 +570,12 @@ int siot_report(const siot_trace *t, const char *path, const siot_report_opts *o
     h.user = &r;
     h.event = on_event;
     if (siot_analyze(t, &h, err, errlen) != 0) {
-        free(r.ranks);
-        free(r.sites);
+        report_free(&r);
+        return -1;
+    }
+    if (r.oom || r.files.oom || siot_files_summarise(&r.files) != 0) {
+        report_free(&r);
+        snprintf(err, errlen, "out of memory");
         return -1;
     }
     const char *base = strrchr(path, '/');
@@ -602,6 +666,8 @@ int siot_report(const siot_trace *t, const char *path, const siot_report_opts *o
     else
         fprintf(o, "<p>No data was read or written.</p>\n");
 
+    file_table(o, &r.files);
+
     /* Timeline */
     fprintf(o, "<h2>Timeline</h2>\n");
     int rc = timeline(o, &r, opt, err, errlen);
@@ -612,8 +678,7 @@ int siot_report(const siot_trace *t, const char *path, const siot_report_opts *o
     fprintf(o, "<p style=\"color:#888\">Made by siot report from a trace of siotrace ");
     esc(o, t->version ? t->version : "?");
     fprintf(o, ": %s nodes in its compressed form.</p>\n</body></html>\n", siot_fmt_count(c, sizeof c, (double)t->nnodes));
-    free(r.ranks);
-    free(r.sites);
+    report_free(&r);
     if (rc == 0 && (ferror(o) || fflush(o) != 0)) {
         snprintf(err, errlen, "write error");
         rc = -1;

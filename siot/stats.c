@@ -17,6 +17,7 @@
 #include "core/hist.h"
 #include "replay/analyze.h"
 #include "siot/dump.h"
+#include "siot/files.h"
 #include "core/roles.h"
 
 int siot_stats_resolve_sites = 1;
@@ -33,18 +34,6 @@ typedef struct fnstat {
     int32_t max_rank;
 } fnstat;
 
-typedef struct filestat {
-    char *name;
-    uint8_t layer;
-    uint64_t calls, rbytes, wbytes;
-} filestat;
-
-typedef struct handle {
-    uint8_t kind;
-    int64_t id;
-    int32_t file;
-} handle;
-
 typedef struct stats {
     const siot_trace *t;
     uint64_t total;
@@ -52,14 +41,11 @@ typedef struct stats {
     uint64_t lcalls[SIOT_NLAYERS], lread[SIOT_NLAYERS], lwrite[SIOT_NLAYERS];
     double ltime[SIOT_NLAYERS];
     uint64_t *rank_calls; /* nranks x NCOLS */
-    filestat *files;
-    uint32_t nfiles, capfiles;
-    handle *handles;
-    uint32_t nhandles, caphandles;
+    siot_files files; /* exact per-file rows (siot/files.h) */
     uint64_t sizes[SIOT_NLAYERS][2][SIZE_BINS];
     uint64_t *site_calls; /* per site + 1 */
     uint32_t *site_func;
-    siot_vbuf scratch, pat;
+    siot_vbuf scratch;
     int oom;
 } stats;
 
@@ -76,177 +62,6 @@ static unsigned comm_kind(unsigned cls)
     return COMM_OTHER;
 }
 
-static int32_t file_index(stats *s, const char *name, uint8_t layer)
-{
-    for (uint32_t i = 0; i < s->nfiles; i++)
-        if (s->files[i].layer == layer && strcmp(s->files[i].name, name) == 0)
-            return (int32_t)i;
-    if (s->nfiles == s->capfiles) {
-        uint32_t cap = s->capfiles ? s->capfiles * 2 : 16;
-        filestat *f = realloc(s->files, cap * sizeof *f);
-        if (!f) {
-            s->oom = 1;
-            return -1;
-        }
-        s->files = f;
-        s->capfiles = cap;
-    }
-    filestat *f = &s->files[s->nfiles];
-    memset(f, 0, sizeof *f);
-    f->name = strdup(name);
-    f->layer = layer;
-    if (!f->name) {
-        s->oom = 1;
-        return -1;
-    }
-    return (int32_t)s->nfiles++;
-}
-
-static handle *find_handle(stats *s, uint8_t kind, int64_t id)
-{
-    for (uint32_t i = 0; i < s->nhandles; i++)
-        if (s->handles[i].kind == kind && s->handles[i].id == id)
-            return &s->handles[i];
-    return NULL;
-}
-
-static void set_handle(stats *s, uint8_t kind, int64_t id, int32_t file)
-{
-    handle *h = find_handle(s, kind, id);
-    if (!h) {
-        if (s->nhandles == s->caphandles) {
-            uint32_t cap = s->caphandles ? s->caphandles * 2 : 16;
-            handle *v = realloc(s->handles, cap * sizeof *v);
-            if (!v) {
-                s->oom = 1;
-                return;
-            }
-            s->handles = v;
-            s->caphandles = cap;
-        }
-        h = &s->handles[s->nhandles++];
-        h->kind = kind;
-        h->id = id;
-    }
-    h->file = file;
-}
-
-
-/* Handle kinds: descriptors, streams and MPI files name files. */
-static int handle_kind(unsigned role)
-{
-    switch (role) {
-    case SIOT_ROLE_fd:
-        return 1;
-    case SIOT_ROLE_stream:
-        return 2;
-    case SIOT_ROLE_file:
-    case SIOT_ROLE_newfile:
-    case SIOT_ROLE_closefile:
-        return 3;
-    }
-    return 0;
-}
-
-static int arg_of_role(const siot_funcdesc *f, unsigned role)
-{
-    for (uint32_t k = 0; k < f->nargs; k++)
-        if (f->argroles[k] == role)
-            return (int)k;
-    return -1;
-}
-
-static int64_t arg_int(stats *s, const siot_agg_event *e, int k)
-{
-    siot_value v;
-    if (k < 0 || siot_agg_arg(e, (uint32_t)k, &s->scratch, &v) != 0 || v.kind != SIOT_V_INT)
-        return INT64_MIN;
-    return v.i;
-}
-
-/* fcntl(fd, F_DUPFD or F_DUPFD_CLOEXEC, min): a duplicate, like dup */
-static int is_fcntl_dup(stats *s, const siot_agg_event *e)
-{
-    const siot_funcdesc *f = e->fn;
-    if (arg_of_role(f, SIOT_ROLE_fcntlarg) < 0 || f->nargs < 2)
-        return 0;
-    int64_t cmd = arg_int(s, e, 1);
-    return cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC;
-}
-
-/* An aio completion (aio_return: class wait, an aiocb argument [fd id,
- * offset, nbytes, opcode]): the read or write its bytes are, by the
- * request's opcode (0 when not one), and the request's descriptor id. */
-static unsigned aio_direction(stats *s, const siot_agg_event *e, int64_t *fd)
-{
-    int k = arg_of_role(e->fn, SIOT_ROLE_aiocb);
-    siot_value v;
-    if (SIOT_CLASS_BASE(e->fn->cls) != SIOT_CLASS_wait || k < 0 ||
-        siot_agg_arg(e, (uint32_t)k, &s->scratch, &v) != 0 || v.kind != SIOT_V_ARR || v.n < 4)
-        return 0;
-    *fd = v.arr[0];
-    return v.arr[3] == LIO_READ ? SIOT_CLASS_read : v.arr[3] == LIO_WRITE ? SIOT_CLASS_write : 0;
-}
-
-static void file_bytes(stats *s, const handle *h, unsigned b, uint64_t total, int64_t bytes)
-{
-    if (!h || h->file < 0)
-        return;
-    filestat *fs = &s->files[h->file];
-    fs->calls += total;
-    uint64_t n = total * (uint64_t)(bytes > 0 ? bytes : 0);
-    if (b == SIOT_CLASS_read)
-        fs->rbytes += n;
-    else
-        fs->wbytes += n;
-}
-
-static void track_files(stats *s, const siot_agg_event *e, uint64_t total)
-{
-    const siot_funcdesc *f = e->fn;
-    unsigned b = SIOT_CLASS_BASE(f->cls);
-    int64_t aiofd = -1;
-    unsigned aio = aio_direction(s, e, &aiofd);
-    if (aio) {
-        file_bytes(s, find_handle(s, 1, aiofd), aio, total, e->bytes);
-        return;
-    }
-    int kp = arg_of_role(f, SIOT_ROLE_path);
-    if (b == SIOT_CLASS_open && kp >= 0) {
-        s->pat.len = 0;
-        siot_agg_pattern(e, e->node->u.ev.args[kp], &s->pat);
-        siot_vbuf_u8(&s->pat, 0);
-        if (s->pat.oom)
-            return;
-        int32_t fi = file_index(s, (const char *)s->pat.data, f->layer);
-        int knew = arg_of_role(f, SIOT_ROLE_newfile);
-        int64_t id = knew >= 0 ? arg_int(s, e, knew) : siot_eval_int(e->node->u.ev.ret, &e->ctx, -1);
-        int kind = knew >= 0 ? 3 : f->layer == SIOT_LAYER_stdio ? 2 : 1;
-        if (fi >= 0 && id >= 0)
-            set_handle(s, (uint8_t)kind, id, fi);
-        return;
-    }
-    if (b == SIOT_CLASS_open || b == SIOT_CLASS_dup || is_fcntl_dup(s, e)) {
-        /* fdopen, dup, dup2, fcntl(F_DUPFD): the new handle names the old file */
-        int kfd = arg_of_role(f, SIOT_ROLE_fd);
-        handle *h = kfd >= 0 ? find_handle(s, 1, arg_int(s, e, kfd)) : NULL;
-        int64_t id = siot_eval_int(e->node->u.ev.ret, &e->ctx, -1);
-        /* from a descriptor that was not traced (-1): the target names no file any more */
-        if (id >= 0 && (h || (kfd >= 0 && arg_int(s, e, kfd) == -1)))
-            set_handle(s, f->layer == SIOT_LAYER_stdio ? 2 : 1, id, h ? h->file : -1);
-        return;
-    }
-    if (b != SIOT_CLASS_read && b != SIOT_CLASS_write)
-        return;
-    for (uint32_t k = 0; k < f->nargs; k++) {
-        int kind = handle_kind(f->argroles[k]);
-        if (!kind)
-            continue;
-        file_bytes(s, find_handle(s, (uint8_t)kind, arg_int(s, e, (int)k)), b, total, e->bytes);
-        return;
-    }
-}
-
 static void on_event(void *user, const siot_agg_event *e)
 {
     stats *s = user;
@@ -255,7 +70,7 @@ static void on_event(void *user, const siot_agg_event *e)
     uint64_t total = e->calls * e->nranks;
     unsigned b = SIOT_CLASS_BASE(f->cls);
     int64_t aiofd;
-    unsigned aio = aio_direction(s, e, &aiofd);
+    unsigned aio = siot_aio_direction(e, &s->scratch, &aiofd);
     if (aio)
         b = aio; /* an aio completion's bytes: read or written */
     int data = siot_is_data_class(f->cls);
@@ -293,7 +108,7 @@ static void on_event(void *user, const siot_agg_event *e)
         s->site_calls[site] += total;
         s->site_func[site] = fi;
     }
-    track_files(s, e, total);
+    siot_files_event(&s->files, e);
 }
 
 /* ------------------------------------------------------------ call sites */
@@ -444,6 +259,44 @@ static uint32_t top_sites(stats *s, siot_siteloc *loc, uint32_t max)
     return n;
 }
 
+/* Bytes read and written, for people. */
+static void human_rw(char (*rw)[32], uint64_t rbytes, uint64_t wbytes)
+{
+    human_bytes(rw[0], sizeof rw[0], (double)rbytes);
+    human_bytes(rw[1], sizeof rw[1], (double)wbytes);
+}
+
+/* One row per file and layer, exact; then the patterns that sum up rows
+ * whose names differ only in numbers. */
+static void print_files_human(siot_files *fs, FILE *o)
+{
+    char rw[2][32];
+    siot_vbuf rl;
+    siot_vbuf_init(&rl);
+    if (fs->nrows)
+        fprintf(o, "\nFiles                                          layer        calls         read      written"
+                   "  ranks\n");
+    for (uint32_t i = 0; i < fs->nrows; i++) {
+        const siot_filerow *f = &fs->rows[i];
+        human_rw(rw, f->rbytes, f->wbytes);
+        rl.len = 0;
+        siot_rankset_format(&f->ranks, &rl);
+        fprintf(o, "  %-44s %-8s %9" PRIu64 " %12s %12s  %" PRIu64 " %s (%.*s)%s\n", f->name, siot_layer_name(f->layer),
+                f->calls, rw[0], rw[1], siot_rankset_count(&f->ranks), siot_file_sharing(f), (int)rl.len, (const char *)rl.data,
+                f->exact ? "" : " approximate");
+    }
+    if (fs->npatterns)
+        fprintf(o, "\nFile patterns (sums of the rows above)  layer   files    calls         read      written"
+                   "  ranks\n");
+    for (uint32_t i = 0; i < fs->npatterns; i++) {
+        const siot_filepattern *p = &fs->patterns[i];
+        human_rw(rw, p->rbytes, p->wbytes);
+        fprintf(o, "  %-38s %-8s %5u %8" PRIu64 " %12s %12s  %" PRIu64 "\n", p->pattern, siot_layer_name(p->layer),
+                p->files, p->calls, rw[0], rw[1], siot_rankset_count(&p->ranks));
+    }
+    siot_vbuf_free(&rl);
+}
+
 static void print_human(stats *s, const char *path, FILE *o)
 {
     const siot_trace *t = s->t;
@@ -498,15 +351,7 @@ static void print_human(stats *s, const char *path, FILE *o)
         fprintf(o, "  %-20s %9" PRIu64 " %12s %12s %12s (%d)\n", t->funcs[i].name, f->calls, a, b, c, f->max_rank);
     }
 
-    if (s->nfiles) {
-        fprintf(o, "\nFiles                                          layer        calls         read      written\n");
-        for (uint32_t i = 0; i < s->nfiles; i++) {
-            const filestat *f = &s->files[i];
-            human_bytes(a, sizeof a, (double)f->rbytes);
-            human_bytes(b, sizeof b, (double)f->wbytes);
-            fprintf(o, "  %-44s %-8s %9" PRIu64 " %12s %12s\n", f->name, siot_layer_name(f->layer), f->calls, a, b);
-        }
-    }
+    print_files_human(&s->files, o);
 
     int any = 0;
     for (unsigned l = 0; l < SIOT_NLAYERS; l++)
@@ -546,6 +391,34 @@ static void json_name(FILE *o, const char *name)
     siot_json_str(&b, name, strlen(name));
     fwrite(b.data, 1, b.len, o);
     siot_vbuf_free(&b);
+}
+
+/* The same rows as the text: "files" exact, "file_patterns" their summary. */
+static void print_files_json(siot_files *fs, FILE *o)
+{
+    siot_vbuf rl;
+    siot_vbuf_init(&rl);
+    for (uint32_t i = 0; i < fs->nrows; i++) {
+        const siot_filerow *f = &fs->rows[i];
+        rl.len = 0;
+        siot_rankset_format(&f->ranks, &rl);
+        fprintf(o, "%s{\"name\":", i ? "," : "");
+        json_name(o, f->name);
+        fprintf(o, ",\"layer\":\"%s\",\"calls\":%" PRIu64 ",\"bytes_read\":%" PRIu64 ",\"bytes_written\":%" PRIu64
+                   ",\"opens\":%" PRIu64 ",\"ranks\":%" PRIu64 ",\"rank_list\":\"%.*s\",\"sharing\":\"%s\",\"exact\":%s}",
+                siot_layer_name(f->layer), f->calls, f->rbytes, f->wbytes, f->opens, siot_rankset_count(&f->ranks),
+                (int)rl.len, (const char *)rl.data, siot_file_sharing(f), f->exact ? "true" : "false");
+    }
+    fprintf(o, "],\"file_patterns\":[");
+    for (uint32_t i = 0; i < fs->npatterns; i++) {
+        const siot_filepattern *p = &fs->patterns[i];
+        fprintf(o, "%s{\"pattern\":", i ? "," : "");
+        json_name(o, p->pattern);
+        fprintf(o, ",\"layer\":\"%s\",\"files\":%u,\"calls\":%" PRIu64 ",\"bytes_read\":%" PRIu64
+                   ",\"bytes_written\":%" PRIu64 ",\"ranks\":%" PRIu64 "}",
+                siot_layer_name(p->layer), p->files, p->calls, p->rbytes, p->wbytes, siot_rankset_count(&p->ranks));
+    }
+    siot_vbuf_free(&rl);
 }
 
 static void print_json(stats *s, FILE *o)
@@ -596,13 +469,7 @@ static void print_json(stats *s, FILE *o)
         fprintf(o, "}");
     }
     fprintf(o, "},\"files\":[");
-    for (uint32_t i = 0; i < s->nfiles; i++) {
-        const filestat *f = &s->files[i];
-        fprintf(o, "%s{\"name\":", i ? "," : "");
-        json_name(o, f->name);
-        fprintf(o, ",\"layer\":\"%s\",\"calls\":%" PRIu64 ",\"bytes_read\":%" PRIu64 ",\"bytes_written\":%" PRIu64 "}",
-                siot_layer_name(f->layer), f->calls, f->rbytes, f->wbytes);
-    }
+    print_files_json(&s->files, o);
     fprintf(o, "],\"request_sizes\":{");
     first = 1;
     for (unsigned l = 0; l < SIOT_NLAYERS; l++)
@@ -650,39 +517,64 @@ static void csv_field(FILE *o, const char *v)
     fputc('"', o);
 }
 
+/* Rows of "file" (one per file and layer) and "file_pattern" (their
+ * summary): a name, then the metrics, with the layer in its own column. */
+static void csv_rows(FILE *o, const char *section, const char *name, const char *layer, const char *const *metric,
+                     const uint64_t *v, int n)
+{
+    for (int k = 0; k < n; k++) {
+        fprintf(o, "%s,", section);
+        csv_field(o, name);
+        fprintf(o, ",%s,%" PRIu64 ",%s\n", metric[k], v[k], layer);
+    }
+}
+
+static void print_files_csv(const siot_files *fs, FILE *o)
+{
+    const char *fm[5] = {"calls", "bytes_read", "bytes_written", "opens", "ranks"};
+    const char *pm[5] = {"calls", "bytes_read", "bytes_written", "ranks", "files"};
+    for (uint32_t i = 0; i < fs->nrows; i++) {
+        const siot_filerow *f = &fs->rows[i];
+        uint64_t v[5] = {f->calls, f->rbytes, f->wbytes, f->opens, siot_rankset_count(&f->ranks)};
+        csv_rows(o, "file", f->name, siot_layer_name(f->layer), fm, v, 5);
+    }
+    for (uint32_t i = 0; i < fs->npatterns; i++) {
+        const siot_filepattern *p = &fs->patterns[i];
+        uint64_t v[5] = {p->calls, p->rbytes, p->wbytes, siot_rankset_count(&p->ranks), p->files};
+        csv_rows(o, "file_pattern", p->pattern, siot_layer_name(p->layer), pm, v, 5);
+    }
+}
+
+/* section,name,metric,value and, where one applies, the layer (a column
+ * added after the first four, so readers of those keep working). */
 static void print_csv(stats *s, FILE *o)
 {
     const siot_trace *t = s->t;
-    fprintf(o, "section,name,metric,value\n");
-    fprintf(o, "job,,nranks,%u\njob,,total_events,%" PRIu64 "\n", t->nranks, s->total);
+    fprintf(o, "section,name,metric,value,layer\n");
+    fprintf(o, "job,,nranks,%u,\njob,,total_events,%" PRIu64 ",\n", t->nranks, s->total);
     for (uint32_t i = 0; i < t->nfuncs; i++) {
         const fnstat *f = &s->fn[i];
-        if (!f->calls)
-            continue;
-        fprintf(o, "function,%s,calls,%" PRIu64 "\nfunction,%s,bytes,%" PRIu64 "\nfunction,%s,time_s,%.9g\n",
-                t->funcs[i].name, f->calls, t->funcs[i].name, f->bytes, t->funcs[i].name, f->time_ns * 1e-9);
+        const char *n = t->funcs[i].name, *l = siot_layer_name(t->funcs[i].layer);
+        if (f->calls)
+            fprintf(o, "function,%s,calls,%" PRIu64 ",%s\nfunction,%s,bytes,%" PRIu64 ",%s\nfunction,%s,time_s,%.9g,%s\n",
+                    n, f->calls, l, n, f->bytes, l, n, f->time_ns * 1e-9, l);
     }
-    for (unsigned l = 0; l < SIOT_NLAYERS; l++)
+    for (unsigned l = 0; l < SIOT_NLAYERS; l++) {
+        const char *n = siot_layer_name(l);
         if (s->lcalls[l])
-            fprintf(o, "layer,%s,calls,%" PRIu64 "\nlayer,%s,bytes_read,%" PRIu64 "\nlayer,%s,bytes_written,%" PRIu64 "\n",
-                    siot_layer_name(l), s->lcalls[l], siot_layer_name(l), s->lread[l], siot_layer_name(l),
-                    s->lwrite[l]);
+            fprintf(o, "layer,%s,calls,%" PRIu64 ",%s\nlayer,%s,bytes_read,%" PRIu64 ",%s\nlayer,%s,bytes_written,%" PRIu64
+                       ",%s\n",
+                    n, s->lcalls[l], n, n, s->lread[l], n, n, s->lwrite[l], n);
+    }
     for (uint32_t r = 0; r < t->nranks; r++)
         for (unsigned c = 0; c < NCOLS; c++) {
             uint64_t v = s->rank_calls[(uint64_t)r * NCOLS + c];
             if (v)
-                fprintf(o, "rank,%u,%s_calls,%" PRIu64 "\n", r,
-                        c < SIOT_NLAYERS ? siot_layer_name(c) : COMM_NAMES[c - SIOT_NLAYERS], v);
+                fprintf(o, "rank,%u,%s_calls,%" PRIu64 ",%s\n", r,
+                        c < SIOT_NLAYERS ? siot_layer_name(c) : COMM_NAMES[c - SIOT_NLAYERS], v,
+                        c < SIOT_NLAYERS ? siot_layer_name(c) : "mpi");
         }
-    for (uint32_t i = 0; i < s->nfiles; i++) {
-        const char *m[3] = {"calls", "bytes_read", "bytes_written"};
-        uint64_t v[3] = {s->files[i].calls, s->files[i].rbytes, s->files[i].wbytes};
-        for (int k = 0; k < 3; k++) {
-            fprintf(o, "file,");
-            csv_field(o, s->files[i].name);
-            fprintf(o, ",%s,%" PRIu64 "\n", m[k], v[k]);
-        }
-    }
+    print_files_csv(&s->files, o);
 }
 
 /* ------------------------------------------------------------ entry */
@@ -692,6 +584,7 @@ int siot_stats(const siot_trace *t, const char *path, int format, FILE *out, cha
     stats s;
     memset(&s, 0, sizeof s);
     s.t = t;
+    siot_files_init(&s.files);
     s.fn = calloc(t->nfuncs + 1, sizeof *s.fn);
     s.rank_calls = calloc((size_t)t->nranks * NCOLS + 1, sizeof *s.rank_calls);
     s.site_calls = calloc(t->nsites + 2, sizeof *s.site_calls);
@@ -704,7 +597,7 @@ int siot_stats(const siot_trace *t, const char *path, int format, FILE *out, cha
     siot_handlers h = {.user = &s, .event = on_event};
     if (siot_analyze(t, &h, err, errlen) != 0)
         goto out;
-    if (s.oom) {
+    if (s.oom || s.files.oom || siot_files_summarise(&s.files) != 0) {
         snprintf(err, errlen, "out of memory");
         goto out;
     }
@@ -716,15 +609,11 @@ int siot_stats(const siot_trace *t, const char *path, int format, FILE *out, cha
         print_human(&s, path, out);
     rc = 0;
 out:
-    for (uint32_t i = 0; i < s.nfiles; i++)
-        free(s.files[i].name);
-    free(s.files);
-    free(s.handles);
+    siot_files_free(&s.files);
     free(s.fn);
     free(s.rank_calls);
     free(s.site_calls);
     free(s.site_func);
     siot_vbuf_free(&s.scratch);
-    siot_vbuf_free(&s.pat);
     return rc;
 }

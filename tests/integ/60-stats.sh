@@ -1,7 +1,8 @@
 #!/bin/bash
 # siot stats on the compressed trace: every count and byte total equals what
 # the expanded events sum to and the values known from the program, at P = 1,
-# 4 and 8; rank 0 against the other ranks; files as patterns; a plug-in
+# 4 and 8; rank 0 against the other ranks; exact file rows and their
+# patterns; a plug-in
 # handler written here gives the known numbers.
 . "$(dirname "$0")/../lib.sh"
 build_traced known
@@ -46,7 +47,24 @@ mpirun_np 4 ./loops all 20 > /dev/null || fail loops
 "$SIOT" stats --json loops.siot > l.json
 jsonl loops.siot > l.jsonl
 py check_stats.py l.json l.jsonl || fail loops
-grep -q '"name":"plot_{0010..0120}_r{rank}.dat"' l.json || fail "numbered files not shown as a pattern: $(grep -o '"name":"plot[^"]*"' l.json | head -1)"
+py check_files.py l.json l.jsonl || fail "loops: file rows"
+# loops.c files(): ranks x steps 10, 20 .. 120 files plot_%04d_r%d.dat, one exact row each, and a pattern over them.
+python3 - l.json <<'PY' || fail "numbered files: rows or pattern"
+import json, sys
+s = json.load(open(sys.argv[1]))
+rows = sorted(f["name"] for f in s["files"] if f["layer"] == "stdio" and f["name"].startswith("plot_"))
+want = sorted("plot_%04d_r%d.dat" % (10 * k, r) for k in range(1, 13) for r in range(4))
+if rows != want:
+    sys.exit("stdio plot rows %s" % rows[:6])
+# each: fwrite of 8-byte items, 10, 20 .. 50 of them, by its one rank
+bad = [f for f in s["files"] if f["layer"] == "stdio" and f["name"].startswith("plot_") and
+       (f["bytes_written"] != 8 * 10 * (1 + 2 + 3 + 4 + 5) or f["calls"] != 5 or f["sharing"] != "unique")]
+if bad:
+    sys.exit("stdio plot rows %s" % bad[:2])
+pats = [(p["pattern"], p["files"]) for p in s["file_patterns"] if p["layer"] == "stdio"]
+if ("plot_{0010..0120}_r{0..3}.dat", 48) not in pats:
+    sys.exit("stdio patterns %s" % pats)
+PY
 
 # The tables and the CSV.
 "$SIOT" stats loops.siot > l.txt || fail "siot stats"
@@ -55,9 +73,9 @@ for h in "Calls per layer" "Bytes per layer" "Time per function" "Files" "Reques
 done
 grep -q "loops.c:[0-9]" l.txt || fail "call sites not resolved to loops.c:LINE"
 "$SIOT" stats --csv loops.siot > l.csv || fail "siot stats --csv"
-[ "$(head -1 l.csv)" = "section,name,metric,value" ] || fail "csv header"
+[ "$(head -1 l.csv)" = "section,name,metric,value,layer" ] || fail "csv header"
 n=$(python3 -c 'import json; print(json.load(open("l.json"))["total_events"])')
-grep -q "^job,,total_events,$n\$" l.csv || fail "csv total_events"
+grep -q "^job,,total_events,$n,\$" l.csv || fail "csv total_events"
 
 # A plug-in: MPI_File_write_at_all bytes per rank, 4 segments x 65536 bytes each.
 gcc -std=c11 -O1 -shared -fPIC -I"$ROOT" -o writeall.so "$ROOT/tests/plugin/write_all_bytes.c" || fail "plug-in build"

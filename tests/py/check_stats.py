@@ -5,43 +5,10 @@ events (`siot dump --jsonl`) give when summed here, and, when given, the
 values known in advance from the program (KNOWN.json: {"path.to.key": value}).
 Function classes (read, write, collective...) come from the spec files."""
 import json
-import os
-import re
 import sys
 from collections import Counter, defaultdict
 
-ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
-
-
-def spec_lines():
-    """The spec lines with the %family templates expanded (docs/spec-format.md)."""
-    for name in sorted(os.listdir(os.path.join(ROOT, "spec"))):
-        fams = {}
-        for line in open(os.path.join(ROOT, "spec", name)):
-            line = line.split("#")[0].strip()
-            if line.startswith("%family "):
-                fam, members = line[8:].split(" ", 1)
-                fams[fam] = [m.split(":", 1) for m in members.split(";")]
-                continue
-            if "|" not in line:
-                continue
-            for fam, members in fams.items():
-                if "${%s" % fam in line:
-                    for mname, ctype in members:
-                        yield line.replace("${%s.c}" % fam, ctype.strip()).replace("${%s}" % fam, mname.strip())
-                    break
-            else:
-                yield line
-
-
-def spec_classes():
-    cls = {}
-    for line in spec_lines():
-        head, proto = line.split("|", 1)
-        words = head.split()
-        fn = re.search(r"([A-Za-z_][A-Za-z_0-9]*)\s*\(", proto).group(1)
-        cls[fn] = words[1].split("+")
-    return cls
+from specs import spec_classes
 
 
 def comm_kind(c):

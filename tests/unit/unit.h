@@ -27,6 +27,15 @@ static int unit_failures, unit_checks;
         }                                                                                             \
     } while (0)
 
+/* xorshift32: a repeatable sequence from *state (non-zero) */
+static inline uint32_t unit_rng(uint32_t *state)
+{
+    *state ^= *state << 13;
+    *state ^= *state >> 17;
+    *state ^= *state << 5;
+    return *state;
+}
+
 static inline int unit_done(const char *name)
 {
     printf("%s: %d checks, %d failed\n", name, unit_checks, unit_failures);

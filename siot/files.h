@@ -1,0 +1,76 @@
+/* files: exact per-file accounting over the compressed trace, shared by
+ * `siot stats` (text, JSON, CSV) and `siot report`.
+ *
+ * One row per file name and layer. A data call is attributed through the
+ * handle it uses, on its own rank, to the file that handle's open named on
+ * that rank (descriptors, streams, MPI files, HDF5 ids, netCDF ids; an HDF5
+ * dataset belongs to the file it was created or opened in). Names are never
+ * merged into patterns here: replay/analyze.c walks a loop iteration by
+ * iteration when the name it opens changes with the iteration, and an open
+ * shared by ranks is evaluated for each of them, so the work is proportional
+ * to files x ranks, never to the data calls, which stay multiplied. Patterns
+ * (ckpt_{0010..0050}.dat) are a summary computed from the exact rows. */
+#ifndef SIOT_FILES_H
+#define SIOT_FILES_H
+
+#include <stdint.h>
+
+#include "core/vbuf.h"
+#include "replay/analyze.h"
+
+/* A set of ranks as ascending disjoint ranges: one range for the usual
+ * "all ranks" or "one rank", whatever the job size. */
+typedef struct siot_rankset {
+    int32_t (*span)[2]; /* [lo, hi], ascending, not adjacent */
+    uint32_t n, cap;
+} siot_rankset;
+
+int siot_rankset_add(siot_rankset *s, int32_t rank); /* -1 when out of memory */
+uint64_t siot_rankset_count(const siot_rankset *s);
+void siot_rankset_format(const siot_rankset *s, siot_vbuf *out); /* "0-3", "0,2,5-7" */
+void siot_rankset_free(siot_rankset *s);
+
+typedef struct siot_filerow {
+    char *name;
+    uint8_t layer;
+    int exact;             /* 0: the name still varies over a multiplied loop (approximate traces) */
+    uint64_t opens, calls; /* calls: reads and writes */
+    uint64_t rbytes, wbytes;
+    siot_rankset ranks; /* ranks that opened it or moved data to or from it */
+} siot_filerow;
+
+/* A summary of rows whose names differ only in numbers: ckpt_{0010..0050}.dat */
+typedef struct siot_filepattern {
+    char *pattern;
+    uint8_t layer;
+    uint32_t files;
+    uint64_t calls, rbytes, wbytes;
+    siot_rankset ranks;
+} siot_filepattern;
+
+typedef struct siot_files {
+    siot_filerow *rows;
+    uint32_t nrows, caprows;
+    siot_filepattern *patterns; /* filled by siot_files_summarise */
+    uint32_t npatterns;
+    struct siot_files_index *ix; /* name and handle lookup */
+    siot_vbuf scratch, name;
+    int oom;
+} siot_files;
+
+void siot_files_init(siot_files *fs);
+/* Feed every record of the analysis pass (a handlers' event callback). */
+void siot_files_event(siot_files *fs, const siot_agg_event *e);
+/* Computes the patterns after the pass. Returns -1 when out of memory. */
+int siot_files_summarise(siot_files *fs);
+void siot_files_free(siot_files *fs);
+
+/* Helpers stats.c shares: an aio completion's direction (read or write
+ * class, 0 when not one) and its descriptor; fcntl(F_DUPFD...) is a dup. */
+unsigned siot_aio_direction(const siot_agg_event *e, siot_vbuf *scratch, int64_t *fd);
+int siot_is_fcntl_dup(const siot_agg_event *e, siot_vbuf *scratch);
+
+/* "shared" when more than one rank touched the file, else "unique". */
+const char *siot_file_sharing(const siot_filerow *r);
+
+#endif
