@@ -7,7 +7,10 @@
 # the program's source makes them. The merged trace replays: every file the
 # program wrote comes back with its size (what PMPI_Init did at start-up is
 # in the trace too, and some of it cannot come back the same in a replay
-# root, so ioreplay's verdict is not asserted).
+# root, so ioreplay's verdict is not asserted). With MPI_Finalize through
+# the wrapper the ranks merge there, each its launcher's rank; when the
+# trace's directory cannot be written, the parts go to the working directory
+# and each rank says where.
 . "$(dirname "$0")/../lib.sh"
 build_traced pinit
 mkdir -p run
@@ -76,4 +79,33 @@ mpirun_np 4 "$B/bin/ioreplay" --explain --root "$WORK/root" job.siot > replay.tx
 diff orig.files replay.files > /dev/null || { diff orig.files replay.files >&2; fail "the replay's files differ"; }
 ! grep -E "event [0-9]+ (pwrite|fwrite|MPI_File_write_at|MPI_File_open|MPI_Barrier)" replay.txt ||
     fail "the replay did not reissue the program's own calls as recorded"
-pass "PMPI_Init/PMPI_Finalize under mpirun -np 4: 4 parts, one line, merged into 4 ranks, replayed with the same files"
+# PMPI_Init, then MPI_Finalize through the wrapper: the ranks merge there as
+# usual, each its launcher's rank (MPI_Comm_rank's answer on each).
+mkdir -p fin
+(cd fin && SIOT_TRACE=$WORK/fin.siot mpirun_np 4 ../pinit mpi-finalize > /dev/null 2> ../fin.err) ||
+    { cat fin.err >&2; fail "pinit mpi-finalize exited $?"; }
+[ -f fin.siot ] && [ -z "$(ls fin.part-*.siot 2> /dev/null)" ] || fail "MPI_Finalize: no job trace, or parts"
+! grep -q '^siotrace:' fin.err || { cat fin.err >&2; fail "MPI_Finalize: the tracer spoke"; }
+jsonl fin.siot | python3 -c '
+import json, sys
+ev = [json.loads(l) for l in sys.stdin]
+got = sorted((e["rank"], e["args"]["rank"]) for e in ev if e["func"] == "MPI_Comm_rank")
+assert got == [(r, r) for r in range(4)], got
+' || fail "MPI_Finalize: the merged ranks are not MPI's"
+echo "   PMPI_Init with MPI_Finalize: merged there, rank r of the trace is MPI's rank r"
+
+# The trace's directory cannot be written: each part goes to the working
+# directory (the first fallback), rank 0's line points there, and each other
+# rank says where its own went, since it is not beside the trace.
+mkdir -p fb
+(cd fb && SIOT_TRACE=/proc/no-such-dir/job.siot mpirun_np 4 ../pinit > /dev/null 2> ../fb.err) ||
+    { cat fb.err >&2; fail "pinit (fallback) exited $?"; }
+[ "$(ls fb/job.part-*.siot | wc -l)" = 4 ] || fail "fallback: $(ls fb) instead of 4 parts"
+grep -q "^siotrace: the 4 processes .*(rank 0: $WORK/fb/job.part-000000.siot)" fb.err || { cat fb.err >&2; fail "fallback: rank 0's line"; }
+for r in 1 2 3; do
+    grep -q "^siotrace: rank $r of an MPI launch without MPI_Init: its part is in $WORK/fb/job.part-00000$r.siot$" fb.err ||
+        { cat fb.err >&2; fail "fallback: rank $r does not say where its part is"; }
+done
+[ "$(grep -c '^siotrace:' fb.err)" = 4 ] || { cat fb.err >&2; fail "fallback: not one line per process"; }
+echo "   unwritable trace directory: the parts in the working directory, each rank says so"
+pass "PMPI_Init/PMPI_Finalize under mpirun -np 4: 4 parts, one line, merged into 4 ranks, replayed with the same files; MPI_Finalize merges with the right ranks; fallback parts"

@@ -9,7 +9,9 @@
  *   - writes pinit-<rank>.txt with 2 fwrite of 500 bytes (1000 bytes);
  *   - writes 100 bytes at offset rank*100 of the shared pinit-shared.dat
  *     with MPI_File_open / MPI_File_write_at / MPI_File_close (wrapped);
- *   - meets the others in one MPI_Barrier (wrapped).
+ *   - meets the others in one MPI_Barrier (wrapped);
+ *   - ends with PMPI_Finalize, or with MPI_Finalize (wrapped) when its
+ *     argument is "mpi-finalize".
  * It exits 0 when every call succeeded, 1 otherwise. */
 #include <fcntl.h>
 #include <mpi.h>
@@ -68,6 +70,9 @@ int main(int argc, char **argv)
     bad |= stdio_file(rank);
     bad |= mpiio_file(rank);
     bad |= MPI_Barrier(MPI_COMM_WORLD) != MPI_SUCCESS;
-    bad |= PMPI_Finalize() != MPI_SUCCESS;
+    if (argc > 1 && strcmp(argv[1], "mpi-finalize") == 0)
+        bad |= MPI_Finalize() != MPI_SUCCESS;
+    else
+        bad |= PMPI_Finalize() != MPI_SUCCESS;
     return bad;
 }
