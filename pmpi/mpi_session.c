@@ -49,6 +49,16 @@ static void register_predefined(void)
 #undef REG
 }
 
+/* A program that calls PMPI_Init itself never passes through MPI_Init, yet
+ * its MPI calls go through the wrappers: from the start, they name the
+ * predefined handles as the ranks of a merged trace do (the handles are
+ * link-time constants or addresses, valid before MPI_Init). */
+__attribute__((constructor)) static void predefined_at_load(void)
+{
+    siot_runtime_init();
+    register_predefined();
+}
+
 void siot_mpi_init_pre(void) { siot_session_pause(); }
 
 void siot_mpi_init_post(void)

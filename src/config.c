@@ -1,6 +1,7 @@
 /* config: the SIOT_* environment (config.h). */
 #include "src/config.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +67,23 @@ static size_t parse_size(const char *v, size_t def)
     return (size_t)(x * mul);
 }
 
+/* The rank and size a launcher put in the environment under these names:
+ * 1 when both are there and make sense (rank < size), else 0. Not the
+ * tracer's own settings: nothing is said about odd values. */
+static int launch_env(const char *rank_name, const char *size_name)
+{
+    const char *r = getenv(rank_name), *s = getenv(size_name);
+    if (!r || !s || !*r || !*s)
+        return 0;
+    char *re, *se;
+    unsigned long rank = strtoul(r, &re, 10), size = strtoul(s, &se, 10);
+    if (*re || *se || size == 0 || rank >= size || size > INT32_MAX)
+        return 0;
+    siot_cfg.launch_rank = (int32_t)rank;
+    siot_cfg.launch_size = (uint32_t)size;
+    return 1;
+}
+
 void siot_config_load(void)
 {
     const char *v;
@@ -97,6 +115,8 @@ void siot_config_load(void)
         else
             siot_cfg.checkpoint_ns = (uint64_t)(sec * 1e9) ? (uint64_t)(sec * 1e9) : 1;
     }
+    if (!launch_env("OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"))
+        launch_env("PMI_RANK", "PMI_SIZE");
     v = getenv("SIOT_TOLERANCE");
     if (v && *v) {
         char *end;

@@ -1,4 +1,5 @@
-/* config: the SIOT_* environment, read once at start-up (the README's table).
+/* config: the SIOT_* environment, read once at start-up (the README's table),
+ * and the rank an MPI launcher gave the process.
  * Read-only after siot_config_load(): no lock, safe anywhere. *
  * Errors: a bad value is said on stderr in one line, and its default kept.
  */
@@ -20,6 +21,11 @@ typedef struct siot_config {
     size_t max_memory;       /* SIOT_MAX_MEMORY: recorder memory before nodes are spilled to disk */
     const char *spill_dir;   /* SIOT_SPILL_DIR, else TMPDIR, else /tmp */
     uint64_t checkpoint_ns;  /* SIOT_CHECKPOINT: seconds between a rank's checkpoints (0: none) */
+    /* The launcher's rank environment (MPICH's hydra: PMI_RANK, PMI_SIZE;
+     * Open MPI: OMPI_COMM_WORLD_RANK, OMPI_COMM_WORLD_SIZE); size 0 when the
+     * process was not started by an MPI launcher. */
+    int32_t launch_rank;
+    uint32_t launch_size;
 } siot_config;
 extern siot_config siot_cfg;
 

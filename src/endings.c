@@ -37,6 +37,57 @@ static int write_own_part(const siot_trace *t, const char *reason)
     return 0;
 }
 
+/* Rank 0's one line for a launch whose parts could not be merged: where its
+ * own part went and the command that joins them (the other parts are named
+ * like it: <trace>.part-RRRRRR.siot). */
+static void say_launch_parts(const char *where)
+{
+    static const char suffix[] = ".part-000000.siot"; /* siot_partial_path's, for rank 0 */
+    size_t len = strlen(where), base = len >= sizeof suffix - 1 ? len - (sizeof suffix - 1) : len;
+    siot_sayf("siotrace: the %u processes of this MPI launch could not merge their traces: the tracer never saw "
+              "MPI_Init (the program calls PMPI_Init itself, or no MPI at all); each wrote its own part (rank 0: %s), "
+              "to be joined with: siot merge -o %.*s.siot %.*s.part-*.siot",
+              (unsigned)siot_session_nranks(), where, (int)base, where, (int)base, where);
+}
+
+/* A process of an MPI launch whose MPI_Init the tracer never saw: its trace
+ * cannot meet the others', so it is its rank's part. Rank 0 says so once for
+ * the launch; another rank speaks only when its part is not where rank 0's
+ * line points (a fallback directory), or nowhere, or when asked to
+ * (SIOT_VERBOSE). */
+static int write_launch_part(const siot_trace *t)
+{
+    char where[PATH_MAX + 64], why[sizeof ((siot_out *)0)->why], beside[PATH_MAX + 64], path[PATH_MAX + 64];
+    int rank = (int)siot_session_rank();
+    if (siot_write_part(t, where, sizeof where, why, sizeof why) != 0) {
+        siot_sayf("siotrace: rank %d of an MPI launch without MPI_Init: its part could not be written anywhere (%s)",
+                  rank, why);
+        return -1;
+    }
+    siot_partial_path(path, sizeof path, rank);
+    siot_absolute_path(beside, sizeof beside, path);
+    if (rank == 0)
+        say_launch_parts(where);
+    else if (strcmp(where, beside) != 0 || siot_cfg.verbose)
+        siot_sayf("siotrace: rank %d of an MPI launch without MPI_Init: its part is in %s", rank, where);
+    return 0;
+}
+
+/* The ending's trace: a serial program's; the part of a launched process
+ * whose MPI_Init the tracer never saw, when it ends by itself; or the rank's
+ * own part, said by each rank, as for any abnormal ending. */
+static int write_ending(siot_trace *t, const char *reason, int partial)
+{
+    if (!siot_session_in_job())
+        return siot_write_trace(t);
+    if (siot_session_is_mpi())
+        return write_own_part(t, reason);
+    siot_trace_set_kv(t, "mpi_init_unseen",
+                      "the tracer never saw MPI_Init (the program calls PMPI_Init itself, or no MPI at all): each "
+                      "process of the launch wrote its own part, from its start (PMPI_Init's own calls included)");
+    return partial ? write_own_part(t, reason) : write_launch_part(t);
+}
+
 int siot_end_session(const char *reason, int partial)
 {
     if (siot_session_ended() || atomic_exchange(&ending, 1))
@@ -54,7 +105,7 @@ int siot_end_session(const char *reason, int partial)
             siot_trace_set_kv(&t, partial ? "partial" : "ended", reason);
         if (partial)
             t.flags |= SIOT_TF_PARTIAL;
-        rc = siot_session_is_mpi() ? write_own_part(&t, reason) : siot_write_trace(&t);
+        rc = write_ending(&t, reason, partial);
     }
     siot_trace_free(&t);
     atomic_store(&end_written, 1);

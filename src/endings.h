@@ -6,7 +6,10 @@
  * (TERM, INT, HUP, QUIT, ABRT, SEGV, BUS, FPE, ILL) write what was recorded:
  * the trace of a serial program, or this rank's part
  * <trace>.part-RRRRRR.siot, marked partial with the reason. A signal then
- * takes its course (the previous handler, or the default action).
+ * takes its course (the previous handler, or the default action). A process
+ * of an MPI launch whose MPI_Init the tracer never saw (session.h:
+ * siot_session_in_job) writes its rank's part too, complete when it ends by
+ * itself, and rank 0 says so once for the launch.
  *
  * Signals: the handler follows lock.h's rule: on a thread that holds the lock
  * or is writing the ending it only notes the signal; elsewhere it writes

@@ -54,12 +54,15 @@ void siot_runtime_init(void)
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     S.start_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-    S.rank = 0;
-    S.nranks = 1;
+    /* A process of an MPI launch is that rank from the start: should the
+     * tracer never see MPI_Init, its trace is still its rank's part. */
+    int launched = siot_cfg.launch_size > 1;
+    S.rank = launched ? siot_cfg.launch_rank : 0;
+    S.nranks = launched ? siot_cfg.launch_size : 1;
     siot_arena_init(&S.arena);
-    siot_queue_init(&S.queue, &S.arena, 0, siot_cfg.compress, siot_cfg.window);
+    siot_queue_init(&S.queue, &S.arena, S.rank, siot_cfg.compress, siot_cfg.window);
     S.queue.tolerance = siot_cfg.tolerance;
-    siot_spill_attach(&S.queue, 0);
+    siot_spill_attach(&S.queue, S.rank);
     siot_record_init_thread();
     atomic_store(&siot_layer_mask, siot_cfg.layers);
 }
@@ -77,7 +80,11 @@ void siot_session_set_mpi(int on)
 
 int siot_session_is_mpi(void) { return S.mpi; }
 
+int siot_session_in_job(void) { return S.mpi || S.nranks > 1; }
+
 int32_t siot_session_rank(void) { return S.rank; }
+
+uint32_t siot_session_nranks(void) { return S.nranks; }
 
 int siot_session_ended(void) { return S.ended; }
 

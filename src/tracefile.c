@@ -211,6 +211,15 @@ void siot_partial_path(char *out, size_t n, int32_t rank)
     snprintf(out, n, "%s.part-%06d.siot", base, (int)rank);
 }
 
+void siot_absolute_path(char *out, size_t n, const char *path)
+{
+    char cwd[PATH_MAX];
+    if (path[0] != '/' && syscall(SYS_getcwd, cwd, sizeof cwd) > 0)
+        snprintf(out, n, "%s/%s", cwd, path[0] == '.' && path[1] == '/' ? path + 2 : path);
+    else
+        snprintf(out, n, "%s", path);
+}
+
 /* An MPI rank that cannot reach the merge writes its own part. */
 int siot_write_part(const siot_trace *t, char *where, size_t nwhere, char *why, size_t nwhy)
 {
@@ -226,11 +235,7 @@ int siot_write_part(const siot_trace *t, char *where, size_t nwhere, char *why, 
         if (i && snprintf(alt, sizeof alt, "%s/%s", dirs[i], name) >= (int)sizeof alt)
             continue;
         if (write_file(t, i ? alt : path, 1, &o) == 0) {
-            char cwd[PATH_MAX];
-            if (o.path[0] != '/' && syscall(SYS_getcwd, cwd, sizeof cwd) > 0)
-                snprintf(where, nwhere, "%s/%s", cwd, o.path[0] == '.' && o.path[1] == '/' ? o.path + 2 : o.path);
-            else
-                snprintf(where, nwhere, "%s", o.path);
+            siot_absolute_path(where, nwhere, o.path);
             return 0;
         }
         if (i == 0)

@@ -47,6 +47,8 @@ int siot_write_trace_to(const siot_trace *t, const char *path, int exact);
 int siot_write_part(const siot_trace *t, char *where, size_t nwhere, char *why, size_t nwhy);
 /* The name of this rank's part: the trace's name with .part-RRRRRR before .siot. */
 void siot_partial_path(char *out, size_t n, int32_t rank);
+/* path made absolute against the working directory (getcwd, a system call). */
+void siot_absolute_path(char *out, size_t n, const char *path);
 /* The executable's path (readlink of /proc/self/exe), or "unknown". */
 const char *siot_self_exe(char *buf, size_t n);
 /* One line on stderr (the format starts with "siotrace: "), with raw writes. */

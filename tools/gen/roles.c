@@ -287,8 +287,16 @@ static void buf_rp(const func *f, const param *p)
 {
     int i = (int)(p - f->p);
     const param *count = NULL, *size = NULL, *counts = NULL, *displs = NULL, *dt = NULL, *dts = NULL;
-    for (int j = i + 1; j < f->np && f->p[j].role != SIOT_ROLE_buf; j++) {
+    int mpi = f->layer != SIOT_LAYER_posix && f->layer != SIOT_LAYER_stdio;
+    for (int j = i + 1; j < f->np; j++) {
         const param *q = &f->p[j];
+        /* A buffer's count and datatype follow it, up to the next buffer;
+         * in MPI's reductions (sendbuf, recvbuf, count, datatype) both
+         * buffers share those after the second: the send side is not the
+         * 1-byte area it would otherwise be, which MPI reads count
+         * elements from. */
+        if (q->role == SIOT_ROLE_buf && (!mpi || count || counts))
+            break;
         if (q->role == SIOT_ROLE_count && !count)
             count = q;
         else if (q->role == SIOT_ROLE_size && !size)
