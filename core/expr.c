@@ -428,3 +428,17 @@ void siot_x_format(const siot_expr *x, siot_vbuf *o)
         fmt(o, "?");
     }
 }
+
+int siot_arg_index(const siot_funcdesc *f, unsigned role)
+{
+    for (uint32_t k = 0; k < f->nargs; k++)
+        if (f->argroles[k] == role)
+            return (int)k;
+    return -1;
+}
+
+int64_t siot_arg_int(const siot_event *e, const siot_funcdesc *f, const siot_ctx *c, unsigned role, int64_t def)
+{
+    int k = siot_arg_index(f, role);
+    return k >= 0 && (uint32_t)k < e->nargs ? siot_eval_int(e->args[k], c, def) : def;
+}

@@ -17,6 +17,11 @@ siot_expr *siot_x_intarray(siot_arena *a, const int64_t *v, uint32_t n);
 int siot_eval(const siot_expr *x, const siot_ctx *ctx, siot_vbuf *scratch, siot_value *out);
 /* Integer shortcut: returns def when the value is not an integer. */
 int64_t siot_eval_int(const siot_expr *x, const siot_ctx *ctx, int64_t def);
+/* An event's arguments by role: the index of f's first argument with that
+ * role (-1: none), and its value evaluated as an integer (def: none, or not
+ * recorded in e). */
+int siot_arg_index(const siot_funcdesc *f, unsigned role);
+int64_t siot_arg_int(const siot_event *e, const siot_funcdesc *f, const siot_ctx *c, unsigned role, int64_t def);
 
 /* The value an approximate count stands for: its rounded mean. */
 int64_t siot_x_approx_mean(const siot_expr *x);

@@ -112,14 +112,9 @@ static const siot_node *fiter_next(fiter *f, siot_ctx *c, int64_t *index, int64_
             return NULL;
         }
         /* an MPI call on an object an MPI-IO call made is the library's too */
-        if (f->flt && f->flt->no_mpi_in_mpiio) {
-            int made_io = io || fd->layer == SIOT_LAYER_mpiio;
-            if (keep && fd->layer == SIOT_LAYER_mpi && rp_objs_used(&f->objs, fd, &n->u.ev, c, &f->scratch))
-                keep = 0;
-            if (rp_objs_note(&f->objs, fd, &n->u.ev, c, made_io || !keep, &f->scratch) != 0) {
-                f->it.err = "out of memory";
-                return NULL;
-            }
+        if (f->flt && f->flt->no_mpi_in_mpiio && (keep = rp_objs_keep(&f->objs, fd, &n->u.ev, c, keep, io, &f->scratch)) < 0) {
+            f->it.err = "out of memory";
+            return NULL;
         }
         if (f->st_n == f->st_cap) {
             f->st_cap *= 2;
@@ -218,13 +213,7 @@ static int put_ordered(siot_vbuf *o, fiter *f, unsigned role, const siot_value *
     return 1;
 }
 
-static int has_status(const siot_funcdesc *f)
-{
-    for (uint32_t k = 0; k < f->nargs; k++)
-        if (f->argroles[k] == SIOT_ROLE_status)
-            return 1;
-    return 0;
-}
+static int has_status(const siot_funcdesc *f) { return siot_arg_index(f, SIOT_ROLE_status) >= 0; }
 
 /* MPI_Waitany/Waitsome/Testany/Testsome: which of the array's requests
  * the call completed is timing, which a replay makes happen by giving the

@@ -152,6 +152,14 @@ int rp_objs_used(const rp_idmap *m, const siot_funcdesc *f, const siot_event *e,
     return (int)most;
 }
 
+int rp_objs_keep(rp_idmap *m, const siot_funcdesc *f, const siot_event *e, const siot_ctx *c, int keep, int in_mpiio,
+                 siot_vbuf *scratch)
+{
+    if (keep && f->layer == SIOT_LAYER_mpi && rp_objs_used(m, f, e, c, scratch))
+        keep = 0;
+    return rp_objs_note(m, f, e, c, in_mpiio || f->layer == SIOT_LAYER_mpiio || !keep, scratch) != 0 ? -1 : keep;
+}
+
 int rp_poll_found_nothing(const siot_funcdesc *f, const siot_event *e, const siot_ctx *c)
 {
     unsigned base = SIOT_CLASS_BASE(f->cls);

@@ -55,6 +55,14 @@ int rp_objs_note(rp_idmap *m, const siot_funcdesc *f, const siot_event *e, const
 int rp_objs_used(const rp_idmap *m, const siot_funcdesc *f, const siot_event *e, const siot_ctx *c,
                  siot_vbuf *scratch);
 
+/* The POSIX-level rule for one event e that would be kept (reissued or
+ * compared): an MPI call on an object an MPI-IO call made is the library's
+ * and not kept; what MPI-IO calls and calls not kept make is noted in m.
+ * Returns whether e is kept, -1 without memory. in_mpiio: e is an MPI-IO
+ * call or inside one. */
+int rp_objs_keep(rp_idmap *m, const siot_funcdesc *f, const siot_event *e, const siot_ctx *c, int keep, int in_mpiio,
+                 siot_vbuf *scratch);
+
 /* A test or probe that found nothing (its flag, else its first count, 0:
  * MPI_Test, MPI_Testsome, MPI_Iprobe... polling): how many a program makes
  * is timing. A replay does not reissue them and a comparison skips them. */

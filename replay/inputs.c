@@ -120,27 +120,13 @@ static void unbind(stager *s, int stream, int64_t id)
         *h = s->h[--s->nh];
 }
 
-/* One event's argument by role: its index, or -1. */
-static int arg_index(const siot_funcdesc *f, unsigned role)
-{
-    for (uint32_t k = 0; k < f->nargs; k++)
-        if (f->argroles[k] == role)
-            return (int)k;
-    return -1;
-}
-
-static int64_t arg_int(const siot_event *e, const siot_funcdesc *f, const siot_ctx *c, unsigned role, int64_t def)
-{
-    int k = arg_index(f, role);
-    return k >= 0 && (uint32_t)k < e->nargs ? siot_eval_int(e->args[k], c, def) : def;
-}
 
 /* An open that can create or empty the file: its data then comes from the program. */
 static int creates(const siot_event *e, const siot_funcdesc *f, const siot_ctx *c, siot_vbuf *scratch)
 {
-    if (arg_index(f, SIOT_ROLE_oflags) >= 0)
-        return (arg_int(e, f, c, SIOT_ROLE_oflags, 0) & (O_CREAT | O_TRUNC)) != 0;
-    int k = arg_index(f, SIOT_ROLE_str);
+    if (siot_arg_index(f, SIOT_ROLE_oflags) >= 0)
+        return (siot_arg_int(e, f, c, SIOT_ROLE_oflags, 0) & (O_CREAT | O_TRUNC)) != 0;
+    int k = siot_arg_index(f, SIOT_ROLE_str);
     siot_value v;
     if (k >= 0 && (uint32_t)k < e->nargs && siot_eval(e->args[k], c, scratch, &v) == 0 && v.kind == SIOT_V_STR &&
         v.slen > 0)
@@ -150,7 +136,7 @@ static int creates(const siot_event *e, const siot_funcdesc *f, const siot_ctx *
 
 static void on_open(stager *s, const siot_event *e, const siot_funcdesc *f, const siot_ctx *c, siot_vbuf *scratch)
 {
-    int k = arg_index(f, SIOT_ROLE_path);
+    int k = siot_arg_index(f, SIOT_ROLE_path);
     siot_value v;
     if (k < 0 || (uint32_t)k >= e->nargs || siot_eval(e->args[k], c, scratch, &v) != 0 || v.kind != SIOT_V_STR)
         return;
@@ -174,10 +160,10 @@ static void on_read(stager *s, handle *h, const siot_event *e, const siot_funcde
 {
     infile *in = &s->f[h->file];
     int64_t bytes = siot_eval_int(e->bytes, c, 0), ret = siot_eval_int(e->ret, c, -1);
-    int64_t at = arg_index(f, SIOT_ROLE_offset) >= 0 ? arg_int(e, f, c, SIOT_ROLE_offset, 0) : h->pos;
-    int64_t asked = arg_int(e, f, c, SIOT_ROLE_count, -1);
-    if (asked > 0 && arg_index(f, SIOT_ROLE_size) >= 0) /* fread: items of size bytes */
-        asked *= arg_int(e, f, c, SIOT_ROLE_size, 1);
+    int64_t at = siot_arg_index(f, SIOT_ROLE_offset) >= 0 ? siot_arg_int(e, f, c, SIOT_ROLE_offset, 0) : h->pos;
+    int64_t asked = siot_arg_int(e, f, c, SIOT_ROLE_count, -1);
+    if (asked > 0 && siot_arg_index(f, SIOT_ROLE_size) >= 0) /* fread: items of size bytes */
+        asked *= siot_arg_int(e, f, c, SIOT_ROLE_size, 1);
     if (f->retrole == SIOT_ROLE_r_line || (f->retrole == SIOT_ROLE_r_bytes && h->stream && asked < 0)) {
         /* fgets, getline: a line ends with a newline unless it filled the buffer */
         if (ret <= 0 || bytes <= 0) {
@@ -194,7 +180,7 @@ static void on_read(stager *s, handle *h, const siot_event *e, const siot_funcde
             return;
         }
         siot_value v;
-        int k = arg_index(f, SIOT_ROLE_str);
+        int k = siot_arg_index(f, SIOT_ROLE_str);
         siot_vbuf fmt;
         siot_vbuf_init(&fmt);
         int have = k >= 0 && siot_eval(e->args[k], c, &fmt, &v) == 0 && v.kind == SIOT_V_STR;
@@ -214,7 +200,7 @@ static void on_read(stager *s, handle *h, const siot_event *e, const siot_funcde
     }
     if (at + bytes > in->end)
         in->end = at + bytes;
-    if (arg_index(f, SIOT_ROLE_offset) < 0)
+    if (siot_arg_index(f, SIOT_ROLE_offset) < 0)
         h->pos = at + bytes;
 }
 
@@ -225,11 +211,11 @@ static void on_seek(handle *h, const siot_event *e, const siot_funcdesc *f, cons
         h->pos = ret;
         return;
     }
-    if (arg_index(f, SIOT_ROLE_whence) < 0) { /* rewind */
+    if (siot_arg_index(f, SIOT_ROLE_whence) < 0) { /* rewind */
         h->pos = 0;
         return;
     }
-    int64_t off = arg_int(e, f, c, SIOT_ROLE_offset, 0), whence = arg_int(e, f, c, SIOT_ROLE_whence, -1);
+    int64_t off = siot_arg_int(e, f, c, SIOT_ROLE_offset, 0), whence = siot_arg_int(e, f, c, SIOT_ROLE_whence, -1);
     if (ret == 0 && whence == SEEK_SET)
         h->pos = off;
     else if (ret == 0 && whence == SEEK_CUR)
@@ -294,8 +280,8 @@ static void on_event(stager *s, const siot_trace *t, const siot_event *e, const 
         on_open(s, e, f, c, scratch);
         return;
     }
-    int stream = arg_index(f, SIOT_ROLE_stream) >= 0;
-    int64_t id = arg_int(e, f, c, stream ? SIOT_ROLE_stream : SIOT_ROLE_fd, -1);
+    int stream = siot_arg_index(f, SIOT_ROLE_stream) >= 0;
+    int64_t id = siot_arg_int(e, f, c, stream ? SIOT_ROLE_stream : SIOT_ROLE_fd, -1);
     handle *h = id >= 0 ? find_handle(s, stream, id) : NULL;
     if (!h)
         return;

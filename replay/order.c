@@ -18,10 +18,7 @@ void rp_order_free(rp_order *o)
 /* The recorded value of the step's first argument of this role, or -1. */
 static int64_t arg_of_role(const rp_step *st, unsigned role)
 {
-    for (uint32_t k = 0; k < st->fn->nargs && k < st->ev->nargs; k++)
-        if (st->fn->argroles[k] == role)
-            return siot_eval_int(st->ev->args[k], &st->ctx, -1);
-    return -1;
+    return siot_arg_int(st->ev, st->fn, &st->ctx, role, -1);
 }
 
 static void remember_file(rp_order *o, int64_t file, int64_t comm)

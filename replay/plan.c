@@ -96,10 +96,11 @@ static int replayed_layer(const rp_plan *p, unsigned layer, int covered)
  * noted. 0, or -1 without memory. */
 static int mpiio_object_step(rp_plan *p, rp_step *s)
 {
-    int io = s->in_mpiio || s->fn->layer == SIOT_LAYER_mpiio;
-    if (s->replay && s->fn->layer == SIOT_LAYER_mpi && rp_objs_used(&p->objs, s->fn, s->ev, &s->ctx, &p->scratch))
-        s->replay = 0;
-    return rp_objs_note(&p->objs, s->fn, s->ev, &s->ctx, io || !s->replay, &p->scratch);
+    int keep = rp_objs_keep(&p->objs, s->fn, s->ev, &s->ctx, s->replay, s->in_mpiio, &p->scratch);
+    if (keep < 0)
+        return -1;
+    s->replay = keep;
+    return 0;
 }
 
 int rp_plan_next(rp_plan *p, rp_step *s)

@@ -273,13 +273,6 @@ static uint8_t kind_of_role(unsigned role)
     return HK_NONE;
 }
 
-static int arg_of_role(const siot_funcdesc *f, unsigned role)
-{
-    for (uint32_t k = 0; k < f->nargs; k++)
-        if (f->argroles[k] == role)
-            return (int)k;
-    return -1;
-}
 
 static int64_t arg_at(siot_files *fs, const siot_event *ev, int k, const siot_ctx *c)
 {
@@ -293,7 +286,7 @@ int siot_is_fcntl_dup(const siot_agg_event *e, siot_vbuf *scratch)
 {
     const siot_funcdesc *f = e->fn;
     siot_value v;
-    if (arg_of_role(f, SIOT_ROLE_fcntlarg) < 0 || f->nargs < 2 || siot_agg_arg(e, 1, scratch, &v) != 0 ||
+    if (siot_arg_index(f, SIOT_ROLE_fcntlarg) < 0 || f->nargs < 2 || siot_agg_arg(e, 1, scratch, &v) != 0 ||
         v.kind != SIOT_V_INT)
         return 0;
     return v.i == F_DUPFD || v.i == F_DUPFD_CLOEXEC;
@@ -301,7 +294,7 @@ int siot_is_fcntl_dup(const siot_agg_event *e, siot_vbuf *scratch)
 
 unsigned siot_aio_direction(const siot_agg_event *e, siot_vbuf *scratch, int64_t *fd)
 {
-    int k = arg_of_role(e->fn, SIOT_ROLE_aiocb);
+    int k = siot_arg_index(e->fn, SIOT_ROLE_aiocb);
     siot_value v;
     if (SIOT_CLASS_BASE(e->fn->cls) != SIOT_CLASS_wait || k < 0 ||
         siot_agg_arg(e, (uint32_t)k, scratch, &v) != 0 || v.kind != SIOT_V_ARR || v.n < 4)
@@ -345,9 +338,9 @@ static void on_open(siot_files *fs, const siot_agg_event *e, int kpath)
 {
     const siot_funcdesc *f = e->fn;
     const siot_event *ev = &e->node->u.ev;
-    int kout = arg_of_role(f, SIOT_ROLE_newfile);
+    int kout = siot_arg_index(f, SIOT_ROLE_newfile);
     if (kout < 0)
-        kout = arg_of_role(f, SIOT_ROLE_outncid);
+        kout = siot_arg_index(f, SIOT_ROLE_outncid);
     uint8_t kind = kind_of_role(kout >= 0 ? f->argroles[kout] : f->retrole);
     for (uint32_t i = 0; i < e->nranks && !fs->oom; i++) {
         siot_ctx c = e->ctx;
@@ -413,7 +406,7 @@ void siot_files_event(siot_files *fs, const siot_agg_event *e)
     unsigned b = SIOT_CLASS_BASE(f->cls);
     int64_t aiofd = -1;
     unsigned aio = siot_aio_direction(e, &fs->scratch, &aiofd);
-    int kpath = arg_of_role(f, SIOT_ROLE_path), kh = siot_file_handle_arg(f);
+    int kpath = siot_arg_index(f, SIOT_ROLE_path), kh = siot_file_handle_arg(f);
     if (aio)
         on_data(fs, e, aio, HK_FD, -1, aiofd);
     else if (b == SIOT_CLASS_open && kpath >= 0)

@@ -24,6 +24,8 @@ for level in $levels; do
         roundtrip $f-$level 4 "$WORK/idioms" $f
     done
 done
+# every family in one program, as the suites' mixed tests do
+ROUNDTRIP_LEVEL=default roundtrip all-default 4 "$WORK/idioms"
 
 # what the trace says, against idioms.c
 NITER=$(def NITER)
