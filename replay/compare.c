@@ -11,16 +11,18 @@
 #include "core/roles.h"
 #include "replay/handles.h"
 
-/* A rank's events, filtered: each comes with its index among the kept
- * events and the index of its nearest kept ancestor (-1 when none). */
+/* What an event's call chain is in: an MPI-IO call; a call left out with
+ * what it called (a poll that found nothing, a call the filter leaves out). */
 enum { IN_IO = 1, IN_LEFT_OUT = 2 };
 
+/* A rank's events, filtered: each comes with its index among the kept
+ * events and the index of its nearest kept ancestor (-1 when none). */
 typedef struct fiter {
     siot_iter it;
     const siot_diff_filter *flt;
     int64_t seq, kept;
     int64_t *st_seq, *st_keep; /* ancestors: seq, kept index of the nearest kept one (or -1) */
-    uint8_t *st_io;            /* ... IN_IO: an MPI-IO call or inside one; IN_LEFT_OUT: a poll that found nothing or inside one */
+    uint8_t *st_io;            /* ... IN_IO, IN_LEFT_OUT */
     size_t st_n, st_cap;
     int cur_io;                  /* the last event returned is inside an MPI-IO call */
     int64_t cur_ret;             /* ... and its result, when rendered */
@@ -79,6 +81,16 @@ static int status_shape(const siot_funcdesc *fd, int inside_io)
     return base == SIOT_CLASS_recv || base == SIOT_CLASS_sendrecv ? STATUS_FULL : STATUS_UNDEFINED;
 }
 
+/* A request MPI_Cancel was asked to cancel: whether it was, and so what its
+ * status holds, is timing (a receive matched before the cancel came). */
+static int cancelled(fiter *f, const siot_funcdesc *fd, const siot_event *e, const siot_ctx *c)
+{
+    if (SIOT_CLASS_BASE(fd->cls) != SIOT_CLASS_cancel)
+        return 0;
+    int64_t id = siot_arg_int(e, fd, c, SIOT_ROLE_reqptr, -1);
+    return id >= 0 && rp_idmap_in_range(RP_K_REQ, id) ? rp_idmap_set(&f->req_status, RP_K_REQ, id, STATUS_UNDEFINED) : 0;
+}
+
 /* The event is one the caller said to leave out (the seqs are ascending). */
 static int left_out(fiter *f, int64_t seq)
 {
@@ -107,7 +119,8 @@ static const siot_node *fiter_next(fiter *f, siot_ctx *c, int64_t *index, int64_
                    (!f->flt || !f->flt->layers || (f->flt->layers >> fd->layer & 1)) &&
                    !(f->flt && f->flt->outermost && anc >= 0) &&
                    !(f->flt && f->flt->no_mpi_in_mpiio && io && fd->layer == SIOT_LAYER_mpi);
-        if (rp_objs_note(&f->req_status, fd, &n->u.ev, c, status_shape(fd, io), &f->scratch) != 0) {
+        if (rp_objs_note(&f->req_status, fd, &n->u.ev, c, status_shape(fd, io), &f->scratch) != 0 ||
+            cancelled(f, fd, &n->u.ev, c) != 0) {
             f->it.err = "out of memory";
             return NULL;
         }

@@ -250,16 +250,22 @@ static void *slot_area(rp_state *c, int slot, size_t bytes)
     if (bytes == 0)
         bytes = 1;
     if (bytes > c->bufcap[slot]) {
-        void *b = realloc(c->buf[slot], bytes);
+        /* A pending receive (MPI_Irecv, a receive freed while active) may
+         * still write into the old area: it is kept until the end, never
+         * moved or freed under it; doubling bounds what is kept. */
+        size_t cap = bytes > 2 * c->bufcap[slot] ? bytes : 2 * c->bufcap[slot];
+        void *b = malloc(cap);
         if (!b)
             return NULL;
+        if (c->buf[slot]) /* without memory for the list, the old area is left: a leak, not a fault */
+            siot_vbuf_put(&c->retired, &c->buf[slot], sizeof c->buf[slot]);
         /* Random contents, copied from a block made once. */
-        for (size_t off = c->bufcap[slot]; off < bytes; off += c->randcap) {
-            size_t n = bytes - off < c->randcap ? bytes - off : c->randcap;
+        for (size_t off = 0; off < cap; off += c->randcap) {
+            size_t n = cap - off < c->randcap ? cap - off : c->randcap;
             memcpy((unsigned char *)b + off, c->random, n);
         }
         c->buf[slot] = b;
-        c->bufcap[slot] = bytes;
+        c->bufcap[slot] = cap;
     }
     return c->buf[slot];
 }
@@ -661,7 +667,19 @@ static size_t span(MPI_Datatype t, int64_t count, size_t *lead)
 void *rp_mpibuf(rp_state *c, int slot, int64_t count, MPI_Datatype t, int64_t factor)
 {
     size_t lead;
-    size_t n = span(t, count * (factor > 0 ? factor : 1), &lead);
+    int64_t elems = count * (factor > 0 ? factor : 1);
+    MPI_Aint tlb = 0, text = 0, lb = 0, ext = 0;
+    if (t != MPI_DATATYPE_NULL && elems > 0 && PMPI_Type_get_true_extent(t, &tlb, &text) == MPI_SUCCESS &&
+        PMPI_Type_get_extent(t, &lb, &ext) == MPI_SUCCESS && tlb > 0 && ext >= 0) {
+        /* The data starts tlb bytes past the buffer: a datatype of absolute
+         * addresses used with MPI_BOTTOM (MPI_Get_address) or a leading gap.
+         * Only the bytes MPI touches are allocated, and the buffer is given
+         * as that area less tlb. */
+        size_t n = (size_t)((elems - 1) * (int64_t)ext + (int64_t)text);
+        unsigned char *b = slot_area(c, slot, n);
+        return b ? (void *)((uintptr_t)b - (uintptr_t)tlb) : NULL;
+    }
+    size_t n = span(t, elems, &lead);
     unsigned char *b = slot_area(c, slot, n);
     return b ? b + lead : NULL;
 }
@@ -821,6 +839,12 @@ void rp_free(rp_state *c)
 {
     for (int i = 0; i < RP_SLOTS; i++)
         free(c->buf[i]);
+    for (size_t i = 0; i + sizeof(void *) <= c->retired.len; i += sizeof(void *)) {
+        void *old;
+        memcpy(&old, c->retired.data + i, sizeof old);
+        free(old);
+    }
+    siot_vbuf_free(&c->retired);
     rp_map *maps[] = {&c->fd, &c->stream, &c->dir, &c->comm, &c->group, &c->dtype, &c->op, &c->file, &c->req};
     for (unsigned i = 0; i < sizeof maps / sizeof *maps; i++)
         free(maps[i]->v);

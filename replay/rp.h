@@ -41,6 +41,7 @@ typedef struct rp_state {
     /* scratch */
     void *buf[RP_SLOTS];
     size_t bufcap[RP_SLOTS];
+    siot_vbuf retired; /* areas a slot outgrew (void *), freed at the end */
     unsigned char *random; /* random bytes that buffers are filled from */
     size_t randcap;
     /* paths */

@@ -4,7 +4,8 @@
 # it, persistent requests started and never started, non-blocking and
 # neighbourhood collectives, request arrays mixing MPI-IO and messages
 # completed with Waitall/Waitany/Testsome, messages to oneself,
-# intercommunicators, generalized requests. Each is traced and replayed
+# intercommunicators, generalized requests, MPI_BOTTOM, a receive freed
+# while active, a cancelled receive, completions over no requests. Each is traced and replayed
 # with --verify: exit 0 and faithful, the same files. The recorded values
 # are checked against the program's source; requests made through PMPI
 # (family unknown) are recorded as unknown, never as the null request, and
@@ -12,7 +13,7 @@
 . "$(dirname "$0")/../lib.sh"
 build_traced idioms
 def() { sed -n "s/^#define $1 \([0-9]*\).*/\1/p" "$ROOT/tests/progs/idioms.c"; }
-families="inplace persistent nbc mixed self intercomm greq"
+families="inplace persistent nbc mixed self intercomm greq corners"
 levels=default
 [ "$MPI" = mpich ] && levels="default posix"
 for level in $levels; do

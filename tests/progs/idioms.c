@@ -4,7 +4,8 @@
  * file res-FAMILY-R.dat of RES_INTS ints, so a replay has something to
  * write:
  *   inplace     MPI_IN_PLACE in Allreduce, Reduce, Allgather, Gather,
- *               Scan, Reduce_scatter_block, Alltoall, Alltoallw, Iallreduce
+ *               Scan, Reduce_scatter_block, Alltoall, Alltoallw, Iallreduce,
+ *               and on the receive side of Scatter and Iscatterv at the root
  *   persistent  Send_init/Recv_init started NITER times with Startall, a
  *               receive never started then waited on and freed (inactive),
  *               MPI-4 Allreduce_init where the library has it
@@ -16,6 +17,10 @@
  *   intercomm   two halves joined by Intercomm_create, messages across,
  *               Intercomm_merge and a reduction on the merged communicator
  *   greq        a generalized request started and completed by the program
+ *   corners     MPI_BOTTOM with a datatype of absolute addresses, a receive
+ *               freed while active (MPI_Request_free) then met by a send
+ *               after larger messages, a cancelled receive, MPI_Testsome
+ *               and MPI_Waitsome over no requests with NULL arrays
  *   unknown     requests made through the profiling interface (PMPI_Isend,
  *               PMPI_Irecv: as a library inside the program may), completed
  *               with MPI_Waitall and MPI_Wait, which the tracer does see
@@ -110,7 +115,28 @@ static void inplace(void)
     MPI_Alltoallw(MPI_IN_PLACE, NULL, NULL, NULL, all, cnt, dsp, typ, MPI_COMM_WORLD);
     expect(all[size - 1] == (size - 1) * 100 + rank, "Alltoallw in place");
     keep(all[size - 1]);
+    /* the root keeps its own part where it is */
+    for (int i = 0; i < size; i++)
+        all[i] = rank == 0 ? i * 7 : -1;
+    if (rank == 0)
+        MPI_Scatter(all, 1, MPI_INT, MPI_IN_PLACE, -1, MPI_DATATYPE_NULL, 0, MPI_COMM_WORLD); /* as MPICH's scatter2 */
+    else
+        MPI_Scatter(NULL, 0, MPI_DATATYPE_NULL, all, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    expect(all[0] == rank * 7, "Scatter in place");
+    keep(all[0]);
     MPI_Request rq;
+    for (int i = 0; i < size; i++) {
+        all[i] = rank == 0 ? i * 9 : -1;
+        cnt[i] = 1;
+        dsp[i] = i;
+    }
+    if (rank == 0)
+        MPI_Iscatterv(all, cnt, dsp, MPI_INT, MPI_IN_PLACE, -1, MPI_DATATYPE_NULL, 0, MPI_COMM_WORLD, &rq);
+    else
+        MPI_Iscatterv(NULL, NULL, NULL, MPI_DATATYPE_NULL, all, 1, MPI_INT, 0, MPI_COMM_WORLD, &rq);
+    MPI_Wait(&rq, MPI_STATUS_IGNORE);
+    expect(all[0] == rank * 9, "Iscatterv in place");
+    keep(all[0]);
     v[0] = rank;
     MPI_Iallreduce(MPI_IN_PLACE, v, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &rq);
     MPI_Wait(&rq, MPI_STATUS_IGNORE);
@@ -316,6 +342,60 @@ static void greq(void)
     save("greq");
 }
 
+/* BIG ints: the larger messages sent while a freed receive is pending */
+#define BIG 4096
+static void corners(void)
+{
+    int next = (rank + 1) % size, prev = (rank + size - 1) % size;
+    /* MPI_BOTTOM: a struct of absolute addresses */
+    int a = rank, b[2] = {rank * 2, rank * 3}, ra = -1, rb[2] = {-1, -1};
+    MPI_Aint at[2], rat[2];
+    int len[2] = {1, 2};
+    MPI_Datatype ints[2] = {MPI_INT, MPI_INT}, abs_out, abs_in;
+    MPI_Get_address(&a, &at[0]);
+    MPI_Get_address(b, &at[1]);
+    MPI_Get_address(&ra, &rat[0]);
+    MPI_Get_address(rb, &rat[1]);
+    MPI_Type_create_struct(2, len, at, ints, &abs_out);
+    MPI_Type_create_struct(2, len, rat, ints, &abs_in);
+    MPI_Type_commit(&abs_out);
+    MPI_Type_commit(&abs_in);
+    MPI_Sendrecv(MPI_BOTTOM, 1, abs_out, next, 20, MPI_BOTTOM, 1, abs_in, prev, 20, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    expect(ra == prev && rb[1] == prev * 3, "MPI_BOTTOM with absolute addresses");
+    keep(ra);
+    MPI_Type_free(&abs_out);
+    MPI_Type_free(&abs_in);
+    /* a receive freed while active; larger messages in between */
+    static int big[BIG], bigin[BIG];
+    int late = -1, out = rank;
+    MPI_Request rq;
+    MPI_Irecv(&late, 1, MPI_INT, prev, 21, MPI_COMM_WORLD, &rq);
+    MPI_Request_free(&rq);
+    MPI_Sendrecv(big, BIG, MPI_INT, next, 22, bigin, BIG, MPI_INT, prev, 22, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Send(&out, 1, MPI_INT, next, 21, MPI_COMM_WORLD);
+    MPI_Barrier(MPI_COMM_WORLD);
+    /* a receive nobody sends to, cancelled */
+    int never = -1, cancelled = 0;
+    MPI_Status st;
+    MPI_Irecv(&never, 1, MPI_INT, prev, 23, MPI_COMM_WORLD, &rq);
+    MPI_Cancel(&rq);
+    MPI_Wait(&rq, &st);
+    MPI_Test_cancelled(&st, &cancelled);
+    expect(cancelled, "a receive nobody sends to is cancelled");
+    keep(cancelled);
+    /* completions over no requests */
+    int outc = -1;
+    /* GCC takes MPICH's MPI_STATUSES_IGNORE for a too small array */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wstringop-overflow"
+    MPI_Testsome(0, NULL, &outc, NULL, MPI_STATUSES_IGNORE);
+    expect(outc == MPI_UNDEFINED, "Testsome of no requests");
+    MPI_Waitsome(0, NULL, &outc, NULL, MPI_STATUSES_IGNORE);
+#pragma GCC diagnostic pop
+    expect(outc == MPI_UNDEFINED, "Waitsome of no requests");
+    save("corners");
+}
+
 /* the program's own requests, made where no tracer sees them: NUNKNOWN per rank */
 #define NUNKNOWN 3
 static void unknown(void)
@@ -344,7 +424,7 @@ int main(int argc, char **argv)
         void (*run)(void);
     } fam[] = {{"inplace", inplace}, {"persistent", persistent}, {"nbc", nbc}, {"mixed", mixed},
                {"self", self},       {"intercomm", intercomm},   {"greq", greq},
-               {"unknown", unknown}};
+               {"corners", corners},  {"unknown", unknown}};
     int nfam = (int)(sizeof fam / sizeof *fam), ran = 0;
     for (int f = 0; f < nfam; f++)
         if ((argc < 2 && fam[f].run != unknown) || (argc >= 2 && strcmp(argv[1], fam[f].name) == 0))

@@ -264,8 +264,9 @@ static void fdnew_rp(const func *f, const param *p)
 static void outintarr_rp(const func *f, const param *p)
 {
     const param *n = find_role(f, SIOT_ROLE_reqarr);
-    o("    int *%s = rp_int_scratch(c, %d, %s ? a[%d].n : 0);\n", p->name, (int)(p - f->p), n ? "1" : "0",
-      n ? n->rec : 0);
+    /* NULL where the program gave none (recorded as null: MPI_Testsome of 0 requests) */
+    o("    int *%s = a[%d].kind == SIOT_V_NONE ? NULL : rp_int_scratch(c, %d, %s ? a[%d].n : 0);\n", p->name, p->rec,
+      (int)(p - f->p), n ? "1" : "0", n ? n->rec : 0);
 }
 
 static void statusarr_rp(const func *f, const param *p)
@@ -335,10 +336,12 @@ static void buf_rp(const func *f, const param *p)
     } else {
         snprintf(e, sizeof e, "rp_buf(c, %s%d, 0)", bank, i);
     }
-    /* A collective's send side recorded with the null datatype was
-     * MPI_IN_PLACE (Allgather, Alltoall: MPI reads neither count nor type
-     * then; any other use of the null type is an error anyway). */
-    if (!*bank && dt && SIOT_CLASS_BASE(f->cls) == SIOT_CLASS_coll)
+    /* A collective's side recorded with the null datatype was MPI_IN_PLACE
+     * (a send side: Allgather, Alltoall; a receive side: Scatter's root): MPI
+     * reads neither count nor type then, nor a buffer it does not use (a
+     * non-root's receive side of Gather); any other use of the null type is
+     * an error anyway. */
+    if (dt && SIOT_CLASS_BASE(f->cls) == SIOT_CLASS_coll)
         o("    void *%s = rp_i(&a[%d]) == -1 ? MPI_IN_PLACE : %s;\n", p->name, dt->rec, e);
     else
         o("    void *%s = %s;\n", p->name, e);
