@@ -434,6 +434,7 @@ static int replay_event(run *r, const rp_step *st, siot_vbuf *scratch, siot_valu
     r->c.skip_why = NULL;
     r->c.result_differs = 0;
     r->c.polled = 0;
+    r->c.retest_until = 0;
     r->c.read_by_order = r->o.posix_level && st->in_mpiio && SIOT_CLASS_BASE(f->cls) == SIOT_CLASS_read;
     int rc = r->fmap[e->func](&r->c, vals, siot_eval_int(e->ret, &st->ctx, 0));
     if (rc != RP_DONE && r->c.polled)

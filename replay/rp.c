@@ -767,6 +767,16 @@ void rp_await_message(rp_state *c, int source, int tag, MPI_Comm comm)
         PMPI_Probe(source, tag, comm, MPI_STATUS_IGNORE);
 }
 
+#define RP_RETEST_S 10.0
+
+int rp_retest(rp_state *c)
+{
+    double now = PMPI_Wtime();
+    if (c->retest_until == 0)
+        c->retest_until = now + RP_RETEST_S;
+    return now < c->retest_until;
+}
+
 static int hold_room(rp_state *c, int64_t n)
 {
     if (n <= c->heldcap)

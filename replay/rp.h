@@ -63,6 +63,7 @@ typedef struct rp_state {
     int result_differs;
     int64_t result_recorded, result_got;
     int polled;             /* the last call was a poll that found nothing (rp_poll) */
+    double retest_until;    /* rp_retest's deadline for the current call (0: none yet) */
     MPI_Request *held;      /* rp_hold_others: the requests held back (MPI_REQUEST_NULL: given) */
     int64_t nheld, heldcap;
 } rp_state;
@@ -225,6 +226,9 @@ void rp_put_back_others(rp_state *c, MPI_Request *reqs);
 void rp_await(rp_state *c, MPI_Request r);
 void rp_await_all(rp_state *c, const MPI_Request *reqs, int64_t n);
 void rp_await_message(rp_state *c, int source, int tag, MPI_Comm comm);
+/* Whether a test that found nothing yet is made again: for RP_RETEST_S
+ * seconds from the first time it is asked for this call. */
+int rp_retest(rp_state *c);
 /* Why a request id of the array (not -1, the null request) has no request
  * in the replay (NULL: all have one). */
 const char *rp_reqs_unknown(rp_state *c, const siot_value *ids);
