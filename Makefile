@@ -162,7 +162,7 @@ $(O)/gen/functab.o: $(G)/functab.c
 
 $(O)/gen/wrap_%.o: $(G)/wrap_%.c wrap/posix_record.h src/record.h src/runtime.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Wno-unused-variable -c -o $@ $<
+	$(CC) $(CFLAGS) -Wno-unused-variable -MMD -MP -c -o $@ $<
 
 $(O)/gen/wrap_hdf5.o $(O)/wrap/hdf5_record.o: CFLAGS += $(HDF5_INC)
 ifeq ($(MPI),mpich)
@@ -171,7 +171,7 @@ $(O)/gen/wrap_hdf5.o: CFLAGS += -DSIOT_STATIC_LIBRARY
 endif
 $(O)/gen/wrap_hdf5.o $(O)/gen/wrap_pnetcdf.o: $(O)/gen/wrap_%.o: $(G)/wrap_%.c wrap/%_record.h src/record.h src/runtime.h
 	@mkdir -p $(@D)
-	$(MPICC) $(CFLAGS) -Wno-unused-variable -c -o $@ $<
+	$(MPICC) $(CFLAGS) -Wno-unused-variable -MMD -MP -c -o $@ $<
 
 $(O)/wrap/%.o: wrap/%.c $(GEN_STAMP)
 	@mkdir -p $(@D)
@@ -183,7 +183,7 @@ $(O)/gen/fort_mpi.o: $(G)/fort_mpi.c pmpi/fort_record.h pmpi/mpi_record.h src/re
 
 $(O)/gen/pmpi_%.o: $(G)/pmpi_%.c pmpi/mpi_record.h src/record.h src/runtime.h
 	@mkdir -p $(@D)
-	$(MPICC) $(CFLAGS) -Wno-unused-variable -c -o $@ $<
+	$(MPICC) $(CFLAGS) -Wno-unused-variable -MMD -MP -c -o $@ $<
 
 $(IOREPLAY_SRC:%.c=$(O)/%.o): $(O)/replay/%.o: replay/%.c replay/rp.h $(GEN_STAMP)
 	@mkdir -p $(@D)
@@ -216,7 +216,7 @@ $(P)/%.o: %.c $(GEN_STAMP)
 	$(MPICC) $(CFLAGS) -fPIC -MMD -MP -c -o $@ $<
 $(P)/gen/%.o: $(G)/%.c $(GEN_STAMP)
 	@mkdir -p $(@D)
-	$(MPICC) $(CFLAGS) $(HDF5_INC) -fPIC -Wno-unused-variable -c -o $@ $<
+	$(MPICC) $(CFLAGS) $(HDF5_INC) -fPIC -Wno-unused-variable -MMD -MP -c -o $@ $<
 $(P)/wrap/%.o: CFLAGS += $(HDF5_INC)
 ifeq ($(MPI),openmpi)
 PRELOAD_LIBS := -lmpi_mpifh
@@ -359,4 +359,4 @@ clean:
 
 distclean: clean
 
--include $(shell find $(O) -name '*.d' 2>/dev/null)
+-include $(shell find $(O) $(P) -name '*.d' 2>/dev/null)

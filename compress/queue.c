@@ -6,6 +6,8 @@
 
 #include "core/hist.h"
 
+#define SIOT_Q_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
 /* ------------------------------------------------------------ hashing */
 
 static uint64_t mix(uint64_t h, uint64_t v)
@@ -233,30 +235,92 @@ static int merge_node(siot_queue *q, siot_node *B, siot_node *X, unsigned lvl, u
     return 0;
 }
 
+/* The value a loop's expression predicts for iteration c at the innermost
+ * level (the hot case: the same constant again, or a progression going on),
+ * checked on the raw integer without building an expression. */
+static inline int predicted(const siot_expr *B, int64_t v, uint64_t c)
+{
+    if (B->tag == SIOT_X_CONST)
+        return B->base == v;
+    return B->tag == SIOT_X_AFFINE && B->n == 1 && !B->rcoef && B->u.coef[0] &&
+           (int64_t)((uint64_t)B->base + (uint64_t)B->u.coef[0] * c) == v;
+}
+
+static __attribute__((noinline)) int extend_int_slow(siot_queue *q, siot_expr **px, int64_t v, uint64_t c)
+{
+    return siot_x_extend(&q->pool, px, siot_x_tmp_int(&q->tmp, v), 0, c);
+}
+
+static inline __attribute__((always_inline)) int extend_int(siot_queue *q, siot_expr **px, int64_t v, uint64_t c)
+{
+    return predicted(*px, v, c) ? 0 : extend_int_slow(q, px, v, c);
+}
+
+/* add_sample's common case inline: a histogram that has its bins. The
+ * running mean and variance (Welford) are what the format stores. */
+static inline __attribute__((always_inline)) int sample(siot_queue *q, siot_hist *h, uint64_t ns)
+{
+    if (SIOT_Q_UNLIKELY(!h->bins || h->count == 0))
+        return add_sample(q, h, ns);
+    h->count++;
+    double d = (double)ns - h->mean;
+    h->mean += d / (double)h->count;
+    h->m2 += d * ((double)ns - h->mean);
+    if (ns < h->min)
+        h->min = ns;
+    if (ns > h->max) {
+        h->max = ns;
+        h->max_rank = q->rank;
+        h->max_occ = h->count - 1;
+    }
+    uint32_t *bin = &h->bins[siot_hist_bin(ns)];
+    *bin += *bin < UINT32_MAX;
+    return 0;
+}
+
+static int extend_raw(siot_queue *q, siot_expr **px, const siot_rawval *v, const uint8_t *bytes, uint64_t c)
+{
+    if (v->kind == SIOT_RV_INT)
+        return extend_int(q, px, v->i, c);
+    siot_pool *p = &q->pool;
+    const siot_expr *X = siot_x_tmp_raw(&q->tmp, v, bytes);
+    siot_expr *owned = NULL;
+    if (!X && !(X = owned = siot_x_from_raw(p, v, bytes)))
+        return -1;
+    int rc = siot_x_extend(p, px, X, 0, c);
+    siot_x_free(p, owned);
+    return rc;
+}
+
 /* The fast path's merge: a raw event as iteration c of the loop its node is
- * directly in (level 0), through temporaries, without building a node. */
+ * directly in (level 0), without building a node. */
 static int merge_raw(siot_queue *q, siot_node *B, const siot_raw *r, int64_t dist, const uint8_t *bytes, uint64_t c)
 {
-    siot_pool *p = &q->pool;
     siot_event *b = &B->u.ev;
-    siot_xtmp *t = &q->tmp;
-    if (siot_x_extend(p, &b->parent, siot_x_tmp_int(t, dist), 0, c) ||
-        siot_x_extend(p, &b->ret, siot_x_tmp_int(t, r->ret), 0, c) ||
-        siot_x_extend(p, &b->err, siot_x_tmp_int(t, r->err), 0, c) ||
-        siot_x_extend(p, &b->bytes, siot_x_tmp_int(t, r->bytes), 0, c))
+    if (extend_int(q, &b->parent, dist, c) || extend_int(q, &b->ret, r->ret, c) || extend_int(q, &b->err, r->err, c) ||
+        extend_int(q, &b->bytes, r->bytes, c))
         return -1;
-    for (uint32_t i = 0; i < b->nargs; i++) {
-        const siot_expr *X = siot_x_tmp_raw(t, &r->args[i], bytes);
-        siot_expr *owned = NULL;
-        if (!X && !(X = owned = siot_x_from_raw(p, &r->args[i], bytes)))
+    for (uint32_t i = 0; i < b->nargs; i++)
+        if (extend_raw(q, &b->args[i], &r->args[i], bytes, c))
             return -1;
-        int rc = siot_x_extend(p, &b->args[i], X, 0, c);
-        siot_x_free(p, owned);
-        if (rc)
-            return -1;
+    if (sample(q, &b->comp, r->comp) || sample(q, &b->dur, r->t_end - r->t_start))
+        return -1;
+    return 0;
+}
+
+/* One more iteration of loop T. A count past the shared small constants
+ * (siot_x_int) is the loop's own and is bumped in place. */
+static inline int count_one_more(siot_queue *q, siot_node *T)
+{
+    siot_expr *cnt = T->u.loop.count;
+    if (cnt->tag == SIOT_X_CONST && !cnt->interned) {
+        cnt->base++;
+        return 0;
     }
-    if (add_sample(q, &b->comp, r->comp) || add_sample(q, &b->dur, r->t_end - r->t_start))
+    if (!(cnt = siot_x_int(&q->pool, T->u.loop.count->base + 1)))
         return -1;
+    siot_x_free(&q->pool, T->u.loop.count);
+    T->u.loop.count = cnt;
     return 0;
 }
 
@@ -310,11 +374,8 @@ static int fold_tail(siot_queue *q)
                             return -1;
                         free_node(q, q->nodes[n - L + i]);
                     }
-                    siot_expr *cnt = siot_x_int(&q->pool, (int64_t)c + 1);
-                    if (!cnt)
+                    if (count_one_more(q, T))
                         return -1;
-                    siot_x_free(&q->pool, T->u.loop.count);
-                    T->u.loop.count = cnt;
                     q->n = n - L;
                     found = 1;
                     break;
@@ -430,21 +491,21 @@ static int fast_path(siot_queue *q, const siot_raw *r, int64_t dist, const uint8
             q->oom = 1;
         return 0;
     }
+    uint64_t c = (uint64_t)T->u.loop.count->base;
+    if (T->u.loop.nbody == 1) { /* a whole iteration: nothing to hold back */
+        if (merge_raw(q, B, r, dist, pool, c) || count_one_more(q, T))
+            q->oom = 1;
+        return 1;
+    }
     if (stash(q, r, dist, pool))
         return 0;
     if (q->npend < T->u.loop.nbody)
         return 1;
-    uint64_t c = (uint64_t)T->u.loop.count->base;
     for (uint32_t i = 0; i < q->npend; i++)
         if (merge_raw(q, T->u.loop.body[i], &q->pend[i], q->pend_dist[i], q->pbytes, c))
             q->oom = 1;
-    siot_expr *cnt = siot_x_int(&q->pool, (int64_t)c + 1);
-    if (cnt) {
-        siot_x_free(&q->pool, T->u.loop.count);
-        T->u.loop.count = cnt;
-    } else {
+    if (count_one_more(q, T))
         q->oom = 1;
-    }
     q->npend = 0;
     q->npbytes = 0;
     return 1;

@@ -3,14 +3,6 @@
 #include <math.h>
 #include <string.h>
 
-unsigned siot_hist_bin(uint64_t ns)
-{
-    if (ns < 2)
-        return 0;
-    unsigned b = 63u - (unsigned)__builtin_clzll(ns);
-    return b >= SIOT_HBINS ? SIOT_HBINS - 1 : b;
-}
-
 void siot_hist_bin_range(unsigned b, uint64_t *lo, uint64_t *hi)
 {
     *lo = b == 0 ? 0 : (uint64_t)1 << b;

@@ -39,6 +39,13 @@ static int grow_stage(siot_tls *t)
     return 1;
 }
 
+/* Time is read where it excludes the tracer's own work: the call starts at
+ * the last instruction of siot_begin and ends at the first of siot_end; the
+ * computation before a call runs from the moment the tracer last handed the
+ * thread back (the end of siot_finish, or the start of the enclosing call)
+ * to the start of this one. The call site is walked after the call, from the
+ * same wrapper frame, so neither the walk nor a first call's set-up (the
+ * module map) is inside any recorded time. */
 SIOT_TEXT int siot_begin(uint32_t func)
 {
     siot_tls *t = &siot_t;
@@ -48,33 +55,34 @@ SIOT_TEXT int siot_begin(uint32_t func)
     }
     if (SIOT_UNLIKELY(t->nstage == t->capstage) && !grow_stage(t))
         return -1;
-    uint64_t now = siot_now();
     int slot = (int)t->nstage++;
     siot_raw *r = &t->stage[slot];
     r->func = func;
     r->parent = t->top;
     r->thread = t->thread;
-    r->site = siot_cfg.stack_depth ? siot_site_here(siot_cfg.stack_depth) : 0;
-    r->t_start = now;
-    r->comp = t->last_mark && now > t->last_mark ? now - t->last_mark : 0;
+    r->site = 0;
     r->ret = r->err = r->bytes = 0;
     r->nargs = siot_functab[func].nargs;
     for (uint32_t i = 0; i < r->nargs; i++)
         r->args[i].kind = SIOT_RV_NONE;
     t->top = slot;
     t->depth++;
+    uint64_t now = siot_now();
+    r->t_start = now;
+    r->comp = t->last_mark && now > t->last_mark ? now - t->last_mark : 0;
     t->last_mark = now;
     return slot;
 }
 
-siot_raw *siot_end(int slot)
+SIOT_TEXT siot_raw *siot_end(int slot)
 {
     siot_tls *t = &siot_t;
     uint64_t now = siot_now();
     siot_raw *r = &t->stage[slot];
     r->t_end = now;
-    t->last_mark = now;
     t->busy++;
+    if (siot_cfg.stack_depth)
+        r->site = siot_site_here(siot_cfg.stack_depth);
     siot_lock();
     return r;
 }
@@ -82,14 +90,19 @@ siot_raw *siot_end(int slot)
 void siot_finish(int slot)
 {
     siot_tls *t = &siot_t;
+    uint64_t end = t->stage[slot].t_end;
+    int commit = 0;
     t->top = t->stage[slot].parent;
     t->depth--;
     if (t->depth == 0) {
-        siot_session_push(t->stage, t->nstage, t->pool, t->last_mark);
+        commit = siot_session_push(t->stage, t->nstage, t->pool, end);
         t->nstage = 0;
         t->npool = 0;
     }
     siot_unlock();
+    if (SIOT_UNLIKELY(commit))
+        siot_session_commit_checkpoint();
+    t->last_mark = siot_now();
     t->busy--;
 }
 

@@ -41,7 +41,8 @@ static struct {
     uint64_t ckpt_next;
     uint64_t ckpts;   /* checkpoints written */
     uint64_t ckpt_ns; /* time they took */
-} S = {.ckpt_next = UINT64_MAX};
+    siot_out ckpt_out; /* a checkpoint written, to be committed out of the lock (fd >= 0) */
+} S = {.ckpt_next = UINT64_MAX, .ckpt_out = {.fd = -1}};
 
 void siot_runtime_init(void)
 {
@@ -188,6 +189,12 @@ static int describe_session(siot_trace *t)
                  (unsigned long long)siot_h_unknown_uses(), SIOT_ID_UNKNOWN);
         siot_trace_set_kv(t, "unknown_handles", note);
     }
+    if (siot_site_walk_mismatches()) {
+        snprintf(note, sizeof note,
+                 "%llu call-site walks by learned frame sizes disagreed with libunwind; libunwind's were kept",
+                 (unsigned long long)siot_site_walk_mismatches());
+        siot_trace_set_kv(t, "site_walk_mismatches", note);
+    }
     return rc;
 }
 
@@ -220,11 +227,12 @@ int siot_session_take(siot_trace *t) { return siot_session_take_within(t, 0); }
  * it). Called at the end of a traced call, under the lock: the encoding is
  * proportional to the compressed trace, plus the spill file when the rank
  * spilled. Against SIGKILL, which no handler sees. */
-static void checkpoint(uint64_t now)
+/* 1 when this call wrote a checkpoint (to be committed by the caller). */
+static int checkpoint(uint64_t now)
 {
     S.ckpt_next = now + siot_cfg.checkpoint_ns;
-    if (S.ended || S.queue.stopped || siot_queue_finish(&S.queue) != 0)
-        return;
+    if (S.ended || S.queue.stopped || S.ckpt_out.fd >= 0 || siot_queue_finish(&S.queue) != 0)
+        return 0;
     siot_trace t;
     siot_trace_init(&t);
     if (describe_session(&t) == 0) {
@@ -236,22 +244,43 @@ static void checkpoint(uint64_t now)
         char path[PATH_MAX + 64];
         siot_partial_path(path, sizeof path, S.rank);
         const siot_trace *own = siot_spill_set_own(&t); /* a rank that spilled: its spilled sections go in too */
-        if (siot_write_trace_to(&t, path, 1) == 0)
-            S.ckpts++;
+        if (siot_write_uncommitted(&t, path, &S.ckpt_out) != 0)
+            S.ckpt_out.fd = -1;
         siot_spill_set_own(own);
     }
     siot_trace_free(&t);
-    /* what the writing took is not the application's computation */
-    siot_t.last_mark = siot_now();
-    S.ckpt_ns += siot_t.last_mark - now;
+    S.ckpt_ns += siot_now() - now;
+    return S.ckpt_out.fd >= 0;
 }
 
-void siot_session_push(const siot_raw *stage, uint32_t n, const uint8_t *pool, uint64_t now)
+int siot_session_push(const siot_raw *stage, uint32_t n, const uint8_t *pool, uint64_t now)
 {
     if (!S.ended)
         siot_queue_push(&S.queue, stage, n, pool);
-    if (SIOT_UNLIKELY(now >= S.ckpt_next))
-        checkpoint(now);
+    if (SIOT_LIKELY(now < S.ckpt_next))
+        return 0;
+    return checkpoint(now);
+}
+
+/* The checkpoint written under the lock is made durable out of it: fsync
+ * can take milliseconds, and other threads may need the lock meanwhile.
+ * Only the thread that wrote it gets here with it (siot_finish). */
+void siot_session_commit_checkpoint(void)
+{
+    uint64_t t0 = siot_now();
+    /* the slow part out of the lock; no other thread touches the file while
+     * ckpt_out.fd >= 0 (checkpoint) */
+    syscall(SYS_fsync, S.ckpt_out.fd);
+    siot_lock();
+    if (S.ended) /* the session's ending was written meanwhile: this part is stale */
+        siot_out_abort(&S.ckpt_out, NULL);
+    else if (siot_out_commit(&S.ckpt_out) == 0)
+        S.ckpts++;
+    else
+        siot_sayf("siotrace: %s", S.ckpt_out.why);
+    S.ckpt_out.fd = -1;
+    S.ckpt_ns += siot_now() - t0;
+    siot_unlock();
 }
 
 void siot_checkpoint_settle(int job_written)

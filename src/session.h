@@ -43,8 +43,12 @@ int siot_session_ended(void);
 void siot_session_forget(void);
 
 /* A finished group of events (an outermost call and what it issued) goes to
- * the rank's queue; a checkpoint is written when one is due. Under the lock. */
-void siot_session_push(const siot_raw *stage, uint32_t n, const uint8_t *pool, uint64_t now);
+ * the rank's queue; a checkpoint is written when one is due. Under the lock.
+ * Returns 1 when a checkpoint was written: the caller then lets go of the
+ * lock and calls siot_session_commit_checkpoint (its fsync and rename are
+ * not done under the lock). */
+int siot_session_push(const siot_raw *stage, uint32_t n, const uint8_t *pool, uint64_t now);
+void siot_session_commit_checkpoint(void);
 
 /* Stops recording and returns this rank's trace (nodes + tables); caller
  * frees. wait_ns: how long to wait for the lock (0: as long as it takes);

@@ -5,6 +5,9 @@
 #include <link.h>
 #include <libunwind.h>
 #include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <sys/resource.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -139,47 +142,260 @@ static int in_tracer(uintptr_t a)
     return __start_siot_text && a >= (uintptr_t)__start_siot_text && a < (uintptr_t)__stop_siot_text;
 }
 
-/* The return addresses of the stack, innermost first. */
-static int backtrace_ips(void **ips, int n)
+/* ---- the fast walk: frame sizes learned from libunwind ----
+ *
+ * libunwind reads DWARF unwind tables on every walk (most of a traced call's
+ * cost). Yet at a given return address the distance from the frame's stack
+ * pointer to its caller's (the frame size) is nearly always the same, so each
+ * thread learns it, per return address, from the walks libunwind makes, and
+ * then finds the caller's return address with one load per frame:
+ * ip' = *(sp + size - 8), sp' = sp + size. The tracer's own frames at the top
+ * are passed by their frame pointers (the runtime is built with them).
+ * A return address seen with two sizes (alloca, variable-length arrays, stack
+ * realignment) is marked variable and always unwound; one never seen sends
+ * the walk to libunwind, which teaches it. Every VERIFY_EVERY-th call walks
+ * both ways and compares; a difference is counted (the trace's note
+ * site_walk_mismatches) and the thread forgets what it learned. */
+#define FSZ_SLOTS 512
+#define FSZ_PROBES 8
+#define FSZ_END UINT32_MAX            /* the outermost frame: walks end here */
+#define FSZ_VARIABLE (UINT32_MAX - 1) /* seen with two sizes: always unwound */
+#define MAX_FRAME_BYTES (1u << 20)
+#define MAX_WALK (MAX_FRAMES + 16)
+#define VERIFY_EVERY 4096
+#define MEMO_BITS 5
+#define MEMO_SLOTS (1u << MEMO_BITS)
+#define MEMO_READS 24
+
+typedef struct frame_size {
+    uintptr_t ip;
+    uint32_t size;
+} frame_size;
+static __thread frame_size fsz[FSZ_SLOTS] __attribute__((tls_model("initial-exec")));
+/* The thread's stack, [lo, hi): a walk never reads outside it. */
+static __thread struct {
+    uintptr_t lo, hi;
+    int known; /* 1: bounds known, -1: cannot be known (no fast walk) */
+    uint32_t calls;
+} W __attribute__((tls_model("initial-exec")));
+static _Atomic uint64_t walk_mismatches;
+static __thread int forget_walks __attribute__((tls_model("initial-exec")));
+
+extern void *__libc_stack_end;
+
+static void learn_bounds(void)
 {
-#if defined(__SANITIZE_THREAD__)
-    /* ThreadSanitizer builds: unw_backtrace's per-thread cache has a
-     * destructor that locks a mutex after TSan has let go of the exiting
-     * thread (a crash); the step-by-step walk keeps no such cache. */
-    unw_context_t uc;
-    unw_cursor_t cur;
-    int got = 0;
-    if (unw_getcontext(&uc) != 0 || unw_init_local(&cur, &uc) != 0)
-        return 0;
-    while (got < n && unw_step(&cur) > 0) {
-        unw_word_t ip;
-        if (unw_get_reg(&cur, UNW_REG_IP, &ip) != 0)
-            break;
-        ips[got++] = (void *)ip;
+    if (W.known)
+        return;
+    W.known = -1;
+    if (getpid() == (pid_t)syscall(SYS_gettid)) {
+        /* The initial thread: its stack ends at __libc_stack_end (args and
+         * environment above it) and grows down at most RLIMIT_STACK; without
+         * a limit, 1 GiB is taken (mappings sit far below it then). */
+        struct rlimit rl;
+        uintptr_t span = 1u << 30;
+        if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < span)
+            span = rl.rlim_cur < (8u << 20) ? (8u << 20) : (uintptr_t)rl.rlim_cur;
+        W.hi = (uintptr_t)__libc_stack_end;
+        W.lo = W.hi - span;
+    } else {
+        pthread_attr_t a;
+        void *addr;
+        size_t size;
+        if (pthread_getattr_np(pthread_self(), &a) != 0)
+            return;
+        int rc = pthread_attr_getstack(&a, &addr, &size);
+        pthread_attr_destroy(&a);
+        if (rc != 0)
+            return;
+        W.lo = (uintptr_t)addr;
+        W.hi = (uintptr_t)addr + size;
     }
-    return got;
-#else
-    return unw_backtrace(ips, n);
-#endif
+    W.known = 1;
 }
 
-SIOT_TEXT uint32_t siot_site_here(unsigned depth)
+static uint32_t ip_slot(uintptr_t ip) { return (uint32_t)(((uint64_t)ip * 0x9e3779b97f4a7c15ULL) >> 55); }
+
+/* A frame's size as the table keeps it (a size of 0 or over 1 MiB is not
+ * believed). */
+static uint32_t size_class(uint64_t size) { return size == 0 || size > MAX_FRAME_BYTES ? FSZ_VARIABLE : (uint32_t)size; }
+
+static void learn_size(uintptr_t ip, uint32_t s)
 {
-    void *ips[MAX_FRAMES + 8];
-    uintptr_t raw[MAX_FRAMES];
-    if (depth > MAX_FRAMES)
-        depth = MAX_FRAMES;
-    int got = backtrace_ips(ips, (int)(depth + 8 < MAX_FRAMES + 8 ? depth + 8 : MAX_FRAMES + 8));
-    uint32_t n = 0;
-    for (int i = 0; i < got && n < depth; i++)
-        if (!in_tracer((uintptr_t)ips[i]))
-            raw[n++] = (uintptr_t)ips[i];
-    if (n == 0)
+    for (uint32_t k = 0, h = ip_slot(ip); k < FSZ_PROBES; k++) {
+        frame_size *f = &fsz[(h + k) & (FSZ_SLOTS - 1)];
+        if (f->ip == ip) {
+            if (f->size != s && f->size != FSZ_VARIABLE) {
+                f->size = FSZ_VARIABLE;
+                forget_walks = 1; /* walks through ip may be remembered */
+            }
+            return;
+        }
+        if (!f->ip) {
+            f->ip = ip;
+            f->size = s;
+            return;
+        }
+    }
+}
+
+static uint32_t size_of(uintptr_t ip)
+{
+    for (uint32_t k = 0, h = ip_slot(ip); k < FSZ_PROBES; k++) {
+        const frame_size *f = &fsz[(h + k) & (FSZ_SLOTS - 1)];
+        if (f->ip == ip)
+            return f->size;
+        if (!f->ip)
+            break;
+    }
+    return 0;
+}
+
+static int in_stack(uintptr_t a, size_t n) { return a >= W.lo && a <= W.hi - n; }
+
+/* The innermost frame outside the tracer: its return address and stack
+ * pointer, found through the tracer's frame pointers. 0 when it cannot be. */
+static SIOT_TEXT int top_frame(uintptr_t *ip, uintptr_t *sp)
+{
+    if (W.known != 1)
         return 0;
-    uint64_t h = hash_frames((const uint64_t *)raw, n);
-    cache_slot *c = &cache[h & (CACHE_SLOTS - 1)];
-    if (c->site && c->n == n && n <= CACHE_DEPTH && memcmp(c->raw, raw, n * sizeof *raw) == 0)
-        return c->site;
+    const uintptr_t *fp = __builtin_frame_address(0);
+    for (int k = 0; k < 16; k++) {
+        if (((uintptr_t)fp & 7) || !in_stack((uintptr_t)fp, 16))
+            return 0;
+        if (!in_tracer(fp[1])) {
+            *ip = fp[1];
+            *sp = (uintptr_t)(fp + 2);
+            return 1;
+        }
+        const uintptr_t *next = (const uintptr_t *)fp[0];
+        if (next <= fp)
+            return 0;
+        fp = next;
+    }
+    return 0;
+}
+
+/* From the frame (ip, sp): the same return addresses as slow_walk gives, or
+ * 0 when it cannot tell. reads[] gets the stack slots the walk loaded. */
+static int fast_walk(uintptr_t ip, uintptr_t sp, uintptr_t *raw, unsigned depth, uint32_t *out, uintptr_t *reads,
+                     uint32_t *nreads)
+{
+    uint32_t n = 0, r = 0;
+    for (int steps = 0; steps < MAX_WALK; steps++) {
+        if (!in_tracer(ip) && (raw[n++] = ip, n == depth))
+            break;
+        uint32_t size = size_of(ip);
+        if (size == FSZ_END)
+            break;
+        if (size == 0 || size == FSZ_VARIABLE || !in_stack(sp + size - 8, 8))
+            return 0;
+        sp += size;
+        ip = *(const uintptr_t *)(sp - 8);
+        if (r < MEMO_READS)
+            reads[r] = sp - 8;
+        r++;
+    }
+    *out = n;
+    *nreads = r;
+    return 1;
+}
+
+/* ---- the memo: the last walks from each top frame ----
+ * A walk is a function of its top frame and of the stack slots it loads, so
+ * when the top frame and every slot loaded hold what they held, the walk
+ * would give the same site: checking that costs one load per frame. */
+typedef struct memo {
+    uintptr_t ip, sp;
+    uint32_t nreads, site;
+    uintptr_t at[MEMO_READS], val[MEMO_READS];
+} memo;
+static __thread memo memos[MEMO_SLOTS] __attribute__((tls_model("initial-exec")));
+
+static memo *memo_slot(uintptr_t ip, uintptr_t sp)
+{
+    return &memos[(((uint64_t)ip ^ ((uint64_t)sp << 7)) * 0x9e3779b97f4a7c15ULL) >> (64 - MEMO_BITS)];
+}
+
+static uint32_t memo_find(uintptr_t ip, uintptr_t sp)
+{
+    const memo *m = memo_slot(ip, sp);
+    if (!m->site || m->ip != ip || m->sp != sp)
+        return 0;
+    for (uint32_t i = 0; i < m->nreads; i++)
+        if (*(const uintptr_t *)m->at[i] != m->val[i])
+            return 0;
+    return m->site;
+}
+
+static void memo_put(uintptr_t ip, uintptr_t sp, const uintptr_t *reads, uint32_t nreads, uint32_t site)
+{
+    memo *m = memo_slot(ip, sp);
+    m->site = 0;
+    if (nreads > MEMO_READS)
+        return;
+    for (uint32_t i = 0; i < nreads; i++) {
+        m->at[i] = reads[i];
+        m->val[i] = *(const uintptr_t *)reads[i];
+    }
+    m->ip = ip;
+    m->sp = sp;
+    m->nreads = nreads;
+    m->site = site;
+}
+
+/* libunwind's walk, which also teaches the frame sizes. */
+static SIOT_TEXT uint32_t slow_walk(uintptr_t *raw, unsigned depth)
+{
+    unw_context_t uc;
+    unw_cursor_t cur;
+    if (unw_getcontext(&uc) != 0 || unw_init_local(&cur, &uc) != 0)
+        return 0;
+    learn_bounds();
+    uint32_t n = 0;
+    int started = 0; /* past the tracer's frames at the top */
+    for (int steps = 0; steps < MAX_WALK; steps++) {
+        unw_word_t ip, sp, nsp;
+        if (unw_get_reg(&cur, UNW_REG_IP, &ip) != 0 || unw_get_reg(&cur, UNW_REG_SP, &sp) != 0)
+            break;
+        started |= !in_tracer(ip);
+        if (!in_tracer(ip) && (raw[n++] = ip, n == depth))
+            break;
+        if (unw_step(&cur) <= 0 || unw_get_reg(&cur, UNW_REG_SP, &nsp) != 0) {
+            if (started)
+                learn_size(ip, FSZ_END);
+            break;
+        }
+        if (started)
+            learn_size(ip, size_class(nsp > sp ? nsp - sp : 0));
+    }
+    return n;
+}
+
+static uint32_t cache_find(const uintptr_t *raw, uint32_t n, cache_slot **slot)
+{
+    cache_slot *c = &cache[hash_frames((const uint64_t *)raw, n) & (CACHE_SLOTS - 1)];
+    *slot = c;
+    return c->site && c->n == n && n <= CACHE_DEPTH && memcmp(c->raw, raw, n * sizeof *raw) == 0 ? c->site : 0;
+}
+
+/* Every VERIFY_EVERY-th call: the fast walk must agree with libunwind. */
+static void verify_walk(const uintptr_t *fast, uint32_t nfast, const uintptr_t *slow, uint32_t nslow)
+{
+    if (nfast == nslow && memcmp(fast, slow, nslow * sizeof *slow) == 0)
+        return;
+    atomic_fetch_add_explicit(&walk_mismatches, 1, memory_order_relaxed);
+    forget_walks = 1;
+    memset(fsz, 0, sizeof fsz);
+}
+
+/* The site of raw[0..n), interned when new (the lock, for a new site only). */
+static uint32_t site_of(const uintptr_t *raw, uint32_t n)
+{
+    cache_slot *c;
+    uint32_t site = cache_find(raw, n, &c);
+    if (site || n == 0)
+        return site;
     /* mapped outside the lock: a library loaded since may need the loader's lock (modules.h) */
     uint64_t f[MAX_FRAMES];
     uint32_t k = 0;
@@ -187,7 +403,7 @@ SIOT_TEXT uint32_t siot_site_here(unsigned depth)
         if (map_addr(raw[i], &f[k]))
             k++;
     siot_lock();
-    uint32_t site = k ? intern_site(f, k) : 0;
+    site = k ? intern_site(f, k) : 0;
     siot_unlock();
     if (site && n <= CACHE_DEPTH) {
         c->n = n;
@@ -197,10 +413,37 @@ SIOT_TEXT uint32_t siot_site_here(unsigned depth)
     return site;
 }
 
+SIOT_TEXT uint32_t siot_site_here(unsigned depth)
+{
+    uintptr_t raw[MAX_FRAMES], fast[MAX_FRAMES], reads[MEMO_READS], ip, sp;
+    uint32_t n, nfast = 0, nreads = 0, site;
+    if (depth > MAX_FRAMES)
+        depth = MAX_FRAMES;
+    int top = top_frame(&ip, &sp);
+    int verify = top && ++W.calls % VERIFY_EVERY == 0;
+    if (top && !verify && (site = memo_find(ip, sp)))
+        return site;
+    int have_fast = top && fast_walk(ip, sp, fast, depth, &nfast, reads, &nreads) && nfast;
+    if (have_fast && !verify && (site = site_of(fast, nfast))) {
+        memo_put(ip, sp, reads, nreads, site);
+        return site;
+    }
+    n = slow_walk(raw, depth);
+    if (verify && have_fast)
+        verify_walk(fast, nfast, raw, n);
+    if (forget_walks) {
+        memset(memos, 0, sizeof memos);
+        forget_walks = 0;
+    }
+    return site_of(raw, n);
+}
+
+uint64_t siot_site_walk_mismatches(void) { return atomic_load(&walk_mismatches); }
+
 void siot_stack_warm(void)
 {
-    void *ips[8];
-    backtrace_ips(ips, 8); /* libunwind's own set-up, once, before any thread of the program */
+    uintptr_t raw[8];
+    slow_walk(raw, 8); /* libunwind's own set-up, once, before any thread of the program */
     siot_modules_init();
 }
 

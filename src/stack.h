@@ -14,9 +14,18 @@
 /* Code in this section is the tracer's: its frames never enter a signature. */
 #define SIOT_TEXT __attribute__((section("siot_text"), noinline))
 
-/* The site of the traced call being entered: its id + 1, 0 when unknown.
- * Cheap on repeat (a per-thread cache on the raw addresses). */
+/* The site of the traced call in flight, called from the wrapper's frame
+ * (the tracer's frames are left out): its id + 1, 0 when unknown. Cheap on
+ * repeat: the return addresses are found with one load per frame from frame
+ * sizes each thread learns from libunwind (stack.c), and a per-thread cache
+ * maps them to the site; libunwind walks only a stack not seen before.
+ * Takes the recorder lock only for a site never seen. Safe in a signal
+ * handler (on an alternate stack the walk is libunwind's). */
 uint32_t siot_site_here(unsigned depth);
+/* Walks where the learned frame sizes disagreed with libunwind (a frame
+ * whose size varies between calls from the same place): counted, and the
+ * thread's sizes forgotten; the trace's note site_walk_mismatches. */
+uint64_t siot_site_walk_mismatches(void);
 /* The costs of the first signature paid at start-up, before the program's
  * threads and clocks: libunwind's set-up and the table of loaded modules. */
 void siot_stack_warm(void);

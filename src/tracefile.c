@@ -176,6 +176,19 @@ static int write_file(const siot_trace *t, const char *path, int exact, siot_out
     return rc;
 }
 
+int siot_write_uncommitted(const siot_trace *t, const char *path, siot_out *o)
+{
+    int saved = errno;
+    int rc = siot_out_open(o, path);
+    if (rc == 0 && write_to_fd(t, o->fd, 1, &o->len) != 0) {
+        siot_out_abort(o, strerror(errno));
+        siot_sayf("siotrace: %s", o->why);
+        rc = -1;
+    }
+    errno = saved;
+    return rc;
+}
+
 int siot_write_trace_to(const siot_trace *t, const char *path, int exact)
 {
     siot_out o;

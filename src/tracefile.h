@@ -41,6 +41,9 @@ void siot_out_abort(siot_out *o, const char *what);
 int siot_write_fd(int fd, const void *p, size_t n);
 /* Writes t atomically to path (replacing it); exact: keep exact histogram bins. */
 int siot_write_trace_to(const siot_trace *t, const char *path, int exact);
+/* t written exactly to o's temporary file, not yet committed: the caller
+ * calls siot_out_commit (fsync and rename) later, out of the recorder lock. */
+int siot_write_uncommitted(const siot_trace *t, const char *path, siot_out *o);
 /* This rank's own part, <trace>.part-RRRRRR.siot, beside the trace or, when
  * that directory cannot be written, in the first of the working directory,
  * $TMPDIR and /tmp that can (where: the path written). 0 or -1 with why. */
