@@ -97,6 +97,10 @@ void siot_config_load(void)
     siot_cfg.layers = parse_layers(getenv("SIOT_LAYERS"));
     siot_cfg.window = (uint32_t)env_uint("SIOT_WINDOW", 256, 1, 65536);
     siot_cfg.stack_depth = (uint32_t)env_uint("SIOT_STACK_DEPTH", 8, 0, 64);
+    v = getenv("SIOT_UNWIND");
+    siot_cfg.unwind_always = v && strcmp(v, "always") == 0;
+    if (v && *v && !siot_cfg.unwind_always && strcmp(v, "learned") != 0)
+        fprintf(stderr, "siotrace: SIOT_UNWIND=%s is neither 'always' nor 'learned'; 'learned' kept\n", v);
     siot_cfg.rank_traces = getenv("SIOT_RANK_TRACES");
     if (siot_cfg.rank_traces && !*siot_cfg.rank_traces)
         siot_cfg.rank_traces = NULL;

@@ -16,6 +16,7 @@ typedef struct siot_config {
     uint32_t layers;         /* SIOT_LAYERS */
     uint32_t window;         /* SIOT_WINDOW: how far back loop folding looks */
     uint32_t stack_depth;    /* SIOT_STACK_DEPTH: frames in a call-site signature, 0 = none */
+    int unwind_always;       /* SIOT_UNWIND=always: every call site walked by libunwind (docs/hotpath.md) */
     double tolerance;        /* SIOT_TOLERANCE: percent by which folded loop counts may differ */
     const char *rank_traces; /* SIOT_RANK_TRACES: also write each rank's own trace in this directory */
     size_t max_memory;       /* SIOT_MAX_MEMORY: recorder memory before nodes are spilled to disk */

@@ -257,7 +257,7 @@ static int in_stack(uintptr_t a, size_t n) { return a >= W.lo && a <= W.hi - n; 
  * pointer, found through the tracer's frame pointers. 0 when it cannot be. */
 static SIOT_TEXT int top_frame(uintptr_t *ip, uintptr_t *sp)
 {
-    if (W.known != 1)
+    if (W.known != 1 || siot_cfg.unwind_always)
         return 0;
     const uintptr_t *fp = __builtin_frame_address(0);
     for (int k = 0; k < 16; k++) {
