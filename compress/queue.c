@@ -51,6 +51,13 @@ void siot_queue_free(siot_queue *q)
     siot_free(q->pend);
     siot_free(q->pend_dist);
     siot_free(q->pbytes);
+    siot_free(q->prev_same);
+    siot_free(q->prev_loop);
+    siot_free(q->ixkey);
+    siot_free(q->ixpos);
+    q->prev_same = q->prev_loop = q->ixpos = NULL;
+    q->ixkey = NULL;
+    q->ixcap = q->ixused = 0;
     q->nodes = NULL;
     q->hash = NULL;
     q->nbody = NULL;
@@ -125,25 +132,115 @@ static siot_node *make_event(siot_queue *q, const siot_raw *r, int64_t dist, con
     return n;
 }
 
+/* ------------------------------------------------------------ the tail's index */
+
+static uint64_t ix_key(uint64_t h) { return h ? h : 1; }
+
+static uint32_t *ix_find(const siot_queue *q, uint64_t h)
+{
+    uint64_t k = ix_key(h);
+    for (uint32_t j = (uint32_t)(k ^ (k >> 32)) & (q->ixcap - 1);; j = (j + 1) & (q->ixcap - 1)) {
+        if (q->ixkey[j] == k || !q->ixkey[j])
+            return q->ixkey[j] ? &q->ixpos[j] : NULL;
+    }
+}
+
+static int ix_grow(siot_queue *q)
+{
+    uint32_t cap = q->ixcap ? q->ixcap * 2 : 1024;
+    uint64_t *key = siot_calloc(cap, sizeof *key);
+    uint32_t *pos = key ? siot_calloc(cap, sizeof *pos) : NULL;
+    if (!pos) {
+        siot_free(key);
+        return -1;
+    }
+    uint64_t *okey = q->ixkey;
+    uint32_t *opos = q->ixpos, ocap = q->ixcap;
+    q->ixkey = key;
+    q->ixpos = pos;
+    q->ixcap = cap;
+    q->ixused = 0;
+    for (uint32_t i = 0; i < ocap; i++) /* hashes no longer in the list are dropped */
+        if (okey[i] && opos[i] != SIOT_Q_NONE) {
+            uint32_t j = (uint32_t)(okey[i] ^ (okey[i] >> 32)) & (cap - 1);
+            while (key[j])
+                j = (j + 1) & (cap - 1);
+            key[j] = okey[i];
+            pos[j] = opos[i];
+            q->ixused++;
+        }
+    siot_free(okey);
+    siot_free(opos);
+    return 0;
+}
+
+/* Position i (the new top) enters the index. */
+static void ix_push(siot_queue *q, uint32_t i)
+{
+    if (q->noindex || ((q->ixused + 1) * 2 > q->ixcap && ix_grow(q))) {
+        q->noindex = 1;
+        return;
+    }
+    uint64_t k = ix_key(q->hash[i]);
+    uint32_t *e = ix_find(q, q->hash[i]);
+    if (!e) {
+        uint32_t j = (uint32_t)(k ^ (k >> 32)) & (q->ixcap - 1);
+        while (q->ixkey[j])
+            j = (j + 1) & (q->ixcap - 1);
+        q->ixkey[j] = k;
+        q->ixpos[j] = SIOT_Q_NONE;
+        q->ixused++;
+        e = &q->ixpos[j];
+    }
+    q->prev_same[i] = *e;
+    *e = i;
+    q->prev_loop[i] = i == 0 ? SIOT_Q_NONE : q->nbody[i - 1] ? i - 1 : q->prev_loop[i - 1];
+}
+
+/* The list is cut to its first n nodes (the removed ones were folded). */
+static void truncate_to(siot_queue *q, uint32_t n)
+{
+    for (uint32_t j = q->n; !q->noindex && j-- > n;) {
+        uint32_t *e = ix_find(q, q->hash[j]);
+        if (e && *e == j) /* j was the last of its hash: its predecessor is again */
+            *e = q->prev_same[j];
+        else
+            q->noindex = 1; /* cannot happen; the fold then scans the window */
+    }
+    q->n = n;
+}
+
+static int grow_list(siot_queue *q)
+{
+    uint32_t cap = q->cap ? q->cap * 2 : 256;
+    siot_node **nodes = siot_realloc(q->nodes, cap * sizeof *nodes);
+    if (nodes)
+        q->nodes = nodes;
+    uint64_t *hash = nodes ? siot_realloc(q->hash, cap * sizeof *hash) : NULL;
+    if (hash)
+        q->hash = hash;
+    uint32_t *nb = hash ? siot_realloc(q->nbody, cap * sizeof *nb) : NULL;
+    if (nb)
+        q->nbody = nb;
+    uint32_t *ps = nb ? siot_realloc(q->prev_same, cap * sizeof *ps) : NULL;
+    if (ps)
+        q->prev_same = ps;
+    uint32_t *pl = ps ? siot_realloc(q->prev_loop, cap * sizeof *pl) : NULL;
+    if (!pl)
+        return -1;
+    q->prev_loop = pl;
+    q->cap = cap;
+    return 0;
+}
+
 static int append(siot_queue *q, siot_node *node)
 {
-    if (q->n == q->cap) {
-        uint32_t cap = q->cap ? q->cap * 2 : 256;
-        siot_node **nodes = siot_realloc(q->nodes, cap * sizeof *nodes);
-        uint64_t *hash = nodes ? siot_realloc(q->hash, cap * sizeof *hash) : NULL;
-        uint32_t *nb = hash ? siot_realloc(q->nbody, cap * sizeof *nb) : NULL;
-        if (nodes)
-            q->nodes = nodes;
-        if (hash)
-            q->hash = hash;
-        if (!nb)
-            return -1;
-        q->nbody = nb;
-        q->cap = cap;
-    }
+    if (q->n == q->cap && grow_list(q))
+        return -1;
     q->nodes[q->n] = node;
     q->hash[q->n] = node->hash;
     q->nbody[q->n] = node->kind == SIOT_N_LOOP ? node->u.loop.nbody : 0;
+    ix_push(q, q->n);
     q->n++;
     return 0;
 }
@@ -353,67 +450,111 @@ static void note_seen(siot_queue *q)
     q->seen[slot].pos = pos;
 }
 
+/* The loop just before the last L nodes takes them as one more iteration:
+ * 1 when it did, 0 when they are not its body, -1 out of memory. */
+static int try_extend(siot_queue *q, uint32_t L, uint64_t h)
+{
+    uint32_t n = q->n, p = n - L - 1;
+    if (q->nbody[p] != L)
+        return 0;
+    siot_node *T = q->nodes[p];
+    /* the last two hashes first: most candidates differ there */
+    if (T->u.loop.body[L - 1]->hash != h || (L > 1 && T->u.loop.body[L - 2]->hash != q->hash[n - 2]) ||
+        !seq_equal(T->u.loop.body, &q->nodes[n - L], L))
+        return 0;
+    uint64_t c = (uint64_t)T->u.loop.count->base;
+    for (uint32_t i = 0; i < L; i++) {
+        if (merge_node(q, T->u.loop.body[i], q->nodes[n - L + i], 0, c))
+            return -1;
+        free_node(q, q->nodes[n - L + i]);
+    }
+    if (count_one_more(q, T))
+        return -1;
+    truncate_to(q, n - L);
+    return 1;
+}
+
+/* The last L nodes repeat the L before them: a new loop of 2 (unless it
+ * would nest deeper than a reader accepts). 1, 0 or -1 as try_extend. */
+static int try_new_loop(siot_queue *q, uint32_t L, uint64_t h)
+{
+    uint32_t n = q->n;
+    if (2 * L > n || q->hash[n - 1 - L] != h || (L > 1 && q->hash[n - 2 - L] != q->hash[n - 2]) ||
+        !seq_equal(&q->nodes[n - 2 * L], &q->nodes[n - L], L) ||
+        max_depth(&q->nodes[n - 2 * L], L) >= SIOT_MAX_NEST)
+        return 0;
+    siot_node *loop = siot_pool_alloc(&q->pool, sizeof *loop);
+    siot_node **body = loop ? siot_pool_alloc(&q->pool, L * sizeof *body) : NULL;
+    siot_expr *cnt = body ? siot_x_int(&q->pool, 2) : NULL;
+    if (!cnt)
+        return -1;
+    memcpy(body, &q->nodes[n - 2 * L], L * sizeof *body);
+    for (uint32_t i = 0; i < L; i++) {
+        if (merge_node(q, body[i], q->nodes[n - L + i], 0, 1))
+            return -1;
+        free_node(q, q->nodes[n - L + i]);
+    }
+    loop->kind = SIOT_N_LOOP;
+    loop->ranks.n = 1;
+    loop->ranks.e = &q->self;
+    loop->u.loop.count = cnt;
+    loop->u.loop.nbody = L;
+    loop->u.loop.body = body;
+    loop->hash = loop_hash(body, L);
+    loop->depth = (uint8_t)(max_depth(body, L) + 1);
+    truncate_to(q, n - 2 * L);
+    append(q, loop); /* cannot fail: the list just shrank */
+    return 1;
+}
+
+/* One fold at the tail, trying the lengths L = 1, 2, ... up to the window,
+ * the extension of a loop before a new loop at each length: 1 when one was
+ * made, 0 when none, -1 out of memory. Only the lengths where a fold is
+ * possible are tried: those of an earlier node with the last one's hash
+ * and of an earlier loop (the index); without it, every length. */
+static int fold_once(siot_queue *q)
+{
+    uint32_t n = q->n;
+    uint64_t h = q->hash[n - 1];
+    uint32_t maxL = n - 1 < q->window ? n - 1 : q->window;
+    if (q->noindex) {
+        for (uint32_t L = 1; L <= maxL; L++) {
+            int r = try_extend(q, L, h);
+            if (r || (r = try_new_loop(q, L, h)))
+                return r;
+        }
+        return 0;
+    }
+    uint32_t a = q->prev_same[n - 1], b = q->prev_loop[n - 1];
+    for (;;) {
+        uint32_t La = a == SIOT_Q_NONE ? UINT32_MAX : n - 1 - a;
+        uint32_t Lb = b == SIOT_Q_NONE ? UINT32_MAX : n - 1 - b;
+        uint32_t L = La < Lb ? La : Lb;
+        if (L > maxL)
+            return 0;
+        int r;
+        if (Lb == L && (r = try_extend(q, L, h)))
+            return r;
+        if (La == L && (r = try_new_loop(q, L, h)))
+            return r;
+        if (Lb == L)
+            b = q->prev_loop[b];
+        if (La == L)
+            a = q->prev_same[a];
+    }
+}
+
 static int fold_tail(siot_queue *q)
 {
-    for (;;) {
-        uint32_t n = q->n;
-        if (n < 2)
-            return 0;
-        uint64_t h = q->hash[n - 1];
-        uint32_t maxL = n - 1 < q->window ? n - 1 : q->window;
-        int found = 0;
-        for (uint32_t L = 1; L <= maxL && !found; L++) {
-            /* one more iteration of the loop just before the last L nodes */
-            uint32_t p = n - L - 1;
-            if (q->nbody[p] == L) {
-                siot_node *T = q->nodes[p];
-                if (T->u.loop.body[L - 1]->hash == h && seq_equal(T->u.loop.body, &q->nodes[n - L], L)) {
-                    uint64_t c = (uint64_t)T->u.loop.count->base;
-                    for (uint32_t i = 0; i < L; i++) {
-                        if (merge_node(q, T->u.loop.body[i], q->nodes[n - L + i], 0, c))
-                            return -1;
-                        free_node(q, q->nodes[n - L + i]);
-                    }
-                    if (count_one_more(q, T))
-                        return -1;
-                    q->n = n - L;
-                    found = 1;
-                    break;
-                }
-            }
-            /* the last L nodes repeat the L before them: a new loop of 2
-             * (unless it would nest deeper than a reader accepts) */
-            if (2 * L <= n && q->hash[n - 1 - L] == h && seq_equal(&q->nodes[n - 2 * L], &q->nodes[n - L], L) &&
-                max_depth(&q->nodes[n - 2 * L], L) < SIOT_MAX_NEST) {
-                siot_node *loop = siot_pool_alloc(&q->pool, sizeof *loop);
-                siot_node **body = loop ? siot_pool_alloc(&q->pool, L * sizeof *body) : NULL;
-                siot_expr *cnt = body ? siot_x_int(&q->pool, 2) : NULL;
-                if (!cnt)
-                    return -1;
-                memcpy(body, &q->nodes[n - 2 * L], L * sizeof *body);
-                for (uint32_t i = 0; i < L; i++) {
-                    if (merge_node(q, body[i], q->nodes[n - L + i], 0, 1))
-                        return -1;
-                    free_node(q, q->nodes[n - L + i]);
-                }
-                loop->kind = SIOT_N_LOOP;
-                loop->ranks.n = 1;
-                loop->ranks.e = &q->self;
-                loop->u.loop.count = cnt;
-                loop->u.loop.nbody = L;
-                loop->u.loop.body = body;
-                loop->hash = loop_hash(body, L);
-                loop->depth = (uint8_t)(max_depth(body, L) + 1);
-                q->n = n - 2 * L;
-                append(q, loop); /* cannot fail: the list just shrank */
-                found = 1;
-            }
-        }
-        if (!found) {
-            note_seen(q);
-            return 0;
+    while (q->n >= 2) {
+        int r = fold_once(q);
+        if (r <= 0) {
+            if (r == 0)
+                note_seen(q);
+            return r;
         }
     }
+    return 0;
 }
 
 static int push_node(siot_queue *q, siot_node *node)
@@ -521,6 +662,9 @@ static void spill_now(siot_queue *q)
     }
     q->spills++;
     q->spilled_nodes += q->n;
+    if (q->ixkey)
+        memset(q->ixkey, 0, q->ixcap * sizeof *q->ixkey);
+    q->ixused = 0;
     /* The arena holds nothing but the nodes: it goes back whole (free lists
      * of grown tables would otherwise keep their memory). */
     q->n = 0;

@@ -31,6 +31,16 @@ typedef struct siot_queue {
     uint64_t *hash;   /* hash of nodes[i] */
     uint32_t *nbody;  /* body length of nodes[i] when it is a loop, else 0 */
     uint32_t n, cap;
+    /* The fold's candidates without scanning the window: prev_same[i] is the
+     * last position before i whose node has i's hash, prev_loop[i] the last
+     * loop before i (SIOT_Q_NONE: none); the index maps a hash to its last
+     * position in the list. Positions leave from the top only, so each
+     * removal restores the index from prev_same. */
+    uint32_t *prev_same, *prev_loop;
+    uint64_t *ixkey; /* 0: a free slot (a hash of 0 is kept as 1) */
+    uint32_t *ixpos;
+    uint32_t ixcap, ixused;
+    int noindex; /* the index could not grow: the fold scans the window */
     uint64_t events; /* raw events pushed */
     double tolerance;       /* SIOT_TOLERANCE percent, 0 = exact */
     uint64_t approx_merges; /* loop instances folded approximately */
@@ -60,6 +70,8 @@ typedef struct siot_queue {
         uint32_t pos;
     } seen[4096];
 } siot_queue;
+
+#define SIOT_Q_NONE UINT32_MAX
 
 void siot_queue_init(siot_queue *q, siot_arena *a, int32_t rank, int compress, uint32_t window);
 void siot_queue_free(siot_queue *q);
