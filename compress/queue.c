@@ -1,6 +1,7 @@
 #include "compress/queue.h"
 #include "core/salloc.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -593,7 +594,8 @@ static int stash(siot_queue *q, const siot_raw *r, int64_t dist, const uint8_t *
         q->cappend = cap;
     }
     siot_raw *c = &q->pend[q->npend];
-    *c = *r;
+    /* the header and the function's own arguments, not the whole array */
+    memcpy(c, r, offsetof(siot_raw, args) + r->nargs * sizeof r->args[0]);
     for (uint32_t i = 0; i < r->nargs; i++) {
         const siot_rawval *v = &r->args[i];
         size_t len = v->kind == SIOT_RV_STR ? v->n : v->kind == SIOT_RV_ARR ? (size_t)v->n * 8 : 0;
