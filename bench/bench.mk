@@ -5,7 +5,9 @@ BB := $(B)/bench
 MPICC := mpicc.$(MPI)
 
 .PHONY: run
-run: $(BB)/pwrite_loop $(BB)/pwrite_loop.plain $(BB)/lseek_loop
+run: $(BB)/pwrite_loop $(BB)/pwrite_loop.plain $(BB)/lseek_loop $(BB)/hotpath $(BB)/hotpath.plain
+	@MPI=$(MPI) bash bench/hotpath.sh
+	@echo
 	@MPI=$(MPI) bash bench/pwrite.sh
 	@echo
 	@MPI=$(MPI) bash bench/merge.sh
@@ -17,8 +19,8 @@ run: $(BB)/pwrite_loop $(BB)/pwrite_loop.plain $(BB)/lseek_loop
 $(BB)/%: bench/%.c $(B)/wrap.flags $(B)/lib/libsiotrace.a
 	@mkdir -p $(@D)
 	$(MPICC) -O2 -c -o $@.o $<
-	$(MPICC) $@.o -Wl,@$(B)/wrap.flags -o $@
+	$(MPICC) $@.o -Wl,@$(B)/wrap.flags -o $@ -pthread
 
 $(BB)/%.plain: bench/%.c
 	@mkdir -p $(@D)
-	$(MPICC) -O2 -o $@ $<
+	$(MPICC) -O2 -o $@ $< -pthread

@@ -1,0 +1,131 @@
+#!/bin/bash
+# The recording hot path (docs/hotpath.md): what a traced call costs, in
+# instructions and in ns, for four shapes of call (bench/hotpath.c), and what
+# the recorded times say against the program's own clock.
+#
+# Instructions per call: callgrind's user-space count of the whole run at N
+# and at 2N calls; the difference divided by N leaves out the start-up and
+# the end of the run (the merge and the write of the trace) except the part
+# of the end that grows with the number of events (an irregular trace is
+# encoded event by event). Needs valgrind; without it that table is left out
+# and the script says so.
+# ns per call: the program's own clock around its loop, untraced and traced
+# runs alternating, median of RUNS.
+#
+# SIOT_BEFORE=DIR (a build/<flavour> directory of another checkout) adds that
+# build's numbers as a "before" column; DARSHAN_PREFIX=DIR (a darshan-runtime
+# install) adds a column with Darshan's runtime preloaded.
+set -euo pipefail
+MPI=${MPI:-mpich}
+B=$(pwd)/build/$MPI
+BB=$B/bench
+SIOT=$B/bin/siot
+N=${N:-200000}
+NI=${NI:-20000}
+RUNS=${RUNS:-5}
+TMP=$(mktemp -d /dev/shm/siot-hotpath.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+
+SHAPES="regular irregular fwrite threads"
+declare -A LABEL=(
+    [regular]="pwrite 64 B, one site (folds)"
+    [irregular]="pwrite 64 B, 16 sites, random"
+    [fwrite]="fwrite 64 B to untraced stdout"
+    [threads]="pwrite 64 B, 8 threads"
+)
+
+median() { sort -n | awk '{a[NR]=$1} END {m=(NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/2+1])/2; printf "%.0f", m}'; }
+
+# the builds compared: name and binary
+BUILDS="untraced traced"
+declare -A BIN=([untraced]=$BB/hotpath.plain [traced]=$BB/hotpath)
+declare -A PRE=([untraced]="" [traced]="")
+if [ -n "${SIOT_BEFORE:-}" ]; then
+    mpicc."$MPI" -O2 -o "$TMP/hotpath.before" bench/hotpath.c -pthread \
+        -Wl,@"$SIOT_BEFORE/wrap.flags"
+    BIN[before]=$TMP/hotpath.before
+    PRE[before]=""
+    BUILDS="$BUILDS before"
+fi
+if [ -n "${DARSHAN_PREFIX:-}" ]; then
+    BIN[darshan]=$BB/hotpath.plain
+    PRE[darshan]=$DARSHAN_PREFIX/lib/libdarshan.so
+    BUILDS="$BUILDS darshan"
+fi
+
+# run BUILD SHAPE N [launcher...]: the program's ns/call on its stderr
+run() {
+    local build=$1 shape=$2 n=$3
+    shift 3
+    rm -f "$TMP"/data* "$TMP"/*.siot
+    local pre=()
+    [ -n "${PRE[$build]}" ] && pre=(env LD_PRELOAD="${PRE[$build]}" DARSHAN_LOGPATH="$TMP" DARSHAN_ENABLE_NONMPI=1)
+    SIOT_TRACE="$TMP/t.siot" "${pre[@]}" "$@" "${BIN[$build]}" "$shape" "$TMP/data" "$n" \
+        2> "$TMP/err" > /dev/null
+    tail -n 1 "$TMP/err"
+}
+
+instructions() { # BUILD SHAPE N: user-space instructions of the whole run
+    run "$1" "$2" "$3" valgrind --tool=callgrind --callgrind-out-file="$TMP/cg.out" > /dev/null
+    sed -n 's/^summary: *//p' "$TMP/cg.out"
+}
+
+echo "== hot path: instructions per call (callgrind, user space; (Ir(2N)-Ir(N))/N, N=$NI; $MPI flavour)"
+if command -v valgrind > /dev/null; then
+    printf "%-34s" "shape"
+    for b in $BUILDS; do printf " %10s" "$b"; done
+    printf " %10s\n" "added"
+    declare -A IPC
+    for s in $SHAPES; do
+        printf "%-34s" "${LABEL[$s]}"
+        for b in $BUILDS; do
+            i1=$(instructions "$b" "$s" "$NI")
+            i2=$(instructions "$b" "$s" $((2 * NI)))
+            IPC[$b]=$(( (i2 - i1) / NI ))
+            printf " %10s" "${IPC[$b]}"
+        done
+        printf " %10s\n" "$(( IPC[traced] - IPC[untraced] ))"
+    done
+else
+    echo "valgrind is not installed (apt-get install valgrind): instructions left out"
+fi
+
+echo
+echo "== hot path: ns per call (the program's clock around its loop, N=$N, median of $RUNS alternating runs)"
+printf "%-34s" "shape"
+for b in $BUILDS; do printf " %10s" "$b"; done
+printf " %10s\n" "added"
+for s in $SHAPES; do
+    declare -A T=()
+    for _ in $(seq "$RUNS"); do
+        for b in $BUILDS; do T[$b]="${T[$b]:-} $(run "$b" "$s" "$N")"; done
+    done
+    printf "%-34s" "${LABEL[$s]}"
+    declare -A M=()
+    for b in $BUILDS; do
+        M[$b]=$(printf '%s\n' ${T[$b]} | median)
+        printf " %10s" "${M[$b]}"
+    done
+    printf " %10s\n" "$(( M[traced] - M[untraced] ))"
+done
+
+# the recorded times of the regular loop, against the program's own clock
+# (a back-to-back loop: the computation between calls is only the loop's
+# increment, so comp should be tens of ns, and dur near the untraced call)
+echo
+echo "== recorded timing vs truth: the regular loop, N=$N"
+printf "%-10s %12s %14s %14s %14s %16s\n" "build" "ns/call" "dur mean" "comp min" "comp mean" "first open dur"
+for b in $BUILDS; do
+    [ "$b" = untraced ] && continue
+    [ "$b" = darshan ] && continue
+    ns=$(run "$b" regular "$N")
+    d=$("$SIOT" dump "$TMP/t.siot")
+    loop=$(grep -m1 'pwrite(' <<< "$d")
+    field() { sed -n "s/.* $1={[^}]*$2=\([^ }]*\).*/\1/p" <<< "$loop"; }
+    open=$(grep -m1 ' open(' <<< "$d" | sed -n 's/.* dur=\([^ ]*\).*/\1/p')
+    printf "%-10s %12s %14s %14s %14s %16s\n" "$b" "$ns" "$(field dur mean)" "$(field comp min)" \
+        "$(field comp mean)" "$open"
+done
+printf "%-10s %12s\n" "untraced" "$(run untraced regular "$N")"
+echo "targets: < 500 instructions and < 100 ns added per call; recorded comp of a back-to-back loop tens of ns;"
+echo "         recorded dur near the untraced ns/call; the first open tens of us, not ms"
