@@ -9,7 +9,12 @@
  * else a per-rank table whose entries share compact rank lists. Nodes that do
  * not align keep their own rank lists, in an order that preserves each rank's
  * program order. Neither side is expanded: the work is proportional to the
- * compressed sizes. */
+ * compressed sizes.
+ *
+ * Errors: siot_trace_merge returns 0, -1 when memory ran out, or
+ * SIOT_E_CONFLICT; src is freed in every case. After a conflict dst is as it
+ * was; after -1 it is still a valid trace, but nodes aligned before the
+ * failure may already hold src's ranks. siot_merge_notes: 0 or -1 (memory). */
 #ifndef SIOT_MERGE_H
 #define SIOT_MERGE_H
 

@@ -1,6 +1,13 @@
 /* pool: size-class free lists over an arena. Folding frees nodes and
  * expressions all the time; recycling them keeps the recorder's memory
- * proportional to the compressed trace and its steady state free of malloc. */
+ * proportional to the compressed trace and its steady state free of malloc.
+ *
+ * Locks: none of its own: only the rank's queue uses a pool, under the
+ * recorder lock (compress/queue.h).
+ *
+ * Errors: siot_pool_alloc and siot_pool_realloc return NULL when the arena
+ * cannot grow (a block being grown is then kept as it was); freeing cannot
+ * fail. */
 #ifndef SIOT_POOL_H
 #define SIOT_POOL_H
 

@@ -11,7 +11,16 @@
  *
  * While the tail is a loop, incoming events are matched straight against the
  * body element they should repeat, without building nodes: the common case of
- * a long loop costs no allocation at all. */
+ * a long loop costs no allocation at all.
+ *
+ * Locks: none of its own; the session calls it under the recorder lock
+ * (src/session.h). Signals: siot_queue_finish also runs when a signal
+ * handler takes the trace (memory then from salloc.h's emergency side).
+ *
+ * Errors: running out of memory and a failed spill are sticky (q->oom,
+ * q->stopped): siot_queue_push returns -1 from then on and drops every later
+ * group (counted in q->lost), and the trace says so (notes truncated,
+ * stopped). siot_queue_finish: 0, or -1 once q->oom is set. */
 #ifndef SIOT_QUEUE_H
 #define SIOT_QUEUE_H
 

@@ -6,7 +6,16 @@
  * yield the value seen at iteration c: constants stay constants, two points
  * make a progression, a value that continues it changes nothing, string
  * patterns and arrays grow field by field, and anything else becomes a
- * piecewise run table (lossless, but it grows). */
+ * piecewise run table (lossless, but it grows).
+ *
+ * Locks: none of its own; only the queue uses it, under the recorder lock
+ * (the shared small constants are set up on first use, unsynchronised).
+ *
+ * Errors: only allocation fails. The builders and siot_x_clone return NULL
+ * (siot_x_clone also for a per-rank table, which it never copies);
+ * siot_x_extend and siot_x_approx_extend return -1 with *px still valid for
+ * the iterations it held; siot_x_tmp_raw returns NULL for a value too large
+ * for the scratch area. */
 #ifndef SIOT_XMERGE_H
 #define SIOT_XMERGE_H
 

@@ -3,7 +3,12 @@
  * Raw events live in a per-thread staging area in call order (pre-order: a
  * parent before the calls it issues). Strings and arrays go to the thread's
  * byte pool; a value holds their offset. When the outermost traced call
- * returns, the whole group is handed to the rank's queue (compress/queue.h). */
+ * returns, the whole group is handed to the rank's queue (compress/queue.h).
+ *
+ * Locks: the staging area and pool are the thread's own (no lock); a group
+ * is handed to the queue under the recorder lock (src/runtime.h).
+ *
+ * Errors: none: types and the generated function table only. */
 #ifndef SIOT_EVENT_H
 #define SIOT_EVENT_H
 

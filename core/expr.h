@@ -1,6 +1,12 @@
 /* expr: building, evaluating and printing the value expressions of
  * core/model.h (constants, progressions over loop iterations and ranks,
- * occurrence sequences, per-rank tables, string patterns, arrays). */
+ * occurrence sequences, per-rank tables, string patterns, arrays).
+ *
+ * Errors: the builders return NULL when the arena cannot grow. siot_eval
+ * returns -1 when x does not cover ctx or the scratch buffer cannot grow
+ * (out is then not to be used); the integer forms return def instead, and
+ * siot_arg_index -1 for no such role. siot_x_format leaves running out of
+ * memory in out->oom. */
 #ifndef SIOT_EXPR_H
 #define SIOT_EXPR_H
 

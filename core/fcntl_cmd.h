@@ -1,6 +1,8 @@
 /* fcntl_cmd: which fcntl commands take a struct flock, shared by the
  * wrapper that records the lock and the replay that rebuilds it. Pure
- * function of the command: no state, safe anywhere (signal handlers too). */
+ * function of the command: no state, safe anywhere (signal handlers too).
+ *
+ * Errors: none: the answer is 1 or 0. */
 #ifndef SIOT_FCNTL_CMD_H
 #define SIOT_FCNTL_CMD_H
 

@@ -8,7 +8,19 @@
  *
  * The decoder treats its input as hostile: every length, count, index, nesting
  * depth and rank is checked against hard limits and against what is left of
- * the input, and any violation is reported as one line of text. */
+ * the input, and any violation is reported as one line of text.
+ *
+ * Locks: none of its own. The runtime encodes under the recorder lock (a
+ * checkpoint) or once recording stopped; encoding allocates through
+ * salloc.h only, so a partial trace can be encoded in a signal handler.
+ *
+ * Errors: encoders return 0, or -1 when memory ran out. siot_trace_decode
+ * and siot_trace_load return -1 with a one-line reason in err and t freed
+ * (load leaves t untouched, uninitialised, when the file cannot be opened or
+ * read) and may change errno. siot_trace_append: 0, -1 or SIOT_E_CONFLICT,
+ * src freed always, dst unchanged on failure. siot_trace_set_kv: -1 without
+ * memory, though a new note whose key or value copy fails is kept as NULL
+ * and returns 0. */
 #ifndef SIOT_FORMAT_H
 #define SIOT_FORMAT_H
 

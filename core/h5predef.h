@@ -1,6 +1,8 @@
 /* h5predef: the HDF5 predefined identifiers that traces record with fixed
  * ids: code = 1 + position in this list. Stored in trace files: append,
- * never reorder. */
+ * never reorder.
+ *
+ * Errors: none: a list of names, expanded at compile time. */
 #ifndef SIOT_H5PREDEF_H
 #define SIOT_H5PREDEF_H
 

@@ -1,7 +1,14 @@
 /* hist: timing histograms that replace per-call timestamps. Count, min, max,
  * mean and M2 (Welford, so that merging two histograms is exact), the rank and
  * occurrence of the maximum, and log2 bins of nanoseconds. A histogram of one
- * sample has no bin array: the sample is min == max. */
+ * sample has no bin array: the sample is min == max.
+ *
+ * Locks: none of its own (the recorder's histograms are updated under the
+ * recorder lock).
+ *
+ * Errors: siot_hist_add and siot_hist_merge return 1, or 0 when the bin
+ * array cannot be allocated (h is then unchanged); bin counts saturate at
+ * UINT32_MAX. The other functions cannot fail. */
 #ifndef SIOT_HIST_H
 #define SIOT_HIST_H
 

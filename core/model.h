@@ -6,7 +6,15 @@
  * Every recorded value is an expression that yields the concrete value for a
  * given rank, loop iteration vector and occurrence number, so that the same
  * shapes serve a flat trace (constants, one rank per node) and a fully
- * compressed one (progressions, rank functions, nested loops). */
+ * compressed one (progressions, rank functions, nested loops).
+ *
+ * Locks: none of its own; an arena or a trace is used by one thread at a
+ * time (the recorder's under the recorder lock). Signals: arenas allocate
+ * through salloc.h, so they also serve a handler writing a partial trace.
+ *
+ * Errors: siot_arena_alloc and siot_arena_strdup return NULL when memory ran
+ * out (or n is within 16 of SIZE_MAX); the other arena functions cannot
+ * fail. */
 #ifndef SIOT_MODEL_H
 #define SIOT_MODEL_H
 

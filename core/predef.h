@@ -2,7 +2,10 @@
  * (docs/handles.md). Append only: the ids are stored in trace files.
  * The lists expand to names in MPI-free code (siot) and to handles in the
  * MPI layer, so both sides always agree. Names that alias another handle in
- * an implementation (MPI_LONG_LONG in MPICH) take the id of the first. */
+ * an implementation (MPI_LONG_LONG in MPICH) take the id of the first.
+ *
+ * Errors: siot_predef_name returns NULL for an id that is not predefined;
+ * the rest is macros. */
 #ifndef SIOT_PREDEF_H
 #define SIOT_PREDEF_H
 

@@ -4,7 +4,13 @@
  *
  * Canonical entry: strides positive and increasing, each stride larger than
  * the span of the dimensions inside it; then membership and enumeration are
- * arithmetic. The reader rejects non-canonical entries. */
+ * arithmetic. The reader rejects non-canonical entries.
+ *
+ * Errors: the builders (siot_rl_single, siot_rl_from_sorted, siot_rl_union)
+ * return 1, or 0 when memory ran out (siot_rl_union also for 2^32 ranks);
+ * queries answer -1 for none (min and max of an empty list, siot_rl_nth
+ * past the end, siot_rl_index of a non-member); siot_rl_format leaves
+ * running out of memory in out->oom. */
 #ifndef SIOT_RANKLIST_H
 #define SIOT_RANKLIST_H
 

@@ -1,6 +1,9 @@
 /* roles: the vocabulary shared by the spec generator, the recorder and every
  * reader: layers, call classes and parameter roles (docs/spec-format.md).
- * Codes are stored in trace files: append new entries, never renumber. */
+ * Codes are stored in trace files: append new entries, never renumber.
+ *
+ * Errors: the name functions answer "unknown" for a code not in the lists,
+ * siot_layer_from_name -1 for an unknown name; nothing else can fail. */
 #ifndef SIOT_ROLES_H
 #define SIOT_ROLES_H
 

@@ -2,7 +2,16 @@
  * trace. Normally the C library's. In emergency mode (writing a partial
  * trace from a signal handler, where the interrupted code may hold malloc's
  * locks) a bump allocator over fresh anonymous mappings that never frees:
- * the process is about to end. */
+ * the process is about to end.
+ *
+ * Locks: none. The emergency side's table of mappings is not protected: it
+ * assumes one allocating thread (the one writing the ending). Signals: in
+ * emergency mode only mmap system calls, safe in a handler; otherwise
+ * malloc's rules apply.
+ *
+ * Errors: NULL when memory cannot be had (malloc's answer; in emergency mode
+ * a request over 2^46 bytes, 256 mappings used, or mmap failing, errno set);
+ * nothing aborts. In emergency mode siot_free does nothing. */
 #ifndef SIOT_SALLOC_H
 #define SIOT_SALLOC_H
 

@@ -4,7 +4,16 @@
  * Every read goes through siot_rd_*; once a read fails the cursor is marked
  * bad, later reads return zero, and the caller checks rd->err once. This keeps
  * the decoder free of per-field error plumbing without ever reading past the
- * end of the input. */
+ * end of the input.
+ *
+ * Signals: the buffers grow through salloc.h (usable while a handler writes
+ * a partial trace); siot_array_reserve uses realloc (readers only).
+ *
+ * Errors: writers never report: a failed allocation sets b->oom, later
+ * writes are dropped, and the caller checks oom once (siot_vbuf_reserve: 1,
+ * or 0 once oom is set). Readers keep the first failure in r->err, move to
+ * the end and return 0 (siot_rd_bytes: "" of length 0).
+ * siot_array_reserve: 0, or -1 with the array unchanged. */
 #ifndef SIOT_VBUF_H
 #define SIOT_VBUF_H
 

@@ -1,6 +1,11 @@
 /* fort_record: conversions the generated Fortran wrappers (Open MPI) use to
  * record what a Fortran caller passed: blank-padded strings, and arrays of
- * Fortran handles. */
+ * Fortran handles.
+ *
+ * Errors: the conversions return NULL for a NULL Fortran array, a count out
+ * of range (n <= 0, over 2^24, or for indices over cap) or when malloc fails:
+ * that argument then goes unrecorded. siot_fstr returns NULL for a NULL
+ * string or cap 0, and cuts a string longer than cap - 1. */
 #ifndef SIOT_FORT_RECORD_H
 #define SIOT_FORT_RECORD_H
 

@@ -4,7 +4,13 @@
  * Called by every rank of the job with the tracer's own communicator, in
  * the calling thread, outside the recorder lock and with the thread marked
  * busy (its MPI calls are not recorded). A signal that arrives meanwhile
- * takes its course at once: the session has already ended. */
+ * takes its course at once: the session has already ended.
+ *
+ * Errors: siot_job_trace_end returns 1 when rank 0 wrote the job's file
+ * (every rank learns it), else 0. A failure never aborts nor leaves a rank
+ * waiting: MPI errors return on the tracer's communicator, the rank
+ * concerned (or rank 0) says what failed in one line on stderr, and traces
+ * that could not be merged or sent mark the job's trace partial. */
 #ifndef SIOT_JOB_TRACE_H
 #define SIOT_JOB_TRACE_H
 

@@ -1,6 +1,16 @@
 /* mpi_record: what the generated MPI and MPI-IO wrappers need: small ids for
  * MPI handles, portable special ranks, info contents, statuses and byte
- * counts, and the session hooks of MPI_Init and MPI_Finalize. */
+ * counts, and the session hooks of MPI_Init and MPI_Finalize.
+ *
+ * Locks: the id helpers run between siot_end and siot_finish, under the
+ * recorder lock; siot_mpi_agree is called without it and takes it only
+ * around reading the next id, not across its Allreduce.
+ *
+ * Errors: ids are -1 for a null handle (SIOT_ID_UNKNOWN for a request not
+ * seen made; -1 too when an id table cannot grow, src/handles.h); queries
+ * of an MPI object answer 0 when MPI cannot tell; siot_mpi_agree -1 when
+ * there is nothing to agree on or the Allreduce failed. Arrays too long or
+ * beyond the pool's memory are left unrecorded. No failure is fatal. */
 #ifndef SIOT_MPI_RECORD_H
 #define SIOT_MPI_RECORD_H
 

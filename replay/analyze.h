@@ -8,7 +8,12 @@
  * where a loop count or a value differs between them. Handlers therefore see
  * aggregate records: "this event, for these ranks, runs `calls` times per
  * rank, moving `bytes` per call", and the totals of a trace of 10^9 events
- * come out of a few thousand records. */
+ * come out of a few thousand records.
+ *
+ * Errors: siot_analyze returns 0, or -1 with a one-line reason in err (out
+ * of memory, a loop count that cannot be evaluated, loops nested too
+ * deeply): handlers may have seen records by then, and finish is not
+ * called. siot_agg_arg is siot_eval's 0 or -1. */
 #ifndef SIOT_ANALYZE_H
 #define SIOT_ANALYZE_H
 

@@ -5,7 +5,13 @@
  * that uses a communicator, group, datatype, MPI file, descriptor, stream or
  * directory whose creation is not in the trace, are counted by function and
  * reason, with the first rank and event of each. The reasons are the words
- * the replay itself uses. Single-threaded; allocates per rank. */
+ * the replay itself uses. Single-threaded; allocates per rank.
+ *
+ * Errors: rp_check returns 0 or 1 with the verdict printed, or -1 with a
+ * one-line reason in err (out of memory, a trace that cannot be walked) and
+ * no verdict. An id not remembered for lack of memory counts as missing (a
+ * call reported, not an error); reasons past the 256th are counted, not
+ * listed. */
 #ifndef SIOT_CHECK_H
 #define SIOT_CHECK_H
 

@@ -1,7 +1,12 @@
 /* compare: are two traces the same events (function, arguments, return
  * value, errno, bytes, parent, per-rank order), timing aside? What `siot
  * diff` and `ioreplay --verify` answer. No global state; allocates its
- * iterators' stacks. */
+ * iterators' stacks.
+ *
+ * Errors: -1 with a one-line reason in err (out of memory, a walk or a value
+ * that fails on a damaged trace): what was found until then is counted in
+ * res and printed. Running out of memory while rendering an event is not
+ * detected: the event is compared as far as it was rendered. */
 #ifndef SIOT_COMPARE_H
 #define SIOT_COMPARE_H
 

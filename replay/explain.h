@@ -4,7 +4,12 @@
  * prints the reasons with their counts over all ranks and, with --explain,
  * every such call (rank, event number, function, reason or both results).
  * One rp_log per rank, used by one thread; the report is collective over
- * MPI_COMM_WORLD (PMPI, so a traced replay does not record it). */
+ * MPI_COMM_WORLD (PMPI, so a traced replay does not record it).
+ *
+ * Errors: none reported. A reason past RP_LOG_REASONS, or whose text cannot
+ * be copied, counts as "other"; --explain lines past RP_LOG_LINES are
+ * counted as not listed; a list of left-out seqs that cannot grow is
+ * silently short. The results of the MPI calls are not checked. */
 #ifndef SIOT_EXPLAIN_H
 #define SIOT_EXPLAIN_H
 

@@ -3,7 +3,12 @@
  * words for one whose creation is missing; and a map, per kind, from a
  * trace's ids to numbers. What `ioreplay --check` (which creations are
  * missing) and the comparison of a replay with its original (ids numbered
- * by creation order) share. No global state; the map allocates. */
+ * by creation order) share. No global state; the map allocates.
+ *
+ * Errors: rp_idmap_set, rp_objs_note and rp_objs_keep return -1 when a map
+ * cannot grow (an id outside the map's range is ignored: 0); rp_idmap_get
+ * answers 0 for an id never set. A value that cannot be evaluated holds no
+ * ids, and arrays past 4096 ids are cut. rp_kind_* give -1 for no kind. */
 #ifndef SIOT_HANDLES_H
 #define SIOT_HANDLES_H
 

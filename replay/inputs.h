@@ -10,7 +10,12 @@
  * Rank 0 only, before any replayed call; written with raw system calls so
  * that a traced replay (--verify) does not record them. A file already in
  * the root is left as it is. The directories that the run's paths went
- * through and that it did not make itself are made too. */
+ * through and that it did not make itself are made too.
+ *
+ * Errors: nothing is returned. res->err says why staging stopped before any
+ * file was written (out of memory, a trace that cannot be walked). A file
+ * that cannot be created, or whose writing fails part way (it is left as
+ * it is), is skipped without a word and counted nowhere. */
 #ifndef SIOT_INPUTS_H
 #define SIOT_INPUTS_H
 

@@ -1,6 +1,9 @@
 /* json: the JSON text of strings and recorded values, shared by the
  * readers that print events (siot dump --jsonl, export, stats) and the
- * comparison of two traces. Pure functions of their arguments. */
+ * comparison of two traces. Pure functions of their arguments.
+ *
+ * Errors: none returned; running out of memory is left in o->oom
+ * (core/vbuf.h). */
 #ifndef SIOT_JSON_H
 #define SIOT_JSON_H
 

@@ -14,7 +14,12 @@
  *    are done (a barrier at its end: the libraries end a collective call
  *    with a reduction of the outcome).
  * Only the outermost collective MPI-IO call of a chain is ordered.
- * One rp_order per rank, one thread. */
+ * One rp_order per rank, one thread.
+ *
+ * Errors: nothing is returned. A collective whose communicator the replay
+ * does not hold, or whose file's communicator could not be remembered (no
+ * memory, a file id over 2^20), is left unordered; the barriers' results
+ * are not checked. */
 #ifndef SIOT_ORDER_H
 #define SIOT_ORDER_H
 

@@ -15,7 +15,12 @@
  * ioreplay's own (it starts and ends MPI and the run), and, in a trace whose
  * ranks made MPI calls from more than one thread, the calls that wait on
  * other ranks (one replay thread reissuing them in one order could
- * deadlock where the threads did not); the step says why. */
+ * deadlock where the threads did not); the step says why.
+ *
+ * Errors: rp_plan_init and rp_plan_done return 0, or -1 without memory.
+ * rp_plan_next reports through p->it.err: a damaged trace (it returns 0),
+ * or no memory for the POSIX-level object rule (it still returns the step,
+ * and the walk goes on); callers check it.err after the walk. */
 #ifndef SIOT_PLAN_H
 #define SIOT_PLAN_H
 

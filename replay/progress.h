@@ -1,7 +1,10 @@
 /* progress: a one-line progress display for long work (ioreplay, siot
  * export): events done of total, rate, time left. It writes to stderr only
  * when stderr is a terminal, so logs and pipes stay clean. The per-event
- * cost is one compare; the clock is read every 4096 events. */
+ * cost is one compare; the clock is read every 4096 events.
+ *
+ * Errors: none: nothing here fails, and errors writing to stderr are
+ * ignored. */
 #ifndef SIOT_PROGRESS_H
 #define SIOT_PROGRESS_H
 

@@ -1,7 +1,16 @@
 /* rp: what the generated replayers (build/<flavour>/gen/replay_*.c) use to
  * turn recorded values back into call arguments: handles from ids, paths
  * confined to the replay root, buffers of the recorded sizes, MPI objects
- * recreated from their recorded construction. One rp_state per rank. */
+ * recreated from their recorded construction. One rp_state per rank.
+ *
+ * Errors: lookups answer the kind's null (MPI_*_NULL, -1 for a descriptor,
+ * NULL for a stream or directory) for an id the replay does not hold, and
+ * the generated replayer skips the call; rp_path gives NULL for a path it
+ * cannot confine (refused_paths). Scratch helpers return NULL without
+ * memory (rp_text "") or, for arrays, for a value that is not one; the
+ * replayers pass buffers on unchecked. A handle that cannot be stored (no
+ * memory, an id of 2^24 or more) is dropped without a word. Replayers
+ * return RP_DONE, or RP_SKIP with skip_why; nothing here exits. */
 #ifndef SIOT_RP_H
 #define SIOT_RP_H
 

@@ -4,7 +4,10 @@
  * for a run of white space; the length beyond that goes into the first
  * numbers and strings (more zeros, more x), within their widths. So that a
  * staged input file makes a replayed fscanf consume what the traced one did
- * (the values it read are not in the trace). No global state. */
+ * (the values it read are not in the trace). No global state.
+ *
+ * Errors: siot_scan_text returns NULL when the format cannot be met so or
+ * without memory; siot_scan_shape -1 for a conversion it does not know. */
 #ifndef SIOT_SCANTEXT_H
 #define SIOT_SCANTEXT_H
 

@@ -4,7 +4,11 @@
  * timeline is rebuilt from their means: each event starts after its mean
  * computation time and lasts its mean duration; a call issued by another
  * (a pwrite under MPI_File_write_at) is placed inside its parent's span.
- * Times are therefore typical, not measured, and say so where shown. */
+ * Times are therefore typical, not measured, and say so where shown.
+ *
+ * Errors: siot_synth_init 0, or -1 without memory; siot_synth_next -1 with
+ * s->it.err on an inconsistent trace. The counts return 0, or -1 with a
+ * reason in err (siot_analyze's); a count past 2^64 is UINT64_MAX. */
 #ifndef SIOT_SYNTH_H
 #define SIOT_SYNTH_H
 

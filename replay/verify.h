@@ -4,7 +4,12 @@
  * any program, with no build or link step for the user; after MPI_Finalize
  * rank 0 compares that trace with the original at the replayed level
  * (replay/compare.h, paths through the root's mapping). Process-wide
- * environment only; call from the main thread. */
+ * environment only; call from the main thread.
+ *
+ * Errors: rp_verify_reexec returns only on failure, with one line in why
+ * (the environment may already be changed). rp_verify_compare prints its
+ * verdict, or why nothing was checked, on out and returns 0 or 1; without
+ * memory for the left-out lists it compares without them. */
 #ifndef SIOT_VERIFY_H
 #define SIOT_VERIFY_H
 

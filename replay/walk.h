@@ -2,7 +2,12 @@
  * trace. Loops are iterated, nodes of other ranks skipped, and each event
  * comes with the context (rank, loop iterations, occurrence number) in which
  * its expressions are evaluated. State is O(nesting depth + node count),
- * independent of the number of events produced. */
+ * independent of the number of events produced.
+ *
+ * Errors: siot_iter_init 0, or -1 without memory. siot_iter_next returns
+ * NULL with it->err set for a trace it cannot walk (a loop count that cannot
+ * be evaluated, loops nested too deeply, over 2^22 loop iterations without
+ * an event); it never checks err itself, so a caller stops at that NULL. */
 #ifndef SIOT_WALK_H
 #define SIOT_WALK_H
 

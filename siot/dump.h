@@ -1,5 +1,12 @@
-/* dump: `siot dump` in its two forms, and the JSON value writers that other
- * commands share. */
+/* dump: `siot dump` in its two forms (--jsonl, every event expanded; else
+ * the compressed structure for a person), and two helpers other commands
+ * share: siot_is_data_class and siot_fmt_ns (the JSON writers are in
+ * replay/json.h).
+ *
+ * Errors: siot_dump_jsonl returns 0, or -1 with a one-line reason in err
+ * (out of memory, a value or a walk that fails, a write error);
+ * siot_dump_human returns -1, with no reason, on a write error of its last
+ * flush or when memory ran out. The helpers cannot fail. */
 #ifndef SIOT_DUMP_H
 #define SIOT_DUMP_H
 

@@ -1,6 +1,12 @@
 /* export: `siot export`, the trace expanded into the formats of existing
  * viewers and tools: Chrome/Perfetto trace-event JSON, and CSV for pandas.
- * Times are synthesised from the histogram means (synth.h). */
+ * Times are synthesised from the histogram means (synth.h).
+ *
+ * Errors: 0; 1 when refused (more events than max_events and no sampling),
+ * with the reason in err and nothing written; -1 with a one-line reason in
+ * err (out of memory, a rank that cannot be walked, a write error), the
+ * output then cut short. Output memory running out is called a write
+ * error. */
 #ifndef SIOT_EXPORT_H
 #define SIOT_EXPORT_H
 

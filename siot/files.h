@@ -9,7 +9,12 @@
  * iteration when the name it opens changes with the iteration, and an open
  * shared by ranks is evaluated for each of them, so the work is proportional
  * to files x ranks, never to the data calls, which stay multiplied. Patterns
- * (ckpt_{0010..0050}.dat) are a summary computed from the exact rows. */
+ * (ckpt_{0010..0050}.dat) are a summary computed from the exact rows.
+ *
+ * Errors: siot_files_event returns nothing: running out of memory is kept
+ * in fs->oom (the rows are then incomplete). siot_files_summarise and
+ * siot_rankset_add return -1 without memory; siot_rankset_format leaves it
+ * in out->oom. The rest cannot fail. */
 #ifndef SIOT_FILES_H
 #define SIOT_FILES_H
 

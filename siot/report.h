@@ -2,7 +2,11 @@
  * charts of bytes and calls per layer, bytes and time per rank, request
  * sizes, a timeline per rank synthesised from the compressed structure, and
  * the call-site table. No script, no fetched resource: the page opens
- * offline and can be mailed around. */
+ * offline and can be mailed around.
+ *
+ * Errors: siot_report returns 0, or -1 with a one-line reason in err (out of
+ * memory, the analysis pass, a rank that cannot be walked, a write error on
+ * out). After a failing timeline the page written so far stays in out. */
 #ifndef SIOT_REPORT_H
 #define SIOT_REPORT_H
 

@@ -1,4 +1,9 @@
-/* stats: `siot stats`, the statistics pass over the compressed trace. */
+/* stats: `siot stats`, the statistics pass over the compressed trace.
+ *
+ * Errors: siot_stats returns 0, or -1 with a one-line reason in err (out of
+ * memory, or siot_analyze's) before anything is printed; write errors on
+ * out are left to the caller (fflush). siot_resolve_sites cannot fail: a
+ * site it cannot resolve keeps its module+offset. */
 #ifndef SIOT_STATS_H
 #define SIOT_STATS_H
 

@@ -19,7 +19,11 @@
  * its wrappers call __real_NAME and have no exported entry.
  *
  * Locks: none on the way to the real function (a relaxed atomic pointer);
- * the first call of a name looks it up. Signals: not used from handlers. */
+ * the first call of a name looks it up. Signals: not used from handlers.
+ *
+ * Errors: siot_real_lookup never returns NULL: a name found nowhere is said
+ * on stderr (raw write) and the process aborts. siot_caller_records cannot
+ * fail. */
 #ifndef SIOT_INTERPOSE_H
 #define SIOT_INTERPOSE_H
 

@@ -16,7 +16,13 @@
  *  4. Generated wrappers never take the lock themselves: they call the
  *     runtime's functions, which follow 1.
  * Whatever runs under the lock makes no call that can block for long on
- * another process (no MPI collective, no wait for a peer). */
+ * another process (no MPI collective, no wait for a peer).
+ *
+ * Errors: siot_lock cannot fail: it spins (sched_yield) until it has the
+ * lock, which is not recursive (a thread taking it twice hangs).
+ * siot_lock_within answers 0 when the lock was not had in time. siot_unlock
+ * may handle a deferred signal: the trace is written and the signal raised
+ * again, which usually ends the process there. */
 #ifndef SIOT_LOCK_H
 #define SIOT_LOCK_H
 

@@ -1,4 +1,12 @@
-/* record: helpers shared by every generated wrapper layer. */
+/* record: helpers shared by every generated wrapper layer.
+ *
+ * Locks: called between siot_end and siot_finish, under the recorder lock
+ * (src/runtime.h); they write only the thread's own staging pool.
+ *
+ * Errors: none returned: an array that is NULL, of negative length or
+ * longer than SIOT_MAX_ARRAY, or that the pool cannot hold, is not recorded
+ * (the argument stays SIOT_RV_NONE). errno is the wrappers' to keep: they
+ * save it after the real call and restore it after siot_finish. */
 #ifndef SIOT_RECORD_H
 #define SIOT_RECORD_H
 

@@ -14,7 +14,15 @@
  * between siot_end and siot_finish (uncontended in single-threaded ranks).
  * Signals: between siot_end and siot_finish the thread holds the lock, so a
  * signal then is handled at siot_finish (lock.h, rule 2); elsewhere a wrapper
- * may be interrupted anywhere. */
+ * may be interrupted anywhere.
+ *
+ * Errors: none reach the program. siot_begin returns -1 when the staging
+ * area cannot grow: the call then runs unrecorded, and nothing counts it.
+ * siot_put_* leave an argument unrecorded (SIOT_RV_NONE) when the pool
+ * cannot grow (siot_put_arr returns NULL, siot_pool_tmp 0) and cut strings
+ * at SIOT_MAX_STRING. A group the queue cannot take is noted in the trace
+ * (src/session.h). errno: a wrapper saves it after the real call and
+ * restores it after siot_finish. */
 #ifndef SIOT_RUNTIME_H
 #define SIOT_RUNTIME_H
 

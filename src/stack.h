@@ -3,7 +3,12 @@
  * out, at most SIOT_STACK_DEPTH of them, each stored as (module, offset) so
  * that every rank of a job agrees on it despite address-space randomisation.
  * Two calls of the same function from different places are different events
- * to the compressor; the same place in every iteration is the same event. */
+ * to the compressor; the same place in every iteration is the same event.
+ *
+ * Errors: siot_site_here answers 0 (no site) when no frame maps to a module
+ * or the site table cannot grow: the event is then recorded without a site.
+ * siot_sites_export(_locked) return 0, or -1 without memory (t then lacks
+ * some modules or sites). */
 #ifndef SIOT_STACK_H
 #define SIOT_STACK_H
 

@@ -3,7 +3,15 @@
  *
  * Ids (docs/handles.md): 0 is H5P_DEFAULT / H5S_ALL, 1..255 the predefined
  * datatypes and property-list classes in a fixed order, created
- * identifiers from 256, lowest free first, -1 an invalid id. */
+ * identifiers from 256, lowest free first, -1 an invalid id.
+ *
+ * Locks: called between siot_end and siot_finish, under the recorder lock;
+ * the HDF5 queries they make pass through the wrappers unrecorded.
+ *
+ * Errors: ids are 0 for H5P_DEFAULT, -1 for an invalid identifier, one
+ * closed that was never seen, or when the id table cannot grow
+ * (src/handles.h); ranks and byte counts are 0 when HDF5 cannot tell.
+ * Nothing else fails. */
 #ifndef SIOT_HDF5_RECORD_H
 #define SIOT_HDF5_RECORD_H
 

@@ -1,6 +1,15 @@
 /* pnetcdf_record: what the generated PnetCDF wrappers need: small ids for
  * netCDF file ids and non-blocking requests, variable ranks, and the bytes
- * a put or get moves. */
+ * a put or get moves.
+ *
+ * Locks: called between siot_end and siot_finish, under the recorder lock
+ * (siot_nc_save_reqs before the call, on the thread's pool only); the
+ * PnetCDF inquiries they make pass through the wrappers unrecorded.
+ *
+ * Errors: ids are -1 for a negative id or NC_REQ_NULL (or when the id
+ * table cannot grow, src/handles.h); dimension and byte counts are 0 when
+ * PnetCDF or MPI cannot tell. Request arrays are left unrecorded without
+ * pool memory. */
 #ifndef SIOT_PNETCDF_RECORD_H
 #define SIOT_PNETCDF_RECORD_H
 

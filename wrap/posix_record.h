@@ -1,5 +1,13 @@
 /* posix_record: what the generated POSIX and stdio wrappers need beyond the
- * runtime: iovec sizes, fcntl arguments, pointer results, aio requests. */
+ * runtime: iovec sizes, fcntl arguments, pointer results, aio requests.
+ *
+ * Locks: the helpers that record or look up ids run between siot_end and
+ * siot_finish, under the recorder lock; siot_stream_pos before the call and
+ * the SIOT_*_TRACED filters run without it (src/handles.h).
+ *
+ * Errors: none returned: a value that cannot be stored is left unrecorded
+ * (src/runtime.h); ids are -1 for a descriptor not traced. siot_stream_pos
+ * answers -1 for a stream without a position, and keeps errno. */
 #ifndef SIOT_POSIX_RECORD_H
 #define SIOT_POSIX_RECORD_H
 

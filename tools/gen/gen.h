@@ -16,7 +16,12 @@
  * table of parameter roles, each with how it is recorded, replayed,
  * converted from Fortran and documented; emit_wrap.c, emit_fort.c,
  * emit_replay.c and emit_tables.c write the outputs from both. A new traced
- * function is a spec line; a new role is an entry of roles.c. */
+ * function is a spec line; a new role is an entry of roles.c.
+ *
+ * Errors: a fault in the spec, or an output that cannot be created, is one
+ * line on stderr ("SPEC:LINE: message" from die(), or perror's) and exit
+ * status 1; status 2 for a usage error. Writes to the outputs are not
+ * checked, and spec fields longer than their arrays are cut silently. */
 #ifndef SIOT_GEN_H
 #define SIOT_GEN_H
 
