@@ -151,11 +151,24 @@ static int in_tracer(uintptr_t a)
  * then finds the caller's return address with one load per frame:
  * ip' = *(sp + size - 8), sp' = sp + size. The tracer's own frames at the top
  * are passed by their frame pointers (the runtime is built with them).
- * A return address seen with two sizes (alloca, variable-length arrays, stack
- * realignment) is marked variable and always unwound; one never seen sends
- * the walk to libunwind, which teaches it. Every VERIFY_EVERY-th call walks
- * both ways and compares; a difference is counted (the trace's note
- * site_walk_mismatches) and the thread forgets what it learned. */
+ * A function whose frame can change size (alloca, variable-length arrays,
+ * stack realignment) finds its caller through its frame pointer: its unwind
+ * rule is CFA = rbp + 16. Seeing two sizes is not enough to tell it: a frame
+ * that shrinks by exactly its caller's size makes a walk by the first size
+ * land on a return address the thread already knows, and go on, wrong. So
+ * each learned entry also says how the caller's frame pointer is found:
+ *  - FP_FRAME: the frame is rbp-based; the caller is at rbp + 16, its return
+ *    address at rbp + 8 and its rbp at [rbp], whatever the frame's size;
+ *  - FP_KEPT: a fixed-size frame that left rbp alone;
+ *  - an offset from the frame's sp: a fixed-size frame that saved rbp there;
+ *  - FP_LOST: a fixed-size frame that keeps rbp elsewhere: a rbp-based frame
+ *    above it cannot be walked fast.
+ * The walk starts from the rbp the tracer's outermost frame saved (the
+ * program's, at the call). A return address seen with two sizes or two rules
+ * is marked variable and always unwound; one never seen sends the walk to
+ * libunwind, which teaches it. Every VERIFY_EVERY-th call walks both ways and
+ * compares; a difference is counted (the trace's note site_walk_mismatches)
+ * and the thread forgets what it learned. */
 #define FSZ_SLOTS 512
 #define FSZ_PROBES 8
 #define FSZ_END UINT32_MAX            /* the outermost frame: walks end here */
@@ -165,11 +178,15 @@ static int in_tracer(uintptr_t a)
 #define VERIFY_EVERY 4096
 #define MEMO_BITS 5
 #define MEMO_SLOTS (1u << MEMO_BITS)
-#define MEMO_READS 24
+#define MEMO_READS 40
+#define FP_FRAME (-1) /* rbp-based frame */
+#define FP_KEPT (-2)  /* rbp left as it was */
+#define FP_LOST (-3)  /* rbp kept where the walk cannot follow */
 
 typedef struct frame_size {
     uintptr_t ip;
-    uint32_t size;
+    uint32_t size; /* 0 for FP_FRAME frames (their size may vary) */
+    int32_t fp;    /* FP_FRAME, FP_KEPT, FP_LOST, or where rbp was saved */
 } frame_size;
 static __thread frame_size fsz[FSZ_SLOTS] __attribute__((tls_model("initial-exec")));
 /* The thread's stack, [lo, hi): a walk never reads outside it. */
@@ -220,12 +237,13 @@ static uint32_t ip_slot(uintptr_t ip) { return (uint32_t)(((uint64_t)ip * 0x9e37
  * believed). */
 static uint32_t size_class(uint64_t size) { return size == 0 || size > MAX_FRAME_BYTES ? FSZ_VARIABLE : (uint32_t)size; }
 
-static void learn_size(uintptr_t ip, uint32_t s)
+static void learn_size(uintptr_t ip, uint32_t s, int32_t fp)
 {
     for (uint32_t k = 0, h = ip_slot(ip); k < FSZ_PROBES; k++) {
         frame_size *f = &fsz[(h + k) & (FSZ_SLOTS - 1)];
         if (f->ip == ip) {
-            if (f->size != s && f->size != FSZ_VARIABLE) {
+            int same = f->fp == fp && (fp == FP_FRAME || f->size == s);
+            if (!same && f->size != FSZ_VARIABLE) {
                 f->size = FSZ_VARIABLE;
                 forget_walks = 1; /* walks through ip may be remembered */
             }
@@ -234,28 +252,30 @@ static void learn_size(uintptr_t ip, uint32_t s)
         if (!f->ip) {
             f->ip = ip;
             f->size = s;
+            f->fp = fp;
             return;
         }
     }
 }
 
-static uint32_t size_of(uintptr_t ip)
+static const frame_size *size_of(uintptr_t ip)
 {
     for (uint32_t k = 0, h = ip_slot(ip); k < FSZ_PROBES; k++) {
         const frame_size *f = &fsz[(h + k) & (FSZ_SLOTS - 1)];
         if (f->ip == ip)
-            return f->size;
+            return f;
         if (!f->ip)
             break;
     }
-    return 0;
+    return NULL;
 }
 
 static int in_stack(uintptr_t a, size_t n) { return a >= W.lo && a <= W.hi - n; }
 
-/* The innermost frame outside the tracer: its return address and stack
- * pointer, found through the tracer's frame pointers. 0 when it cannot be. */
-static SIOT_TEXT int top_frame(uintptr_t *ip, uintptr_t *sp)
+/* The innermost frame outside the tracer: its return address, its stack
+ * pointer and where the tracer saved its rbp, found through the tracer's
+ * frame pointers. 0 when it cannot be. */
+static SIOT_TEXT int top_frame(uintptr_t *ip, uintptr_t *sp, uintptr_t *fpslot)
 {
     if (W.known != 1 || siot_cfg.unwind_always)
         return 0;
@@ -266,6 +286,7 @@ static SIOT_TEXT int top_frame(uintptr_t *ip, uintptr_t *sp)
         if (!in_tracer(fp[1])) {
             *ip = fp[1];
             *sp = (uintptr_t)(fp + 2);
+            *fpslot = (uintptr_t)fp;
             return 1;
         }
         const uintptr_t *next = (const uintptr_t *)fp[0];
@@ -276,28 +297,95 @@ static SIOT_TEXT int top_frame(uintptr_t *ip, uintptr_t *sp)
     return 0;
 }
 
-/* From the frame (ip, sp): the same return addresses as slow_walk gives, or
- * 0 when it cannot tell. reads[] gets the stack slots the walk loaded. */
-static int fast_walk(uintptr_t ip, uintptr_t sp, uintptr_t *raw, unsigned depth, uint32_t *out, uintptr_t *reads,
-                     uint32_t *nreads)
+/* The walk's position: a frame's return address, stack pointer and frame
+ * pointer (fp_ok: the rbp the frame runs with is known; fp_at: the slot it
+ * was read from), and the stack slots loaded so far that the walk depends on
+ * (the memo checks them). The rbp slot joins them only when a rbp-based frame
+ * uses it: a program that keeps a loop counter in rbp would otherwise never
+ * find its walk in the memo. */
+typedef struct walk {
+    uintptr_t ip, sp, fp, fp_at;
+    int fp_ok;
+    uintptr_t *reads;
+    uint32_t nreads;
+} walk;
+
+static int readable(uintptr_t at) { return !(at & 7) && in_stack(at, 8); }
+
+static void depends_on(walk *w, uintptr_t at)
 {
-    uint32_t n = 0, r = 0;
-    for (int steps = 0; steps < MAX_WALK; steps++) {
-        if (!in_tracer(ip) && (raw[n++] = ip, n == depth))
-            break;
-        uint32_t size = size_of(ip);
-        if (size == FSZ_END)
-            break;
-        if (size == 0 || size == FSZ_VARIABLE || !in_stack(sp + size - 8, 8))
+    if (w->nreads < MEMO_READS)
+        w->reads[w->nreads] = at;
+    w->nreads++;
+}
+
+static int load(walk *w, uintptr_t at, uintptr_t *v)
+{
+    if (!readable(at))
+        return 0;
+    *v = *(const uintptr_t *)at;
+    depends_on(w, at);
+    return 1;
+}
+
+/* rbp as a frame keeps it at slot at (read, not yet depended on) */
+static void load_fp(walk *w, uintptr_t at)
+{
+    w->fp_ok = readable(at);
+    if (w->fp_ok) {
+        w->fp = *(const uintptr_t *)at;
+        w->fp_at = at;
+    }
+}
+
+/* One frame up by what the thread learned of w->ip: 0 when it cannot. */
+static int step_up(walk *w, const frame_size *f)
+{
+    uintptr_t ip;
+    if (f->size == FSZ_VARIABLE)
+        return 0;
+    if (f->fp == FP_FRAME) {
+        if (!w->fp_ok || w->fp < w->sp || !readable(w->fp))
             return 0;
-        sp += size;
-        ip = *(const uintptr_t *)(sp - 8);
-        if (r < MEMO_READS)
-            reads[r] = sp - 8;
-        r++;
+        depends_on(w, w->fp_at);
+        uintptr_t fp = w->fp;
+        if (!load(w, fp + 8, &ip))
+            return 0;
+        load_fp(w, fp);
+        w->sp = fp + 16;
+        w->ip = ip;
+        return 1;
+    }
+    if (!load(w, w->sp + f->size - 8, &ip))
+        return 0;
+    if (f->fp >= 0)
+        load_fp(w, w->sp + (uint32_t)f->fp);
+    else if (f->fp == FP_LOST)
+        w->fp_ok = 0;
+    w->sp += f->size;
+    w->ip = ip;
+    return 1;
+}
+
+/* From the top frame: the same return addresses as slow_walk gives, or 0
+ * when it cannot tell. reads[] gets the stack slots the walk loaded. */
+static int fast_walk(uintptr_t ip, uintptr_t sp, uintptr_t fpslot, uintptr_t *raw, unsigned depth, uint32_t *out,
+                     uintptr_t *reads, uint32_t *nreads)
+{
+    walk w = {.ip = ip, .sp = sp, .reads = reads};
+    load_fp(&w, fpslot);
+    uint32_t n = 0;
+    for (int steps = 0; steps < MAX_WALK; steps++) {
+        if (!in_tracer(w.ip) && (raw[n++] = w.ip, n == depth))
+            break;
+        const frame_size *f = size_of(w.ip);
+        if (f && f->size == FSZ_END)
+            break;
+        if (!f || !step_up(&w, f))
+            return 0;
     }
     *out = n;
-    *nreads = r;
+    *nreads = w.nreads;
     return 1;
 }
 
@@ -344,6 +432,27 @@ static void memo_put(uintptr_t ip, uintptr_t sp, const uintptr_t *reads, uint32_
     m->site = site;
 }
 
+/* How the caller's rbp is found from a frame (sp, fp: its rbp) whose caller
+ * (the cursor, stepped) has its stack at nsp. A frame with CFA = rbp + 16
+ * (the caller's sp right above the saved rbp and return address) is
+ * rbp-based. Otherwise libunwind says where the caller's rbp was saved: in
+ * this frame (an offset from sp), or nowhere (left alone). */
+static int32_t fp_rule(unw_cursor_t *caller, unw_word_t sp, unw_word_t fp, unw_word_t nsp)
+{
+    unw_word_t nfp;
+    if (unw_get_reg(caller, UNW_X86_64_RBP, &nfp) != 0)
+        return FP_LOST;
+    if (fp >= sp && fp + 16 == nsp && !(fp & 7) && *(const unw_word_t *)fp == nfp)
+        return FP_FRAME;
+    unw_save_loc_t loc;
+    if (unw_get_save_loc(caller, UNW_X86_64_RBP, &loc) != 0)
+        return FP_LOST;
+    if (loc.type == UNW_SLT_MEMORY && loc.u.addr >= sp && loc.u.addr + 8 <= nsp)
+        return *(const unw_word_t *)loc.u.addr == nfp ? (int32_t)(loc.u.addr - sp) : FP_LOST;
+    /* saved by a frame further in, or not at all: this one left it alone */
+    return nfp == fp ? FP_KEPT : FP_LOST;
+}
+
 /* libunwind's walk, which also teaches the frame sizes. */
 static SIOT_TEXT uint32_t slow_walk(uintptr_t *raw, unsigned depth)
 {
@@ -355,19 +464,22 @@ static SIOT_TEXT uint32_t slow_walk(uintptr_t *raw, unsigned depth)
     uint32_t n = 0;
     int started = 0; /* past the tracer's frames at the top */
     for (int steps = 0; steps < MAX_WALK; steps++) {
-        unw_word_t ip, sp, nsp;
-        if (unw_get_reg(&cur, UNW_REG_IP, &ip) != 0 || unw_get_reg(&cur, UNW_REG_SP, &sp) != 0)
+        unw_word_t ip, sp, fp, nsp;
+        if (unw_get_reg(&cur, UNW_REG_IP, &ip) != 0 || unw_get_reg(&cur, UNW_REG_SP, &sp) != 0 ||
+            unw_get_reg(&cur, UNW_X86_64_RBP, &fp) != 0)
             break;
         started |= !in_tracer(ip);
         if (!in_tracer(ip) && (raw[n++] = ip, n == depth))
             break;
         if (unw_step(&cur) <= 0 || unw_get_reg(&cur, UNW_REG_SP, &nsp) != 0) {
             if (started)
-                learn_size(ip, FSZ_END);
+                learn_size(ip, FSZ_END, FP_LOST);
             break;
         }
-        if (started)
-            learn_size(ip, size_class(nsp > sp ? nsp - sp : 0));
+        if (started) {
+            int32_t rule = fp_rule(&cur, sp, fp, nsp);
+            learn_size(ip, rule == FP_FRAME ? 0 : size_class(nsp > sp ? nsp - sp : 0), rule);
+        }
     }
     return n;
 }
@@ -415,15 +527,15 @@ static uint32_t site_of(const uintptr_t *raw, uint32_t n)
 
 SIOT_TEXT uint32_t siot_site_here(unsigned depth)
 {
-    uintptr_t raw[MAX_FRAMES], fast[MAX_FRAMES], reads[MEMO_READS], ip, sp;
+    uintptr_t raw[MAX_FRAMES], fast[MAX_FRAMES], reads[MEMO_READS], ip, sp, fpslot;
     uint32_t n, nfast = 0, nreads = 0, site;
     if (depth > MAX_FRAMES)
         depth = MAX_FRAMES;
-    int top = top_frame(&ip, &sp);
+    int top = top_frame(&ip, &sp, &fpslot);
     int verify = top && ++W.calls % VERIFY_EVERY == 0;
     if (top && !verify && (site = memo_find(ip, sp)))
         return site;
-    int have_fast = top && fast_walk(ip, sp, fast, depth, &nfast, reads, &nreads) && nfast;
+    int have_fast = top && fast_walk(ip, sp, fpslot, fast, depth, &nfast, reads, &nreads) && nfast;
     if (have_fast && !verify && (site = site_of(fast, nfast))) {
         memo_put(ip, sp, reads, nreads, site);
         return site;
