@@ -1397,15 +1397,21 @@ int siot_trace_set_kv(siot_trace *t, const char *key, const char *val)
 {
     for (uint32_t i = 0; i < t->nkv; i++)
         if (strcmp(t->kv[i].key, key) == 0) {
-            t->kv[i].val = siot_arena_strdup(&t->arena, val, strlen(val));
-            return t->kv[i].val ? 0 : -1;
+            /* the old value stays when the new one cannot be copied */
+            char *v = siot_arena_strdup(&t->arena, val, strlen(val));
+            if (!v)
+                return -1;
+            t->kv[i].val = v;
+            return 0;
         }
     siot_kv *kv = siot_arena_alloc(&t->arena, (t->nkv + 1) * sizeof *kv);
-    if (!kv)
-        return -1;
+    char *k = siot_arena_strdup(&t->arena, key, strlen(key));
+    char *v = siot_arena_strdup(&t->arena, val, strlen(val));
+    if (!kv || !k || !v)
+        return -1; /* the notes as they were: no entry without its strings */
     copy_n(kv, t->kv, t->nkv * sizeof *kv);
-    kv[t->nkv].key = siot_arena_strdup(&t->arena, key, strlen(key));
-    kv[t->nkv].val = siot_arena_strdup(&t->arena, val, strlen(val));
+    kv[t->nkv].key = k;
+    kv[t->nkv].val = v;
     t->kv = kv;
     t->nkv++;
     return 0;

@@ -832,17 +832,23 @@ void rp_init(rp_state *c, int rank, const char *root)
     c->root = root;
     c->msg = MPI_MESSAGE_NULL;
     c->untraced_fd = -1;
+    /* Without memory for the 1 MiB block, a small static one: every buffer
+     * fill steps by randcap, which must never be 0. */
+    static unsigned char fallback[4096];
     c->randcap = 1 << 20;
     c->random = malloc(c->randcap);
+    c->random_owned = c->random != NULL;
+    if (!c->random) {
+        c->random = fallback;
+        c->randcap = sizeof fallback;
+    }
     uint64_t x = 0x9e3779b97f4a7c15ULL ^ (uint64_t)(rank + 1);
-    for (size_t i = 0; c->random && i < c->randcap; i++) {
+    for (size_t i = 0; i < c->randcap; i++) {
         x ^= x << 13;
         x ^= x >> 7;
         x ^= x << 17;
         c->random[i] = (unsigned char)x;
     }
-    if (!c->random)
-        c->randcap = 0;
 }
 
 void rp_free(rp_state *c)
@@ -858,7 +864,8 @@ void rp_free(rp_state *c)
     rp_map *maps[] = {&c->fd, &c->stream, &c->dir, &c->comm, &c->group, &c->dtype, &c->op, &c->file, &c->req};
     for (unsigned i = 0; i < sizeof maps / sizeof *maps; i++)
         free(maps[i]->v);
-    free(c->random);
+    if (c->random_owned)
+        free(c->random);
     free(c->held);
     if (c->bsend_buf) { /* attached until the end: MPI_Finalize detaches it */
         void *b;

@@ -52,6 +52,7 @@ typedef struct rp_state {
     size_t bufcap[RP_SLOTS];
     siot_vbuf retired; /* areas a slot outgrew (void *), freed at the end */
     unsigned char *random; /* random bytes that buffers are filled from */
+    int random_owned;      /* random was malloc'd (else a static block) */
     size_t randcap;
     /* paths */
     const char *root; /* absolute, no trailing slash */

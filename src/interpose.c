@@ -12,8 +12,15 @@
 void *siot_real_lookup(const char *name)
 {
     void *f = dlsym(RTLD_NEXT, name);
-    if (!f)
+    if (!f) {
+        /* The first definition in the process may be this module's own
+         * exported interposer: calling it would recurse without end. */
         f = dlsym(RTLD_DEFAULT, name);
+        Dl_info found, self;
+        if (f && dladdr(f, &found) && dladdr((void *)siot_real_lookup, &self) &&
+            found.dli_fbase == self.dli_fbase)
+            f = NULL;
+    }
     if (!f) {
         static const char msg[] = "siotrace: no real function to call for ";
         syscall(SYS_write, 2, msg, sizeof msg - 1);

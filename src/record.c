@@ -28,12 +28,19 @@ void siot_record_init_thread(void)
     siot_t.last_mark = siot_now();
 }
 
+/* calls that ran unrecorded because the staging area could not grow */
+static _Atomic uint64_t unstaged_calls;
+
+uint64_t siot_unstaged_calls(void) { return atomic_load_explicit(&unstaged_calls, memory_order_relaxed); }
+
 static int grow_stage(siot_tls *t)
 {
     uint32_t cap = t->capstage ? t->capstage * 2 : 16;
     siot_raw *s = siot_realloc(t->stage, cap * sizeof *s);
-    if (!s)
+    if (!s) {
+        atomic_fetch_add_explicit(&unstaged_calls, 1, memory_order_relaxed);
         return 0;
+    }
     t->stage = s;
     t->capstage = cap;
     return 1;

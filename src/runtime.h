@@ -17,7 +17,8 @@
  * may be interrupted anywhere.
  *
  * Errors: none reach the program. siot_begin returns -1 when the staging
- * area cannot grow: the call then runs unrecorded, and nothing counts it.
+ * area cannot grow: the call then runs unrecorded, counted
+ * (siot_unstaged_calls, the trace's note calls_unrecorded).
  * siot_put_* leave an argument unrecorded (SIOT_RV_NONE) when the pool
  * cannot grow (siot_put_arr returns NULL, siot_pool_tmp 0) and cut strings
  * at SIOT_MAX_STRING. A group the queue cannot take is noted in the trace
@@ -74,6 +75,8 @@ static inline uint64_t siot_now(void)
 }
 
 int siot_begin(uint32_t func);
+/* Calls that ran unrecorded: no memory to stage them (any thread). */
+uint64_t siot_unstaged_calls(void);
 siot_raw *siot_end(int slot);
 void siot_finish(int slot);
 

@@ -189,6 +189,11 @@ static int describe_session(siot_trace *t)
                  (unsigned long long)siot_h_unknown_uses(), SIOT_ID_UNKNOWN);
         siot_trace_set_kv(t, "unknown_handles", note);
     }
+    if (siot_unstaged_calls()) {
+        snprintf(note, sizeof note, "%llu calls ran unrecorded: no memory to stage them",
+                 (unsigned long long)siot_unstaged_calls());
+        siot_trace_set_kv(t, "calls_unrecorded", note);
+    }
     if (siot_site_walk_mismatches()) {
         snprintf(note, sizeof note,
                  "%llu call-site walks by learned frame sizes disagreed with libunwind; libunwind's were kept",
