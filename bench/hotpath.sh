@@ -14,7 +14,9 @@
 #
 # SIOT_BEFORE=DIR (a build/<flavour> directory of another checkout) adds that
 # build's numbers as a "before" column; DARSHAN_PREFIX=DIR (a darshan-runtime
-# install) adds a column with Darshan's runtime preloaded.
+# install, built against the same MPI) adds Darshan's runtime preloaded, with
+# its counters only and with DXT's per-call trace of POSIX calls. Darshan's
+# numbers include its end of run (DXT compresses its log then).
 set -euo pipefail
 MPI=${MPI:-mpich}
 B=$(pwd)/build/$MPI
@@ -39,28 +41,36 @@ median() { sort -n | awk '{a[NR]=$1} END {m=(NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/2+1
 # the builds compared: name and binary
 BUILDS="untraced traced"
 declare -A BIN=([untraced]=$BB/hotpath.plain [traced]=$BB/hotpath)
-declare -A PRE=([untraced]="" [traced]="")
+declare -A ENVS=([untraced]="" [traced]="")
 if [ -n "${SIOT_BEFORE:-}" ]; then
     mpicc."$MPI" -O2 -o "$TMP/hotpath.before" bench/hotpath.c -pthread \
         -Wl,@"$SIOT_BEFORE/wrap.flags"
     BIN[before]=$TMP/hotpath.before
-    PRE[before]=""
+    ENVS[before]=""
     BUILDS="$BUILDS before"
 fi
 if [ -n "${DARSHAN_PREFIX:-}" ]; then
+    # Darshan leaves paths under /dev out by default (the data file is in
+    # /dev/shm), and DXT's default 2 MiB of segments overflows at N=40000
+    mkdir -p "$TMP/dlog"
+    printf 'NAME_INCLUDE ^/dev/shm/ *\nMAX_RECORDS 4194304 DXT_POSIX\n' > "$TMP/darshan.conf"
+    d="LD_PRELOAD=$DARSHAN_PREFIX/lib/libdarshan.so DARSHAN_ENABLE_NONMPI=1 DARSHAN_LOGPATH=$TMP/dlog"
+    d="$d DARSHAN_CONFIG_PATH=$TMP/darshan.conf"
     BIN[darshan]=$BB/hotpath.plain
-    PRE[darshan]=$DARSHAN_PREFIX/lib/libdarshan.so
-    BUILDS="$BUILDS darshan"
+    ENVS[darshan]=$d
+    BIN[darshan+dxt]=$BB/hotpath.plain
+    ENVS[darshan+dxt]="$d DARSHAN_MOD_ENABLE=DXT_POSIX"
+    BUILDS="$BUILDS darshan darshan+dxt"
 fi
 
 # run BUILD SHAPE N [launcher...]: the program's ns/call on its stderr
 run() {
     local build=$1 shape=$2 n=$3
     shift 3
-    rm -f "$TMP"/data* "$TMP"/*.siot
-    local pre=()
-    [ -n "${PRE[$build]}" ] && pre=(env LD_PRELOAD="${PRE[$build]}" DARSHAN_LOGPATH="$TMP" DARSHAN_ENABLE_NONMPI=1)
-    SIOT_TRACE="$TMP/t.siot" "${pre[@]}" "$@" "${BIN[$build]}" "$shape" "$TMP/data" "$n" \
+    rm -rf "$TMP"/data* "$TMP"/*.siot "$TMP"/dlog/*
+    local envs
+    read -r -a envs <<< "${ENVS[$build]}"
+    env SIOT_TRACE="$TMP/t.siot" "${envs[@]}" "$@" "${BIN[$build]}" "$shape" "$TMP/data" "$n" \
         2> "$TMP/err" > /dev/null
     tail -n 1 "$TMP/err"
 }
@@ -86,6 +96,8 @@ if command -v valgrind > /dev/null; then
         done
         printf " %10s\n" "$(( IPC[traced] - IPC[untraced] ))"
     done
+    echo "(8 threads: callgrind runs one thread at a time, so a waiter's spinning on the lock is counted;"
+    echo " the ns table is the one to read for contention)"
 else
     echo "valgrind is not installed (apt-get install valgrind): instructions left out"
 fi
@@ -117,7 +129,7 @@ echo "== recorded timing vs truth: the regular loop, N=$N"
 printf "%-10s %12s %14s %14s %14s %16s\n" "build" "ns/call" "dur mean" "comp min" "comp mean" "first open dur"
 for b in $BUILDS; do
     [ "$b" = untraced ] && continue
-    [ "$b" = darshan ] && continue
+    case $b in darshan*) continue ;; esac
     ns=$(run "$b" regular "$N")
     d=$("$SIOT" dump "$TMP/t.siot")
     loop=$(grep -m1 'pwrite(' <<< "$d")
