@@ -53,12 +53,13 @@ void siot_queue_free(siot_queue *q)
     siot_free(q->pend_dist);
     siot_free(q->pbytes);
     siot_free(q->prev_same);
-    siot_free(q->prev_loop);
+    siot_free(q->loop_next);
+    siot_free(q->by_target);
     siot_free(q->ixkey);
     siot_free(q->ixpos);
-    q->prev_same = q->prev_loop = q->ixpos = NULL;
+    q->prev_same = q->loop_next = q->by_target = q->ixpos = NULL;
     q->ixkey = NULL;
-    q->ixcap = q->ixused = 0;
+    q->ixcap = q->ixused = q->tcap = 0;
     q->nodes = NULL;
     q->hash = NULL;
     q->nbody = NULL;
@@ -137,6 +138,17 @@ static siot_node *make_event(siot_queue *q, const siot_raw *r, int64_t dist, con
 
 static uint64_t ix_key(uint64_t h) { return h ? h : 1; }
 
+/* The index is keyed on a node's hash and its predecessor's: a new loop of
+ * length L >= 2 needs both to repeat L positions back, and in a stream with
+ * no repetition the pairs that do are far fewer than the single hashes (16
+ * call sites in random order: one in 16). Length 1 is checked directly. */
+static uint64_t pair_hash(const siot_queue *q, uint32_t i)
+{
+    uint64_t before = i ? q->hash[i - 1] : 0;
+    before *= 0x9e3779b97f4a7c15ULL;
+    return q->hash[i] ^ (before << 31 | before >> 33);
+}
+
 static uint32_t *ix_find(const siot_queue *q, uint64_t h)
 {
     uint64_t k = ix_key(h);
@@ -175,6 +187,34 @@ static int ix_grow(siot_queue *q)
     return 0;
 }
 
+/* by_target covers position t (new entries: no loop) */
+static int target_room(siot_queue *q, uint32_t t)
+{
+    if (t < q->tcap)
+        return 0;
+    uint32_t cap = t + 1 > 2 * q->tcap ? t + 1 : 2 * q->tcap;
+    uint32_t *bt = siot_realloc(q->by_target, cap * sizeof *bt);
+    if (!bt)
+        return -1;
+    memset(bt + q->tcap, 0xff, (cap - q->tcap) * sizeof *bt); /* SIOT_Q_NONE */
+    q->by_target = bt;
+    q->tcap = cap;
+    return 0;
+}
+
+/* A loop at position i can take the nodes after it as one more iteration
+ * only when they are as many as its body: when the top is at i + nbody. */
+static void loop_push(siot_queue *q, uint32_t i)
+{
+    uint32_t t = i + q->nbody[i];
+    if (target_room(q, t)) {
+        q->noindex = 1;
+        return;
+    }
+    q->loop_next[i] = q->by_target[t];
+    q->by_target[t] = i;
+}
+
 /* Position i (the new top) enters the index. */
 static void ix_push(siot_queue *q, uint32_t i)
 {
@@ -182,8 +222,8 @@ static void ix_push(siot_queue *q, uint32_t i)
         q->noindex = 1;
         return;
     }
-    uint64_t k = ix_key(q->hash[i]);
-    uint32_t *e = ix_find(q, q->hash[i]);
+    uint64_t h = pair_hash(q, i), k = ix_key(h);
+    uint32_t *e = ix_find(q, h);
     if (!e) {
         uint32_t j = (uint32_t)(k ^ (k >> 32)) & (q->ixcap - 1);
         while (q->ixkey[j])
@@ -195,18 +235,24 @@ static void ix_push(siot_queue *q, uint32_t i)
     }
     q->prev_same[i] = *e;
     *e = i;
-    q->prev_loop[i] = i == 0 ? SIOT_Q_NONE : q->nbody[i - 1] ? i - 1 : q->prev_loop[i - 1];
+    if (q->nbody[i])
+        loop_push(q, i);
 }
 
 /* The list is cut to its first n nodes (the removed ones were folded). */
 static void truncate_to(siot_queue *q, uint32_t n)
 {
     for (uint32_t j = q->n; !q->noindex && j-- > n;) {
-        uint32_t *e = ix_find(q, q->hash[j]);
-        if (e && *e == j) /* j was the last of its hash: its predecessor is again */
+        uint32_t *e = ix_find(q, pair_hash(q, j));
+        if (e && *e == j) /* j was the last of its pair: its predecessor is again */
             *e = q->prev_same[j];
         else
             q->noindex = 1; /* cannot happen; the fold then scans the window */
+        uint32_t t = j + q->nbody[j];
+        if (q->nbody[j] && t < q->tcap && q->by_target[t] == j)
+            q->by_target[t] = q->loop_next[j];
+        else if (q->nbody[j])
+            q->noindex = 1;
     }
     q->n = n;
 }
@@ -226,10 +272,10 @@ static int grow_list(siot_queue *q)
     uint32_t *ps = nb ? siot_realloc(q->prev_same, cap * sizeof *ps) : NULL;
     if (ps)
         q->prev_same = ps;
-    uint32_t *pl = ps ? siot_realloc(q->prev_loop, cap * sizeof *pl) : NULL;
+    uint32_t *pl = ps ? siot_realloc(q->loop_next, cap * sizeof *pl) : NULL;
     if (!pl)
         return -1;
-    q->prev_loop = pl;
+    q->loop_next = pl;
     q->cap = cap;
     return 0;
 }
@@ -511,8 +557,10 @@ static int try_new_loop(siot_queue *q, uint32_t L, uint64_t h)
 /* One fold at the tail, trying the lengths L = 1, 2, ... up to the window,
  * the extension of a loop before a new loop at each length: 1 when one was
  * made, 0 when none, -1 out of memory. Only the lengths where a fold is
- * possible are tried: those of an earlier node with the last one's hash
- * and of an earlier loop (the index); without it, every length. */
+ * possible are tried: 1 when the node before has the last one's hash, those
+ * of an earlier pair of nodes equal to the last two (the index), and those
+ * of the loops whose body is as long as what follows them (by_target);
+ * without the index, every length. */
 static int fold_once(siot_queue *q)
 {
     uint32_t n = q->n;
@@ -526,9 +574,12 @@ static int fold_once(siot_queue *q)
         }
         return 0;
     }
-    uint32_t a = q->prev_same[n - 1], b = q->prev_loop[n - 1];
+    uint32_t a = q->prev_same[n - 1], b = n - 1 < q->tcap ? q->by_target[n - 1] : SIOT_Q_NONE;
+    int one = q->hash[n - 2] == h; /* length 1, not through the pair index */
+    if (a == n - 2)
+        a = q->prev_same[a];
     for (;;) {
-        uint32_t La = a == SIOT_Q_NONE ? UINT32_MAX : n - 1 - a;
+        uint32_t La = one ? 1 : a == SIOT_Q_NONE ? UINT32_MAX : n - 1 - a;
         uint32_t Lb = b == SIOT_Q_NONE ? UINT32_MAX : n - 1 - b;
         uint32_t L = La < Lb ? La : Lb;
         if (L > maxL)
@@ -539,8 +590,10 @@ static int fold_once(siot_queue *q)
         if (La == L && (r = try_new_loop(q, L, h)))
             return r;
         if (Lb == L)
-            b = q->prev_loop[b];
-        if (La == L)
+            b = q->loop_next[b];
+        if (La == L && one)
+            one = 0;
+        else if (La == L)
             a = q->prev_same[a];
     }
 }
@@ -667,6 +720,8 @@ static void spill_now(siot_queue *q)
     if (q->ixkey)
         memset(q->ixkey, 0, q->ixcap * sizeof *q->ixkey);
     q->ixused = 0;
+    if (q->by_target)
+        memset(q->by_target, 0xff, q->tcap * sizeof *q->by_target);
     /* The arena holds nothing but the nodes: it goes back whole (free lists
      * of grown tables would otherwise keep their memory). */
     q->n = 0;

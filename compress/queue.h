@@ -41,11 +41,14 @@ typedef struct siot_queue {
     uint32_t *nbody;  /* body length of nodes[i] when it is a loop, else 0 */
     uint32_t n, cap;
     /* The fold's candidates without scanning the window: prev_same[i] is the
-     * last position before i whose node has i's hash, prev_loop[i] the last
-     * loop before i (SIOT_Q_NONE: none); the index maps a hash to its last
-     * position in the list. Positions leave from the top only, so each
-     * removal restores the index from prev_same. */
-    uint32_t *prev_same, *prev_loop;
+     * last position before i whose node and predecessor have the hashes of
+     * i and its predecessor (SIOT_Q_NONE: none); the index maps such a pair
+     * of hashes to its last position in the list. by_target[t] is the last
+     * loop at a position b with b + its body length = t, loop_next[b] the
+     * one before it. Positions leave from the top only, so each removal
+     * restores both from prev_same and loop_next. */
+    uint32_t *prev_same, *loop_next, *by_target;
+    uint32_t tcap;
     uint64_t *ixkey; /* 0: a free slot (a hash of 0 is kept as 1) */
     uint32_t *ixpos;
     uint32_t ixcap, ixused;
