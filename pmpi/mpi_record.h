@@ -35,6 +35,7 @@ SIOT_HKEY(dtype, MPI_Datatype)
 SIOT_HKEY(op, MPI_Op)
 SIOT_HKEY(file, MPI_File)
 SIOT_HKEY(req, MPI_Request)
+SIOT_HKEY(win, MPI_Win)
 #undef SIOT_HKEY
 
 static inline int64_t siot_mpi_comm_id(MPI_Comm c)

@@ -24,6 +24,7 @@ static const struct {
     [RP_K_FD] = {0, 0, "a descriptor whose opening is not in the trace"},
     [RP_K_STREAM] = {0, 0, "a stream whose opening is not in the trace"},
     [RP_K_DIR] = {0, 0, "a directory stream whose opening is not in the trace"},
+    [RP_K_WIN] = {0, 1, "an MPI window whose creation is not in the trace"},
 };
 
 #define MAX_ID (1 << 22) /* ids above are not stored */
@@ -40,6 +41,7 @@ int rp_kind_used(unsigned role)
     case SIOT_ROLE_fd: return RP_K_FD;
     case SIOT_ROLE_stream: return RP_K_STREAM;
     case SIOT_ROLE_dir: return RP_K_DIR;
+    case SIOT_ROLE_win: case SIOT_ROLE_freewin: return RP_K_WIN;
     }
     return -1;
 }
@@ -56,6 +58,7 @@ int rp_kind_created(unsigned role)
     case SIOT_ROLE_fdnew: case SIOT_ROLE_r_newfd: return RP_K_FD;
     case SIOT_ROLE_r_newstream: return RP_K_STREAM;
     case SIOT_ROLE_r_newdir: return RP_K_DIR;
+    case SIOT_ROLE_newwin: return RP_K_WIN;
     }
     return -1;
 }

@@ -18,7 +18,7 @@
 #include "core/model.h"
 #include "core/vbuf.h"
 
-enum { RP_K_COMM, RP_K_GROUP, RP_K_DTYPE, RP_K_OP, RP_K_REQ, RP_K_FILE, RP_K_FD, RP_K_STREAM, RP_K_DIR, RP_NKINDS };
+enum { RP_K_COMM, RP_K_GROUP, RP_K_DTYPE, RP_K_OP, RP_K_REQ, RP_K_FILE, RP_K_FD, RP_K_STREAM, RP_K_DIR, RP_K_WIN, RP_NKINDS };
 
 /* The kind a role uses (reads an existing object), or creates; -1: none. */
 int rp_kind_used(unsigned role);

@@ -121,6 +121,13 @@ void rp_user_op(void *in, void *inout, int *len, MPI_Datatype *type)
     (void)type;
 }
 
+#if MPI_VERSION >= 4
+void rp_user_op_c(void *in, void *inout, MPI_Count *len, MPI_Datatype *type)
+{
+    (void)in, (void)inout, (void)len, (void)type;
+}
+#endif
+
 enum { RP_SCAN_ARGS = 64 };
 
 int rp_scan(rp_state *c, FILE *stream, const char *format)
@@ -195,17 +202,32 @@ int rp_grequest_start(rp_state *c, MPI_Grequest_query_function *query_fn, MPI_Gr
     return MPI_Grequest_start(greq_query, greq_free, greq_cancel, NULL, request);
 }
 
-int rp_buffer_detach(rp_state *c, void *buffer_addr, int *size)
+/* After a detach: the buffer MPI gave back, if it was the replay's own. */
+static int bsend_detached(rp_state *c, int rc, void *b)
 {
-    (void)buffer_addr;
-    void *b = NULL;
-    int rc = MPI_Buffer_detach(&b, size);
     if (rc == MPI_SUCCESS && b == c->bsend_buf) {
         free(c->bsend_buf);
         c->bsend_buf = NULL;
     }
     return rc;
 }
+
+int rp_buffer_detach(rp_state *c, void *buffer_addr, int *size)
+{
+    (void)buffer_addr;
+    void *b = NULL;
+    return bsend_detached(c, MPI_Buffer_detach(&b, size), b);
+}
+
+#if MPI_VERSION >= 4
+int rp_buffer_detach_c(rp_state *c, void *buffer_addr, MPI_Count *size)
+{
+    (void)buffer_addr;
+    void *b = NULL;
+    int rc = MPI_Buffer_detach_c(&b, size);
+    return bsend_detached(c, rc, b);
+}
+#endif
 
 MPI_Op rp_op(rp_state *c, int64_t id)
 {
@@ -234,6 +256,55 @@ MPI_Request rp_req(rp_state *c, int64_t id)
 void rp_set_req(rp_state *c, int64_t id, MPI_Request h) { map_set(&c->req, id, h == MPI_REQUEST_NULL ? 0 : BITS(h)); }
 void rp_drop_req(rp_state *c, int64_t id) { map_set(&c->req, id, 0); }
 
+static void fill_random(rp_state *c, void *b, size_t cap);
+
+MPI_Win rp_win(rp_state *c, int64_t id)
+{
+    uintptr_t v = map_get(&c->win, id);
+    return v ? FROM(MPI_Win, v) : MPI_WIN_NULL;
+}
+void rp_set_win(rp_state *c, int64_t id, MPI_Win h) { map_set(&c->win, id, h == MPI_WIN_NULL ? 0 : BITS(h)); }
+void rp_drop_win(rp_state *c, int64_t id) { map_set(&c->win, id, 0); }
+
+void *rp_winmem(rp_state *c, int64_t size)
+{
+    if (size < 0 || (uint64_t)size > SIZE_MAX / 2)
+        return NULL;
+    void *p = malloc(size ? (size_t)size : 1);
+    if (!p)
+        return NULL;
+    siot_vbuf_put(&c->winmem, &p, sizeof p);
+    if (c->winmem.oom) {
+        free(p);
+        return NULL;
+    }
+    /* what a Get reads back is then the replay's random bytes, as for files */
+    fill_random(c, p, (size_t)size);
+    return p;
+}
+
+/* The window's memory is found by its base (MPI_WIN_BASE) among what
+ * rp_winmem gave; memory MPI allocated (MPI_Win_allocate) is MPI's. */
+int rp_win_free(rp_state *c, MPI_Win *win)
+{
+    void *base = NULL;
+    int flag = 0;
+    if (MPI_Win_get_attr(*win, MPI_WIN_BASE, &base, &flag) != MPI_SUCCESS || !flag)
+        base = NULL;
+    int rc = MPI_Win_free(win);
+    for (size_t i = 0; base && rc == MPI_SUCCESS && i + sizeof base <= c->winmem.len; i += sizeof base) {
+        void *p;
+        memcpy(&p, c->winmem.data + i, sizeof p);
+        if (p != base)
+            continue;
+        free(p);
+        memmove(c->winmem.data + i, c->winmem.data + i + sizeof p, c->winmem.len - i - sizeof p);
+        c->winmem.len -= sizeof p;
+        break;
+    }
+    return rc;
+}
+
 int rp_peer(int64_t v)
 {
     return v == SIOT_ANY_SOURCE ? MPI_ANY_SOURCE : v == SIOT_PROC_NULL ? MPI_PROC_NULL : v == SIOT_ROOT ? MPI_ROOT : (int)v;
@@ -242,6 +313,15 @@ int rp_peer(int64_t v)
 int rp_tag(int64_t v) { return v == SIOT_ANY_TAG ? MPI_ANY_TAG : (int)v; }
 
 /* ------------------------------------------------------------ buffers */
+
+/* Random contents, copied from a block made once. */
+static void fill_random(rp_state *c, void *b, size_t cap)
+{
+    for (size_t off = 0; off < cap; off += c->randcap) {
+        size_t n = cap - off < c->randcap ? cap - off : c->randcap;
+        memcpy((unsigned char *)b + off, c->random, n);
+    }
+}
 
 static void *slot_area(rp_state *c, int slot, size_t bytes)
 {
@@ -259,11 +339,7 @@ static void *slot_area(rp_state *c, int slot, size_t bytes)
             return NULL;
         if (c->buf[slot]) /* without memory for the list, the old area is left: a leak, not a fault */
             siot_vbuf_put(&c->retired, &c->buf[slot], sizeof c->buf[slot]);
-        /* Random contents, copied from a block made once. */
-        for (size_t off = 0; off < cap; off += c->randcap) {
-            size_t n = cap - off < c->randcap ? cap - off : c->randcap;
-            memcpy((unsigned char *)b + off, c->random, n);
-        }
+        fill_random(c, b, cap);
         c->buf[slot] = b;
         c->bufcap[slot] = cap;
     }
@@ -861,7 +937,14 @@ void rp_free(rp_state *c)
         free(old);
     }
     siot_vbuf_free(&c->retired);
-    rp_map *maps[] = {&c->fd, &c->stream, &c->dir, &c->comm, &c->group, &c->dtype, &c->op, &c->file, &c->req};
+    /* windows the program never freed: MPI_Finalize has ended them */
+    for (size_t i = 0; i + sizeof(void *) <= c->winmem.len; i += sizeof(void *)) {
+        void *p;
+        memcpy(&p, c->winmem.data + i, sizeof p);
+        free(p);
+    }
+    siot_vbuf_free(&c->winmem);
+    rp_map *maps[] = {&c->fd, &c->stream, &c->dir, &c->comm, &c->group, &c->dtype, &c->op, &c->file, &c->req, &c->win};
     for (unsigned i = 0; i < sizeof maps / sizeof *maps; i++)
         free(maps[i]->v);
     if (c->random_owned)

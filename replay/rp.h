@@ -42,7 +42,8 @@ typedef struct rp_map {
 typedef struct rp_state {
     int rank;
     /* handles by kind */
-    rp_map fd, stream, dir, comm, group, dtype, op, file, req;
+    rp_map fd, stream, dir, comm, group, dtype, op, file, req, win;
+    siot_vbuf winmem; /* memory exposed by windows the replay made with MPI_Win_create (void *) */
     MPI_Message msg; /* from the last Mprobe/Improbe, for Mrecv/Imrecv */
     int untraced_fd;  /* a descriptor the original did not trace (a pipe's end), for dup2 from one */
     struct flock flock; /* fcntl's record lock */
@@ -191,12 +192,18 @@ MPI_Op rp_op(rp_state *c, int64_t id);
 void rp_set_op(rp_state *c, int64_t id, MPI_Op h);
 void rp_drop_op(rp_state *c, int64_t id);
 void rp_user_op(void *in, void *inout, int *len, MPI_Datatype *type);
+#if MPI_VERSION >= 4
+void rp_user_op_c(void *in, void *inout, MPI_Count *len, MPI_Datatype *type);
+#endif
 int rp_buffer_attach(rp_state *c, void *buffer, int64_t size);
 /* fscanf with the recorded format: every conversion writes into one scratch
  * area as large as what is left of the file (what the values were is not
  * in the trace; how much the scan consumed and how many it assigned is). */
 int rp_scan(rp_state *c, FILE *stream, const char *format);
 int rp_buffer_detach(rp_state *c, void *buffer_addr, int *size);
+#if MPI_VERSION >= 4
+int rp_buffer_detach_c(rp_state *c, void *buffer_addr, MPI_Count *size);
+#endif
 /* MPI_Grequest_start with callbacks that do nothing (the status of a
  * generalized request is the program's: not compared). */
 int rp_grequest_start(rp_state *c, MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn,
@@ -207,6 +214,15 @@ void rp_drop_file(rp_state *c, int64_t id);
 MPI_Request rp_req(rp_state *c, int64_t id);
 void rp_set_req(rp_state *c, int64_t id, MPI_Request h);
 void rp_drop_req(rp_state *c, int64_t id);
+MPI_Win rp_win(rp_state *c, int64_t id);
+void rp_set_win(rp_state *c, int64_t id, MPI_Win h);
+void rp_drop_win(rp_state *c, int64_t id);
+/* Memory of size bytes for a window to expose (filled from the random
+ * block), held until rp_win_free frees the window or the replay ends; NULL
+ * without memory or for a size out of range. */
+void *rp_winmem(rp_state *c, int64_t size);
+/* MPI_Win_free, and the memory rp_winmem gave the window. */
+int rp_win_free(rp_state *c, MPI_Win *win);
 /* "key=value;key=value" back into an info object (MPI_INFO_NULL when empty). */
 MPI_Info rp_info(rp_state *c, const siot_value *v);
 void rp_info_free(MPI_Info *info);

@@ -28,6 +28,7 @@ enum siot_hkind {
     SIOT_H_HID,
     SIOT_H_NCID,
     SIOT_H_NCREQ,
+    SIOT_H_WIN,
     SIOT_NHKINDS
 };
 /* id of key; assigns a new id when the key is not known yet. */

@@ -53,7 +53,8 @@ done
 
 # The same calls from C and from Fortran give the same events: requests and
 # their completion, Waitany's index (Fortran counts from 1), statuses given
-# and ignored, strings, communicators, datatypes, MPI-IO.
+# and ignored, strings, communicators, datatypes, MPI-IO, one-sided
+# communication (MPI_Win_create, fence, Put, Get, lock, Accumulate).
 $MPICC -O1 -c "$ROOT/tests/progs/fcalls.c" -o fcalls.o
 $MPICC fcalls.o -Wl,@"$FLAGS" -o fcalls
 mpif90.$MPI -O1 -c "$ROOT/tests/progs/fcalls_f.f90" -o fcalls_f.o

@@ -2,7 +2,8 @@
  * both and expects the same events (the Fortran wrappers must record what
  * the C ones do): requests and their completion (Waitall, Waitany with its
  * 0-based index), statuses given and ignored, strings, communicators,
- * datatypes, and MPI-IO with explicit offsets. MPI_DOUBLE_PRECISION in C
+ * datatypes, MPI-IO with explicit offsets, and one-sided communication
+ * (window, fence, Put, Get, lock, Accumulate). MPI_DOUBLE_PRECISION in C
  * too, so that the datatype ids are the same. */
 #include <mpi.h>
 #include <string.h>
@@ -55,6 +56,19 @@ int main(int argc, char **argv)
     MPI_File_read_at_all(fh, (MPI_Offset)rank * 64, rbuf, 16, MPI_DOUBLE_PRECISION, &st[0]);
     MPI_File_close(&fh);
     MPI_Barrier(MPI_COMM_WORLD);
+    /* one-sided: a window on sbuf, fence epochs, a lock */
+    MPI_Win win;
+    MPI_Win_create(sbuf, 16 * 8, 8, MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+    for (int it = 0; it < 2; it++) {
+        MPI_Win_fence(0, win);
+        MPI_Put(rbuf, 4, MPI_DOUBLE_PRECISION, right, 8, 4, MPI_DOUBLE_PRECISION, win);
+        MPI_Get(rbuf + 4, 4, MPI_DOUBLE_PRECISION, left, 0, 4, MPI_DOUBLE_PRECISION, win);
+        MPI_Win_fence(0, win);
+    }
+    MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win);
+    MPI_Accumulate(&mine, 1, MPI_DOUBLE_PRECISION, 0, 15, 1, MPI_DOUBLE_PRECISION, MPI_SUM, win);
+    MPI_Win_unlock(0, win);
+    MPI_Win_free(&win);
     MPI_Finalize();
     return 0;
 }

@@ -7,6 +7,8 @@ program fcalls_f
     integer :: req(2), st(MPI_STATUS_SIZE, 2), st1(MPI_STATUS_SIZE)
     double precision :: sbuf(16), rbuf(16), total, mine
     integer(kind=MPI_OFFSET_KIND) :: off, sz, zero
+    integer(kind=MPI_ADDRESS_KIND) :: wsize, disp
+    integer :: win
 
     call MPI_Init(ierr)
     call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
@@ -50,5 +52,20 @@ program fcalls_f
     call MPI_File_read_at_all(fh, off, rbuf, 16, MPI_DOUBLE_PRECISION, st1, ierr)
     call MPI_File_close(fh, ierr)
     call MPI_Barrier(MPI_COMM_WORLD, ierr)
+    wsize = 16 * 8
+    call MPI_Win_create(sbuf, wsize, 8, MPI_INFO_NULL, MPI_COMM_WORLD, win, ierr)
+    do it = 1, 2
+        call MPI_Win_fence(0, win, ierr)
+        disp = 8
+        call MPI_Put(rbuf, 4, MPI_DOUBLE_PRECISION, right, disp, 4, MPI_DOUBLE_PRECISION, win, ierr)
+        disp = 0
+        call MPI_Get(rbuf(5), 4, MPI_DOUBLE_PRECISION, left, disp, 4, MPI_DOUBLE_PRECISION, win, ierr)
+        call MPI_Win_fence(0, win, ierr)
+    end do
+    call MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win, ierr)
+    disp = 15
+    call MPI_Accumulate(mine, 1, MPI_DOUBLE_PRECISION, 0, disp, 1, MPI_DOUBLE_PRECISION, MPI_SUM, win, ierr)
+    call MPI_Win_unlock(0, win, ierr)
+    call MPI_Win_free(win, ierr)
     call MPI_Finalize(ierr)
 end program fcalls_f

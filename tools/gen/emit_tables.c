@@ -174,6 +174,8 @@ const param *agreed_handle(const func *f)
     if (!f->agree)
         return NULL;
     const param *p = find_role(f, SIOT_ROLE_newfile);
+    if (!p)
+        p = find_role(f, SIOT_ROLE_newwin);
     return p ? p : find_role(f, SIOT_ROLE_newcomm);
 }
 

@@ -86,6 +86,8 @@ static void emit_mpi_bytes(const func *f)
         o("    if (ret == MPI_SUCCESS) ev->bytes = siot_mpi_status_bytes(siot_sp_%s);\n", st->name);
     else if (count && dt)
         o("    if (ret == MPI_SUCCESS) ev->bytes = siot_mpi_bytes(%s, %s);\n", count->name, dt->name);
+    else if (dt) /* one element (MPI_Fetch_and_op, MPI_Compare_and_swap) */
+        o("    if (ret == MPI_SUCCESS) ev->bytes = siot_mpi_bytes(1, %s);\n", dt->name);
 }
 
 static void emit_bytes(const func *f)
@@ -310,7 +312,10 @@ void emit_record_event(const func *f, const char *init_ret, int fortran)
     const param *agree = agreed_handle(f);
     if (agree)
         o("    int32_t siot_agreed = siot_mpi_agree(%s, %s, %s);\n",
-          agree->role == SIOT_ROLE_newfile ? "SIOT_H_FILE" : "SIOT_H_COMM", find_role(f, SIOT_ROLE_comm)->name,
+          agree->role == SIOT_ROLE_newfile  ? "SIOT_H_FILE"
+          : agree->role == SIOT_ROLE_newwin ? "SIOT_H_WIN"
+                                            : "SIOT_H_COMM",
+          find_role(f, SIOT_ROLE_comm)->name,
           success_expr(f));
     if (SIOT_CLASS_BASE(f->cls) == SIOT_CLASS_init)
         o("    siot_mpi_init_post();\n    if (slot < 0) {\n        errno = siot_e;\n        return%s%s;\n    }\n",

@@ -27,6 +27,7 @@ static const hkind HK_DTYPE = {"dtype", "MPI_Datatype", "MPI_Type", "MPI_DATATYP
 static const hkind HK_OP = {"op", "MPI_Op", "MPI_Op", "MPI_OP_NULL", "SIOT_H_OP", "RP_K_OP"};
 static const hkind HK_FILE = {"file", "MPI_File", "MPI_File", "MPI_FILE_NULL", "SIOT_H_FILE", "RP_K_FILE"};
 static const hkind HK_REQ = {"req", "MPI_Request", "MPI_Request", "MPI_REQUEST_NULL", "SIOT_H_REQ", "RP_K_REQ"};
+static const hkind HK_WIN = {"win", "MPI_Win", "MPI_Win", "MPI_WIN_NULL", "SIOT_H_WIN", "RP_K_WIN"};
 static const hkind HK_INFO = {"info", "MPI_Info", "MPI_Info", "MPI_INFO_NULL", NULL, NULL};
 
 typedef void hook_fn(const func *f, const param *p);
@@ -226,6 +227,19 @@ static void newfile_rec(const func *f, const param *p)
       p->name, success_expr(f), p->name, agreed_handle(f) == p ? "siot_agreed" : "-1");
 }
 
+static void newwin_rec(const func *f, const param *p)
+{
+    o("    siot_put_int(ev, %d, (%s && %s) ? siot_h_new_at(SIOT_H_WIN, siot_hkey_win(*%s), %s) : -1);\n", p->rec,
+      p->name, success_expr(f), p->name, agreed_handle(f) == p ? "siot_agreed" : "-1");
+}
+
+/* The stand-in of the form the function takes (MPI_User_function_c: MPI-4 large counts). */
+static void userfn_rp(const func *f, const param *p)
+{
+    (void)f;
+    o("    %s %s = rp_user_op%s;\n", p->type, p->name, strstr(p->type, "_c") ? "_c" : "");
+}
+
 static void status_rec(const func *f, const param *p)
 {
     const param *flag = find_role(f, SIOT_ROLE_outflag);
@@ -333,6 +347,8 @@ static void buf_rp(const func *f, const param *p)
         snprintf(e, sizeof e, "rp_mpibuf(c, %s%d, %s, %s, rp_commsize(%s))", bank, i, count->name, dt->name, comm->name);
     } else if (count && dt) {
         snprintf(e, sizeof e, "rp_mpibuf(c, %s%d, %s, %s, 1)", bank, i, count->name, dt->name);
+    } else if (dt) { /* one element (MPI_Fetch_and_op, MPI_Compare_and_swap) */
+        snprintf(e, sizeof e, "rp_mpibuf(c, %s%d, 1, %s, 1)", bank, i, dt->name);
     } else {
         snprintf(e, sizeof e, "rp_buf(c, %s%d, 0)", bank, i);
     }
@@ -567,7 +583,7 @@ static const role_def ROLES[] = {
      .doc = "id of the reduction operation being freed"},
     /* The program's reduction function cannot be recorded; the replay's
      * stand-in leaves the result as it is (values are not replayed). */
-    {R(userfn), UNREC, .rp = "    MPI_User_function *$n = rp_user_op;\n", .fpre = "",
+    {R(userfn), UNREC, .rp_hook = userfn_rp, .fpre = "",
      .doc_type = "`MPI_User_function *`", .doc = "not recorded; the replay passes a stand-in that changes nothing"},
     {R(freedtype), 0, &HK_DTYPE, .pre = H_KEY_PRE, .rec = H_FREE_REC, .rp = H_NONNULL_RP, .rp_post = H_FREE_POST,
      .fpre = H_INOUT_FPRE, .fpost = H_INOUT_FPOST, .doc_type = "`MPI_Datatype *` (in/out)", .doc = "id of the type being freed"},
@@ -587,6 +603,20 @@ static const role_def ROLES[] = {
      .rec = "    siot_put_int(ev, $k, $ok ? siot_h_release(SIOT_H_FILE, siot_k_$n) : siot_h_find(SIOT_H_FILE, siot_k_$n));\n",
      .rp = H_NONNULL_RP, .rp_post = H_FREE_POST, .fpre = H_INOUT_FPRE, .fpost = H_INOUT_FPOST,
      .doc_type = "`MPI_File *` (in/out)", .doc = "id of the file being closed"},
+    /* One-sided communication: windows are ids like files (agreed between
+     * the ranks that make them); their memory is not recorded, only its
+     * size, and the replay exposes memory of that size. */
+    {R(win), 0, &HK_WIN, .rec = "    siot_put_int(ev, $k, $n == MPI_WIN_NULL ? -1 : siot_h_id(SIOT_H_WIN, siot_hkey_win($n)));\n",
+     .rp = H_IN_RP, .fpre = H_IN_FPRE, .doc_type = "`MPI_Win`", .doc = "id, from 0"},
+    {R(newwin), 0, &HK_WIN, .rec_hook = newwin_rec, .rp = H_NEW_RP, .rp_post = H_NEW_POST, .fpre = H_NEW_FPRE,
+     .fpost = H_NEW_FPOST, .doc_type = "`MPI_Win *` (out)", .doc = "id of the created window"},
+    {R(freewin), 0, &HK_WIN, .pre = H_KEY_PRE, .rec = H_FREE_REC, .rp = H_NONNULL_RP, .rp_post = H_FREE_POST,
+     .fpre = H_INOUT_FPRE, .fpost = H_INOUT_FPOST, .doc_type = "`MPI_Win *` (in/out)", .doc = "id of the window being freed"},
+    {R(winbase), UNREC, .rp = "    void *$n = rp_winmem(c, (int64_t)($a));\n    if (!$n)\n        return rp_skip(c, \"out of memory\");\n",
+     .doc_type = "`void *`", .doc = "`winbase(SIZE)`: the memory a window exposes: not recorded (its size is); "
+     "the replay exposes memory of that size, held until the window is freed"},
+    {R(winaddr), UNREC, .rp = "    void *$n_v = NULL;\n    void *$n = &$n_v;\n", .fpre = "",
+     .doc_type = "`void *` (out: the address of a pointer)", .doc = "the address of memory MPI allocated: not recorded"},
     {R(info), 0, &HK_INFO, .rec = "    siot_mpi_put_info(ev, $k, $n);\n", .rp = "    MPI_Info $n = rp_info(c, &a[$k]);\n",
      .rp_post = "    rp_info_free(&$n);\n", .fpre = H_IN_FPRE, .doc_type = "`MPI_Info`",
      .doc = "its contents as a string `key=value;key=value` (empty for `MPI_INFO_NULL`)"},
