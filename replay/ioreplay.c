@@ -83,7 +83,8 @@ static const char *USAGE =
     "  --progress       rank 0 shows its progress (events done of total, rate,\n"
     "                   time left) on stderr; the default when stderr is a\n"
     "                   terminal, which under mpirun it is not: MPI launchers\n"
-    "                   pipe the ranks' output\n"
+    "                   pipe the ranks' output; asked for, it ends with a\n"
+    "                   final line even when the replay was too short to show any\n"
     "\n"
     "Exit status: 0 when every call at the replayed level was reissued and\n"
     "returned its recorded result (and, with --verify, the round trip is\n"
@@ -484,7 +485,7 @@ static void replay_rank(run *r)
      * usually the same terminal, and rank 0 stands for them). */
     siot_progress pg;
     uint64_t my_events = 0;
-    int show = r->rank == 0 && (r->o.progress || isatty(STDERR_FILENO));
+    int show = r->rank != 0 ? 0 : r->o.progress ? 2 : isatty(STDERR_FILENO);
     char cerr[128];
     if (show && siot_count_events(&r->t, 0, &my_events, cerr, sizeof cerr) != 0)
         show = 0;

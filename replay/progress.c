@@ -66,7 +66,7 @@ void siot_progress_show(siot_progress *p, uint64_t done)
 
 void siot_progress_end(siot_progress *p, uint64_t done)
 {
-    if (p->on && p->shown) {
+    if (p->shown || p->on == 2) {
         line(p, done, now_s(), 1);
         fputc('\n', stderr);
     }

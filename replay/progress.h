@@ -23,7 +23,8 @@ typedef struct siot_progress {
 /* A count for a person: 950, 12.3k, 4.56M, 1.20G. */
 const char *siot_fmt_count(char *buf, size_t n, double v);
 
-/* on: -1 decide by isatty(stderr), 0 never, 1 always. */
+/* on: -1 decide by isatty(stderr), 0 never, 1 always, 2 always and the
+ * final line even for work too short to show progress (asked for). */
 void siot_progress_start(siot_progress *p, const char *what, uint64_t total, int on);
 void siot_progress_show(siot_progress *p, uint64_t done);
 /* The final line (when anything was shown), ended by a newline. */

@@ -138,8 +138,9 @@ static const char *REPORT_HELP =
     "    drawn rank's first N events (--events, default 200000) are walked;\n"
     "  - the call sites that took the most time, as file:line when the traced\n"
     "    executable is still there.\n"
-    "Without -o, or with -o -, the page goes to standard output; otherwise\n"
-    "OUT is written under a temporary name and renamed when complete.\n";
+    "With -o -, or without -o when standard output is not a terminal, the\n"
+    "page goes to standard output (without -o on a terminal: refused, exit 2);\n"
+    "otherwise OUT is written under a temporary name and renamed when complete.\n";
 
 static const char *EXPORT_HELP =
     "usage: siot export --chrome|--csv [--max-events N] [--sample] FILE [-o OUT]\n"
@@ -159,7 +160,78 @@ static const char *EXPORT_HELP =
     "             smallest that fits in --max-events\n"
     "On a terminal, progress (events done, rate, time left) is shown on\n"
     "standard error. OUT is written under a temporary name and renamed when\n"
-    "complete; without -o, or with -o -, to standard output.\n";
+    "complete; with -o -, or without -o when standard output is not a\n"
+    "terminal, to standard output (without -o on a terminal: refused, exit 2).\n";
+
+static const char *const COMMANDS[] = {"dump", "diff", "merge", "stats", "report", "export", "help"};
+
+static const char *help_of(const char *cmd)
+{
+    return strcmp(cmd, "dump") == 0     ? DUMP_HELP
+           : strcmp(cmd, "diff") == 0   ? DIFF_HELP
+           : strcmp(cmd, "merge") == 0  ? MERGE_HELP
+           : strcmp(cmd, "stats") == 0  ? STATS_HELP
+           : strcmp(cmd, "report") == 0 ? REPORT_HELP
+           : strcmp(cmd, "export") == 0 ? EXPORT_HELP
+                                        : USAGE;
+}
+
+/* Edit distance between a and b (insertions, deletions, substitutions),
+ * for words of up to 31 characters; longer ones are far from everything. */
+static unsigned distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 31 || lb > 31)
+        return 99;
+    unsigned row[32];
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = (unsigned)j;
+    for (size_t i = 1; i <= la; i++) {
+        unsigned diag = row[0];
+        row[0] = (unsigned)i;
+        for (size_t j = 1; j <= lb; j++) {
+            unsigned up = row[j];
+            unsigned best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+/* The closest of a candidate word to s so far, in *best (distance in *d). */
+static void consider(const char *s, const char *word, size_t n, char *best, size_t cap, unsigned *d)
+{
+    char w[32];
+    if (n >= sizeof w || n >= cap)
+        return;
+    memcpy(w, word, n);
+    w[n] = 0;
+    unsigned k = distance(s, w);
+    if (k < *d) {
+        *d = k;
+        memcpy(best, w, n + 1);
+    }
+}
+
+/* The option of cmd's help text ("--word") nearest to opt, in best; 0 when
+ * none is within 2 edits (or a third of the word). */
+static int nearest_option(const char *cmd, const char *opt, char *best, size_t cap)
+{
+    unsigned d = 99;
+    for (const char *p = strstr(help_of(cmd), "--"); p; p = strstr(p + 2, "--")) {
+        size_t n = 2;
+        while (p[n] == '-' || (p[n] >= 'a' && p[n] <= 'z'))
+            n++;
+        if (n > 2)
+            consider(opt, p, n, best, cap, &d);
+    }
+    return d <= 2 || d * 3 <= strlen(opt);
+}
 
 static int usage_error(const char *msg)
 {
@@ -167,10 +239,31 @@ static int usage_error(const char *msg)
     return 2;
 }
 
-/* An option the command does not know, or one given without its value. */
+/* An option the command does not know (with the nearest one it does), or
+ * one given without its value. */
 static int bad_option(const char *cmd, const char *opt)
 {
-    fprintf(stderr, "siot: %s: unknown option '%s', or it needs a value (try 'siot help %s')\n", cmd, opt, cmd);
+    char near[32];
+    if (nearest_option(cmd, opt, near, sizeof near) && strcmp(near, opt) == 0)
+        fprintf(stderr, "siot: %s: option '%s' needs a value (try 'siot help %s')\n", cmd, opt, cmd);
+    else if (nearest_option(cmd, opt, near, sizeof near))
+        fprintf(stderr, "siot: %s: unknown option '%s': did you mean '%s'? (try 'siot help %s')\n", cmd, opt, near,
+                cmd);
+    else
+        fprintf(stderr, "siot: %s: unknown option '%s' (try 'siot help %s')\n", cmd, opt, cmd);
+    return 2;
+}
+
+static int unknown_command(const char *cmd)
+{
+    char near[32] = "";
+    unsigned d = 99;
+    for (size_t i = 0; i < sizeof COMMANDS / sizeof *COMMANDS; i++)
+        consider(cmd, COMMANDS[i], strlen(COMMANDS[i]), near, sizeof near, &d);
+    if (d <= 2)
+        fprintf(stderr, "siot: unknown command '%s': did you mean '%s'? (try 'siot help')\n", cmd, near);
+    else
+        fprintf(stderr, "siot: unknown command '%s' (try 'siot help')\n", cmd);
     return 2;
 }
 
@@ -578,6 +671,11 @@ typedef int (*output_fn)(const siot_trace *t, const char *path, void *opts, FILE
 static int run_to_output(const char *cmd, const char *path, const char *out, output_fn fn, void *opts,
                          uint64_t *count)
 {
+    /* A page of HTML or a million events is not for a terminal: -o - insists. */
+    if (!out && isatty(STDOUT_FILENO)) {
+        fprintf(stderr, "siot: %s: not writing to a terminal: give -o FILE (or -o - to insist)\n", cmd);
+        return 2;
+    }
     siot_trace t;
     if (load(path, &t) != 0)
         return 2;
@@ -694,15 +792,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
-        const char *which = argc > 2 ? argv[2] : "";
-        fputs(strcmp(which, "dump") == 0   ? DUMP_HELP
-              : strcmp(which, "diff") == 0 ? DIFF_HELP
-              : strcmp(which, "merge") == 0 ? MERGE_HELP
-              : strcmp(which, "stats") == 0 ? STATS_HELP
-              : strcmp(which, "report") == 0 ? REPORT_HELP
-              : strcmp(which, "export") == 0 ? EXPORT_HELP
-                                            : USAGE,
-              stdout);
+        fputs(help_of(argc > 2 ? argv[2] : ""), stdout);
         return 0;
     }
     if (strcmp(cmd, "dump") == 0)
@@ -717,6 +807,5 @@ int main(int argc, char **argv)
         return cmd_report(argc - 2, argv + 2);
     if (strcmp(cmd, "export") == 0)
         return cmd_export(argc - 2, argv + 2);
-    fprintf(stderr, "siot: unknown command '%s' (try 'siot help')\n", cmd);
-    return 2;
+    return unknown_command(cmd);
 }

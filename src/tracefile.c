@@ -116,13 +116,20 @@ int siot_out_open(siot_out *o, const char *path)
     return 0;
 }
 
-/* Renamed to the first free default name: an existing trace is never replaced silently. */
+/* Renamed to the first free default name: an existing trace is never
+ * replaced, and a run whose trace took another name says so (a user who
+ * reads app.siot would otherwise read the previous run's). */
 static int rename_default(siot_out *o)
 {
     for (int attempt = 0;; attempt++) {
         if (attempt)
             default_path(o->path, sizeof o->path, attempt);
         int rc = (int)syscall(SYS_renameat2, AT_FDCWD, o->tmp, AT_FDCWD, o->path, 1 /* RENAME_NOREPLACE */);
+        if (rc == 0 && attempt) {
+            char first[PATH_MAX + 32];
+            default_path(first, sizeof first, 0);
+            siot_sayf("siotrace: %s exists: this run's trace is %s", first, o->path);
+        }
         if (rc == 0 || errno != EEXIST || attempt >= 9999)
             return rc;
     }

@@ -63,6 +63,10 @@ bad_usage() { # EXPECTED-TEXT ARGS...
 }
 bad_usage "'-o'" merge -o
 bad_usage "'--bogus'" dump --bogus known.siot
+# a near miss gets the nearest name the command knows
+bad_usage "unknown command 'stat': did you mean 'stats'?" stat known.siot
+bad_usage "unknown option '--jsn': did you mean '--json'?" stats --jsn known.siot
+bad_usage "option '--plugin' needs a value" stats known.siot --plugin
 bad_usage "'--window'" merge --window
 bad_usage "cannot write /nonexistent/dir/r.html" report known.siot -o /nonexistent/dir/r.html
 bad_usage "--max-events" export --csv --max-events 0 known.siot

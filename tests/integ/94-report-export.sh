@@ -68,6 +68,15 @@ script -qec "$SIOT export --csv --max-events 2000000 many.siot > /dev/null" /dev
 grep -q 'siot export: .* of .* events (.*%), .*/s' tty.out || fail "no progress on a terminal: $(head -c 300 tty.out)"
 "$SIOT" export --csv --max-events 2000000 many.siot -o many.csv 2> notty.err || fail "export to a file"
 [ "$(cat notty.err)" = "siot: export: $total events written to many.csv" ] || fail "progress when not on a terminal: $(head -c 300 notty.err)"
+# --- a page or a CSV is not poured onto a terminal: refused without -o, written with -o -
+for cmd in "report many.siot" "export --csv many.siot"; do
+    st=0
+    script -qec "$SIOT $cmd" /dev/null > tty-refused.out 2>&1 || st=$?
+    [ $st = 2 ] && grep -q "not writing to a terminal: give -o FILE" tty-refused.out ||
+        fail "siot $cmd on a terminal: exit $st, $(head -c 300 tty-refused.out)"
+done
+script -qec "$SIOT export --csv -o - known.siot" /dev/null > tty-insist.out 2>&1 || fail "export -o - on a terminal"
+grep -q "^rank,seq,layer,func" tty-insist.out || fail "export -o - on a terminal wrote no CSV"
 mkdir -p r1 r2
 mpirun_np 1 "$B/bin/ioreplay" --time-scale 4 --quiet --progress --root r1 many.siot 2> replay-progress.err ||
     fail "ioreplay --progress"
