@@ -3,7 +3,9 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
+#include "core/names.h"
 #include "core/roles.h"
 
 void siot_json_str(siot_vbuf *o, const char *s, size_t n)
@@ -64,4 +66,37 @@ void siot_json_value(siot_vbuf *o, unsigned role, const siot_value *v)
     default:
         siot_vbuf_put(o, "null", 4);
     }
+}
+
+static void name_member(siot_vbuf *names, const char *key, const char *name)
+{
+    if (names->len)
+        siot_vbuf_u8(names, ',');
+    siot_json_str(names, key, strlen(key));
+    siot_vbuf_u8(names, ':');
+    siot_json_str(names, name, strlen(name));
+}
+
+void siot_json_name(siot_vbuf *names, const char *key, unsigned role, const siot_value *v)
+{
+    char buf[160];
+    const char *name = v->kind == SIOT_V_INT ? siot_value_name(role, v->i, buf, sizeof buf) : NULL;
+    if (name)
+        name_member(names, key, name);
+}
+
+void siot_json_errno_name(siot_vbuf *names, int64_t e)
+{
+    const char *name = siot_errno_name(e);
+    if (name)
+        name_member(names, "errno", name);
+}
+
+void siot_json_put_names(siot_vbuf *o, const siot_vbuf *names)
+{
+    if (!names->len)
+        return;
+    siot_vbuf_put(o, ",\"names\":{", 10);
+    siot_vbuf_put(o, names->data, names->len);
+    siot_vbuf_u8(o, '}');
 }

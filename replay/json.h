@@ -17,4 +17,13 @@ void siot_json_str(siot_vbuf *o, const char *s, size_t n);
 /* A value as JSON: integer, string, array ({source,tag,bytes} for a status). */
 void siot_json_value(siot_vbuf *o, unsigned role, const siot_value *v);
 
+/* Names beside raw values (core/names.h): appends ,"key":"NAME" to names
+ * when the value has a name for the role (its first member without the
+ * comma), so a reader writes {"flags":65,...} and "names":{"flags":
+ * "O_WRONLY|O_CREAT",...}. errno is named with role 0 and key "errno". */
+void siot_json_name(siot_vbuf *names, const char *key, unsigned role, const siot_value *v);
+void siot_json_errno_name(siot_vbuf *names, int64_t e);
+/* ,"names":{...} when names holds any. */
+void siot_json_put_names(siot_vbuf *o, const siot_vbuf *names);
+
 #endif

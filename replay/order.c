@@ -142,7 +142,7 @@ void rp_order_step(rp_order *o, const rp_plan *plan, const rp_step *st, rp_state
     o->seq = st->seq;
     o->comm = h;
     o->creating = 0;
-    if (arg_of_role(st, SIOT_ROLE_newfile) >= 0 && (arg_of_role(st, SIOT_ROLE_int) & MPI_MODE_CREATE)) {
+    if (arg_of_role(st, SIOT_ROLE_newfile) >= 0 && (arg_of_role(st, SIOT_ROLE_amode) & MPI_MODE_CREATE)) {
         note_path(o, st);
         o->creating = o->pathlen > 0;
     }

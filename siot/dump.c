@@ -11,7 +11,7 @@
 #include "core/hist.h"
 #include "core/ranklist.h"
 #include "replay/walk.h"
-#include "core/predef.h"
+#include "core/names.h"
 #include "core/roles.h"
 
 /* wait: the completion that reports an asynchronous request's bytes
@@ -31,11 +31,63 @@ static int flush_out(siot_vbuf *o, FILE *fp)
     return 0;
 }
 
+/* One event as a JSON line: the raw values, and the names of those that
+ * have one (names.h) in "names". -1 when an argument cannot be evaluated. */
+static int jsonl_event(siot_vbuf *o, const siot_trace *t, const siot_event *e, const siot_ctx *c, uint32_t r,
+                       int64_t seq, siot_vbuf *scratch, siot_vbuf *names, char *err, size_t errlen)
+{
+    const siot_funcdesc *f = &t->funcs[e->func];
+    char head[160];
+    int64_t pd = siot_eval_int(e->parent, c, 0);
+    int hn = snprintf(head, sizeof head, "{\"rank\":%u,\"seq\":%" PRId64 ",\"layer\":\"%s\",\"func\":", r, seq,
+                      siot_layer_name(f->layer));
+    siot_vbuf_put(o, head, (size_t)hn);
+    siot_json_str(o, f->name, strlen(f->name));
+    hn = snprintf(head, sizeof head, ",\"parent\":%" PRId64 ",\"args\":{", pd > 0 && pd <= seq ? seq - pd : -1);
+    siot_vbuf_put(o, head, (size_t)hn);
+    names->len = 0;
+    for (uint32_t k = 0; k < e->nargs; k++) {
+        siot_value v;
+        if (siot_eval(e->args[k], c, scratch, &v) != 0) {
+            snprintf(err, errlen, "rank %u event %" PRId64 " (%s): argument %s cannot be evaluated", r, seq, f->name,
+                     f->argnames[k]);
+            return -1;
+        }
+        if (k)
+            siot_vbuf_u8(o, ',');
+        siot_json_str(o, f->argnames[k], strlen(f->argnames[k]));
+        siot_vbuf_u8(o, ':');
+        siot_json_value(o, f->argroles[k], &v);
+        siot_json_name(names, f->argnames[k], f->argroles[k], &v);
+    }
+    int64_t ret = siot_eval_int(e->ret, c, 0), ern = siot_eval_int(e->err, c, 0);
+    int64_t bytes = siot_eval_int(e->bytes, c, 0), th = siot_eval_int(e->thread, c, 0);
+    hn = snprintf(head, sizeof head, "},\"ret\":%" PRId64, ret);
+    siot_vbuf_put(o, head, (size_t)hn);
+    if (siot_is_data_class(f->cls)) {
+        hn = snprintf(head, sizeof head, ",\"bytes\":%" PRId64, bytes);
+        siot_vbuf_put(o, head, (size_t)hn);
+    }
+    if (ern) {
+        hn = snprintf(head, sizeof head, ",\"errno\":%" PRId64, ern);
+        siot_vbuf_put(o, head, (size_t)hn);
+        siot_json_errno_name(names, ern);
+    }
+    if (th) {
+        hn = snprintf(head, sizeof head, ",\"thread\":%" PRId64, th);
+        siot_vbuf_put(o, head, (size_t)hn);
+    }
+    siot_json_put_names(o, names);
+    siot_vbuf_put(o, "}\n", 2);
+    return 0;
+}
+
 int siot_dump_jsonl(const siot_trace *t, FILE *fp, char *err, size_t errlen)
 {
-    siot_vbuf o, scratch;
+    siot_vbuf o, scratch, names;
     siot_vbuf_init(&o);
     siot_vbuf_init(&scratch);
+    siot_vbuf_init(&names);
     int rc = 0;
     for (uint32_t r = 0; r < t->nranks && rc == 0; r++) {
         siot_iter it;
@@ -48,49 +100,10 @@ int siot_dump_jsonl(const siot_trace *t, FILE *fp, char *err, size_t errlen)
         const siot_node *n;
         int64_t seq = 0;
         while ((n = siot_iter_next(&it, &c))) {
-            const siot_event *e = &n->u.ev;
-            const siot_funcdesc *f = &t->funcs[e->func];
-            char head[160];
-            int64_t pd = siot_eval_int(e->parent, &c, 0);
-            int hn = snprintf(head, sizeof head, "{\"rank\":%u,\"seq\":%" PRId64 ",\"layer\":\"%s\",\"func\":", r, seq,
-                              siot_layer_name(f->layer));
-            siot_vbuf_put(&o, head, (size_t)hn);
-            siot_json_str(&o, f->name, strlen(f->name));
-            hn = snprintf(head, sizeof head, ",\"parent\":%" PRId64 ",\"args\":{", pd > 0 && pd <= seq ? seq - pd : -1);
-            siot_vbuf_put(&o, head, (size_t)hn);
-            for (uint32_t k = 0; k < e->nargs; k++) {
-                siot_value v;
-                if (siot_eval(e->args[k], &c, &scratch, &v) != 0) {
-                    snprintf(err, errlen, "rank %u event %" PRId64 " (%s): argument %s cannot be evaluated", r, seq,
-                             f->name, f->argnames[k]);
-                    rc = -1;
-                    break;
-                }
-                if (k)
-                    siot_vbuf_u8(&o, ',');
-                siot_json_str(&o, f->argnames[k], strlen(f->argnames[k]));
-                siot_vbuf_u8(&o, ':');
-                siot_json_value(&o, f->argroles[k], &v);
-            }
-            if (rc)
+            if (jsonl_event(&o, t, &n->u.ev, &c, r, seq, &scratch, &names, err, errlen) != 0) {
+                rc = -1;
                 break;
-            int64_t ret = siot_eval_int(e->ret, &c, 0), ern = siot_eval_int(e->err, &c, 0);
-            int64_t bytes = siot_eval_int(e->bytes, &c, 0), th = siot_eval_int(e->thread, &c, 0);
-            hn = snprintf(head, sizeof head, "},\"ret\":%" PRId64, ret);
-            siot_vbuf_put(&o, head, (size_t)hn);
-            if (siot_is_data_class(f->cls)) {
-                hn = snprintf(head, sizeof head, ",\"bytes\":%" PRId64, bytes);
-                siot_vbuf_put(&o, head, (size_t)hn);
             }
-            if (ern) {
-                hn = snprintf(head, sizeof head, ",\"errno\":%" PRId64, ern);
-                siot_vbuf_put(&o, head, (size_t)hn);
-            }
-            if (th) {
-                hn = snprintf(head, sizeof head, ",\"thread\":%" PRId64, th);
-                siot_vbuf_put(&o, head, (size_t)hn);
-            }
-            siot_vbuf_put(&o, "}\n", 2);
             seq++;
             if (o.len > (1 << 16) && flush_out(&o, fp) != 0) {
                 snprintf(err, errlen, "write error");
@@ -104,7 +117,7 @@ int siot_dump_jsonl(const siot_trace *t, FILE *fp, char *err, size_t errlen)
         }
         siot_iter_free(&it);
     }
-    if (rc == 0 && (o.oom || scratch.oom)) {
+    if (rc == 0 && (o.oom || scratch.oom || names.oom)) {
         snprintf(err, errlen, "out of memory");
         rc = -1;
     }
@@ -114,6 +127,7 @@ int siot_dump_jsonl(const siot_trace *t, FILE *fp, char *err, size_t errlen)
     }
     siot_vbuf_free(&o);
     siot_vbuf_free(&scratch);
+    siot_vbuf_free(&names);
     return rc;
 }
 
@@ -150,19 +164,25 @@ static void put_hist(siot_vbuf *o, const char *label, const siot_hist *h)
     siot_vbuf_put(o, t, (size_t)n);
 }
 
-/* Constant handles of predefined MPI objects are shown by name. */
+/* A constant with a name (flags, modes, whence, predefined MPI handles)
+ * is shown by its name (names.h); anything else as its expression. */
 static void put_arg(siot_vbuf *o, unsigned role, const siot_expr *x)
 {
-    char kind = role == SIOT_ROLE_comm ? 'c' : role == SIOT_ROLE_dtype ? 'd' : role == SIOT_ROLE_op ? 'o'
-                                                                      : role == SIOT_ROLE_group ? 'g' : 0;
-    if (kind && x && x->tag == SIOT_X_CONST) {
-        const char *name = siot_predef_name(kind, x->base);
-        if (name) {
-            siot_vbuf_put(o, name, strlen(name));
-            return;
-        }
-    }
-    siot_x_format(x, o);
+    char buf[160];
+    const char *name = x && x->tag == SIOT_X_CONST ? siot_value_name(role, x->base, buf, sizeof buf) : NULL;
+    if (name)
+        siot_vbuf_put(o, name, strlen(name));
+    else
+        siot_x_format(x, o);
+}
+
+static void put_errno(siot_vbuf *o, const siot_expr *x)
+{
+    const char *name = x->tag == SIOT_X_CONST ? siot_errno_name(x->base) : NULL;
+    if (name)
+        siot_vbuf_put(o, name, strlen(name));
+    else
+        siot_x_format(x, o);
 }
 
 static void dump_nodes(const siot_trace *t, siot_node *const *nodes, uint32_t n, int indent, siot_vbuf *o,
@@ -203,7 +223,7 @@ static void dump_nodes(const siot_trace *t, siot_node *const *nodes, uint32_t n,
         siot_x_format(e->ret, o);
         if (!(e->err->tag == SIOT_X_CONST && e->err->base == 0)) {
             siot_vbuf_put(o, " errno=", 7);
-            siot_x_format(e->err, o);
+            put_errno(o, e->err);
         }
         if (siot_is_data_class(f->cls)) {
             siot_vbuf_put(o, " bytes=", 7);

@@ -22,10 +22,20 @@ static void putf_i64(siot_vbuf *o, const char *key, int64_t v)
     siot_vbuf_put(o, t, (size_t)n);
 }
 
-/* The arguments as the members of a JSON object (no braces). */
-static int put_args(siot_vbuf *o, const siot_trace *t, const siot_synth_ev *ev, siot_vbuf *scratch, char *err,
+/* Work areas of one export: values evaluated, the CSV's argument object,
+ * the names of values (core/names.h). */
+typedef struct ex_bufs {
+    siot_vbuf scratch, args, names;
+} ex_bufs;
+
+/* The arguments as the members of a JSON object (no braces), then
+ * "names":{...} for the values that have names; after: o holds members
+ * before the arguments. */
+static int put_args(siot_vbuf *o, const siot_trace *t, const siot_synth_ev *ev, ex_bufs *b, int after, char *err,
                     size_t errlen)
 {
+    siot_vbuf *scratch = &b->scratch, *names = &b->names;
+    names->len = 0;
     const siot_event *e = &ev->node->u.ev;
     const siot_funcdesc *f = &t->funcs[e->func];
     for (uint32_t k = 0; k < e->nargs; k++) {
@@ -40,13 +50,22 @@ static int put_args(siot_vbuf *o, const siot_trace *t, const siot_synth_ev *ev, 
         siot_json_str(o, f->argnames[k], strlen(f->argnames[k]));
         siot_vbuf_u8(o, ':');
         siot_json_value(o, f->argroles[k], &v);
+        siot_json_name(names, f->argnames[k], f->argroles[k], &v);
+    }
+    siot_json_errno_name(names, siot_eval_int(e->err, &ev->ctx, 0));
+    if (names->len && !e->nargs && !after) { /* the first member: no comma */
+        siot_vbuf_put(o, "\"names\":{", 9);
+        siot_vbuf_put(o, names->data, names->len);
+        siot_vbuf_u8(o, '}');
+    } else {
+        siot_json_put_names(o, names);
     }
     return 0;
 }
 
 /* "X" event: times in microseconds, as the format wants. */
-static int chrome_event(siot_vbuf *o, const siot_trace *t, const siot_synth_ev *ev, siot_vbuf *scratch,
-                        int *first, char *err, size_t errlen)
+static int chrome_event(siot_vbuf *o, const siot_trace *t, const siot_synth_ev *ev, ex_bufs *b, int *first,
+                        char *err, size_t errlen)
 {
     const siot_event *e = &ev->node->u.ev;
     const siot_funcdesc *f = &t->funcs[e->func];
@@ -71,7 +90,7 @@ static int chrome_event(siot_vbuf *o, const siot_trace *t, const siot_synth_ev *
         putf_i64(o, ",\"errno\":", ern);
     if (e->nargs)
         siot_vbuf_u8(o, ',');
-    if (put_args(o, t, ev, scratch, err, errlen) != 0)
+    if (put_args(o, t, ev, b, 1, err, errlen) != 0)
         return -1;
     put(o, "}}");
     return 0;
@@ -89,8 +108,8 @@ static void csv_quoted(siot_vbuf *o, const char *s, size_t n)
     siot_vbuf_u8(o, '"');
 }
 
-static int csv_event(siot_vbuf *o, const siot_trace *t, const siot_synth_ev *ev, siot_vbuf *scratch,
-                     siot_vbuf *argbuf, char *err, size_t errlen)
+static int csv_event(siot_vbuf *o, const siot_trace *t, const siot_synth_ev *ev, ex_bufs *b, char *err,
+                     size_t errlen)
 {
     const siot_event *e = &ev->node->u.ev;
     const siot_funcdesc *f = &t->funcs[e->func];
@@ -109,9 +128,10 @@ static int csv_event(siot_vbuf *o, const siot_trace *t, const siot_synth_ev *ev,
         putf_i64(o, "", siot_eval_int(e->bytes, &ev->ctx, 0));
     putf_i64(o, ",", siot_eval_int(e->thread, &ev->ctx, 0));
     siot_vbuf_u8(o, ',');
+    siot_vbuf *argbuf = &b->args;
     argbuf->len = 0;
     siot_vbuf_u8(argbuf, '{');
-    if (put_args(argbuf, t, ev, scratch, err, errlen) != 0)
+    if (put_args(argbuf, t, ev, b, 0, err, errlen) != 0)
         return -1;
     siot_vbuf_u8(argbuf, '}');
     csv_quoted(o, (const char *)argbuf->data, argbuf->len);
@@ -157,10 +177,12 @@ int siot_export(const siot_trace *t, const siot_export_opts *opt, FILE *out, uin
         }
         every = (total + opt->max_events - 1) / opt->max_events;
     }
-    siot_vbuf o, scratch, argbuf;
+    siot_vbuf o;
+    ex_bufs b;
     siot_vbuf_init(&o);
-    siot_vbuf_init(&scratch);
-    siot_vbuf_init(&argbuf);
+    siot_vbuf_init(&b.scratch);
+    siot_vbuf_init(&b.args);
+    siot_vbuf_init(&b.names);
     int rc = 0, first = 1;
     if (opt->format == SIOT_EXPORT_CHROME) {
         put(&o, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"producer\":\"siotrace\",\"times\":\"synthesised from "
@@ -198,8 +220,8 @@ int siot_export(const siot_trace *t, const siot_export_opts *opt, FILE *out, uin
         int k;
         while (rc == 0 && (k = siot_synth_next(&s, &ev)) == 1) {
             if (done++ % every == 0) {
-                rc = opt->format == SIOT_EXPORT_CHROME ? chrome_event(&o, t, &ev, &scratch, &first, err, errlen)
-                                                       : csv_event(&o, t, &ev, &scratch, &argbuf, err, errlen);
+                rc = opt->format == SIOT_EXPORT_CHROME ? chrome_event(&o, t, &ev, &b, &first, err, errlen)
+                                                       : csv_event(&o, t, &ev, &b, err, errlen);
                 (*written)++;
             }
             if (rc == 0 && flush(&o, out, 0) != 0) {
@@ -222,8 +244,9 @@ int siot_export(const siot_trace *t, const siot_export_opts *opt, FILE *out, uin
         rc = -1;
     }
     siot_vbuf_free(&o);
-    siot_vbuf_free(&scratch);
-    siot_vbuf_free(&argbuf);
+    siot_vbuf_free(&b.scratch);
+    siot_vbuf_free(&b.args);
+    siot_vbuf_free(&b.names);
     free(has);
     return rc;
 }

@@ -61,7 +61,9 @@ static const char *DUMP_HELP =
     "their iteration counts, rank lists ([r0-7], [r<0;4x+2>] = 0,2,4,6),\n"
     "parameter expressions (constants, progressions such as 100+8*i0+800*rank,\n"
     "sequences, per-rank tables, string patterns) and timing histograms\n"
-    "(comp = computation before the call, dur = the call itself).\n"
+    "(comp = computation before the call, dur = the call itself). Constants\n"
+    "with names are shown by name: open flags (O_WRONLY|O_CREAT), modes (0644),\n"
+    "whence, MPI-IO access modes, errno (ENOENT), predefined MPI handles.\n"
     "\n"
     "With --jsonl: every event of every rank, ranks ascending, each rank in\n"
     "program order, one object per line:\n"
@@ -69,7 +71,10 @@ static const char *DUMP_HELP =
     "   \"args\":{\"fd\":3,\"count\":1024,\"offset\":4096},\"ret\":1024,\"bytes\":1024}\n"
     "seq counts the rank's events from 0; parent is the seq of the traced call\n"
     "that issued this one, or -1. bytes is present for data calls, errno when\n"
-    "the call failed, thread when it ran on a thread other than the first.\n";
+    "the call failed, thread when it ran on a thread other than the first.\n"
+    "names, when any value has one, gives those names beside the numbers:\n"
+    "  \"names\":{\"flags\":\"O_WRONLY|O_CREAT\",\"mode\":\"0644\",\"errno\":\"ENOENT\"}\n"
+    "(export --csv and --chrome carry the same \"names\" in their args).\n";
 
 static const char *DIFF_HELP =
     "usage: siot diff [--layers L,L...] [--outermost] A B\n"

@@ -39,6 +39,9 @@ grep -q 'rank 3' flash.html || fail "flash.html: no rank 3 in the timeline"
 py check_export.py chrome known.json known 4 || fail "known.json"
 "$ASAN_SIOT" export --csv known.siot -o known.csv 2> export.err || fail "export --csv known"
 py check_export.py csv known.csv known 4 || fail "known.csv"
+"$ASAN_SIOT" dump known.siot > known.txt || fail "dump known"
+jsonl known.siot > known.jsonl
+py check_names.py "$ROOT/tests/progs/known.c" known.txt known.jsonl known.csv known.json || fail "names"
 n_jsonl=$(jsonl known.siot | wc -l)
 [ "$(py check_export.py count known.json)" = "$n_jsonl" ] || fail "known.json: not one event per expanded event"
 SIOT_TRACE=$WORK/irr.siot ./big irregular 2000 > /dev/null || fail "big irregular 2000"

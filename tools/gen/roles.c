@@ -517,6 +517,7 @@ static const role_def ROLES[] = {
     {R(whence), 0, .rec = SCALAR_REC, .rp = SCALAR_RP, .doc_type = "int", .doc = "the value"},
     {R(oflags), 0, .rec = SCALAR_REC, .rp = SCALAR_RP, .doc_type = "int", .doc = "the value (`O_*` flags)"},
     {R(mode), 0, .rec = SCALAR_REC, .rp = SCALAR_RP, .doc_type = "`mode_t`", .doc = "the value"},
+    {R(amode), 0, .rec = SCALAR_REC, .rp = SCALAR_RP, .doc_type = "int", .doc = "the value (`MPI_MODE_*` access modes)"},
     {R(omode), 0, .rec = SCALAR_REC, .rp = SCALAR_RP, .doc_type = "variadic `mode_t`",
      .doc = "read with `va_arg` only when `oflags` has `O_CREAT` or `O_TMPFILE`, else 0"},
     {R(fcntlarg), 0, .rec = "    siot_put_fcntl_arg(ev, $k, $a, $n, (int64_t)ret);\n",

@@ -1,0 +1,24 @@
+/* names: the symbolic form of recorded integers, one vocabulary for every
+ * reader that shows events to a person (siot dump, dump --jsonl, export,
+ * stats): open flags, file modes, whence, MPI-IO access modes, errno and
+ * the predefined MPI handles. Traces are made on Linux x86-64, so flags
+ * and errno are this platform's numbers; MPI-IO's access modes are ROMIO's
+ * (MPI_MODE_CREATE 1 ... MPI_MODE_SEQUENTIAL 256), the same in MPICH and
+ * Open MPI. Pure functions; no locks.
+ *
+ * Errors: NULL when the value has no name for that role (the caller shows
+ * the number); a name that does not fit in buf is cut. */
+#ifndef SIOT_NAMES_H
+#define SIOT_NAMES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The name of v as the argument of a parameter of this role (roles.h), in
+ * buf or a constant string: "O_WRONLY|O_CREAT|O_TRUNC", "0644", "SEEK_END",
+ * "MPI_MODE_CREATE|MPI_MODE_WRONLY", "MPI_COMM_WORLD". */
+const char *siot_value_name(unsigned role, int64_t v, char *buf, size_t n);
+/* "ENOENT" for 2; NULL for 0 or a number with no name. */
+const char *siot_errno_name(int64_t e);
+
+#endif
