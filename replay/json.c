@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/expr.h"
 #include "core/names.h"
 #include "core/roles.h"
 
@@ -99,4 +100,23 @@ void siot_json_put_names(siot_vbuf *o, const siot_vbuf *names)
     siot_vbuf_put(o, ",\"names\":{", 10);
     siot_vbuf_put(o, names->data, names->len);
     siot_vbuf_u8(o, '}');
+}
+
+int siot_json_args(siot_vbuf *o, siot_vbuf *names, const siot_funcdesc *f, const siot_event *e, const siot_ctx *c,
+                   siot_vbuf *scratch, uint32_t *bad)
+{
+    for (uint32_t k = 0; k < e->nargs; k++) {
+        siot_value v;
+        if (siot_eval(e->args[k], c, scratch, &v) != 0) {
+            *bad = k;
+            return -1;
+        }
+        if (k)
+            siot_vbuf_u8(o, ',');
+        siot_json_str(o, f->argnames[k], strlen(f->argnames[k]));
+        siot_vbuf_u8(o, ':');
+        siot_json_value(o, f->argroles[k], &v);
+        siot_json_name(names, f->argnames[k], f->argroles[k], &v);
+    }
+    return 0;
 }

@@ -23,6 +23,10 @@ void siot_json_value(siot_vbuf *o, unsigned role, const siot_value *v);
  * "O_WRONLY|O_CREAT",...}. errno is named with role 0 and key "errno". */
 void siot_json_name(siot_vbuf *names, const char *key, unsigned role, const siot_value *v);
 void siot_json_errno_name(siot_vbuf *names, int64_t e);
+/* An event's arguments as JSON members (no braces), and their names into
+ * names (siot_json_name). -1 when argument *bad cannot be evaluated. */
+int siot_json_args(siot_vbuf *o, siot_vbuf *names, const siot_funcdesc *f, const siot_event *e, const siot_ctx *c,
+                   siot_vbuf *scratch, uint32_t *bad);
 /* ,"names":{...} when names holds any. */
 void siot_json_put_names(siot_vbuf *o, const siot_vbuf *names);
 

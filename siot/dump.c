@@ -46,19 +46,11 @@ static int jsonl_event(siot_vbuf *o, const siot_trace *t, const siot_event *e, c
     hn = snprintf(head, sizeof head, ",\"parent\":%" PRId64 ",\"args\":{", pd > 0 && pd <= seq ? seq - pd : -1);
     siot_vbuf_put(o, head, (size_t)hn);
     names->len = 0;
-    for (uint32_t k = 0; k < e->nargs; k++) {
-        siot_value v;
-        if (siot_eval(e->args[k], c, scratch, &v) != 0) {
-            snprintf(err, errlen, "rank %u event %" PRId64 " (%s): argument %s cannot be evaluated", r, seq, f->name,
-                     f->argnames[k]);
-            return -1;
-        }
-        if (k)
-            siot_vbuf_u8(o, ',');
-        siot_json_str(o, f->argnames[k], strlen(f->argnames[k]));
-        siot_vbuf_u8(o, ':');
-        siot_json_value(o, f->argroles[k], &v);
-        siot_json_name(names, f->argnames[k], f->argroles[k], &v);
+    uint32_t bad;
+    if (siot_json_args(o, names, f, e, c, scratch, &bad) != 0) {
+        snprintf(err, errlen, "rank %u event %" PRId64 " (%s): argument %s cannot be evaluated", r, seq, f->name,
+                 f->argnames[bad]);
+        return -1;
     }
     int64_t ret = siot_eval_int(e->ret, c, 0), ern = siot_eval_int(e->err, c, 0);
     int64_t bytes = siot_eval_int(e->bytes, c, 0), th = siot_eval_int(e->thread, c, 0);

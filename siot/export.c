@@ -38,19 +38,11 @@ static int put_args(siot_vbuf *o, const siot_trace *t, const siot_synth_ev *ev, 
     names->len = 0;
     const siot_event *e = &ev->node->u.ev;
     const siot_funcdesc *f = &t->funcs[e->func];
-    for (uint32_t k = 0; k < e->nargs; k++) {
-        siot_value v;
-        if (siot_eval(e->args[k], &ev->ctx, scratch, &v) != 0) {
-            snprintf(err, errlen, "rank %" PRId64 " event %" PRId64 " (%s): argument %s cannot be evaluated",
-                     ev->ctx.rank, ev->seq, f->name, f->argnames[k]);
-            return -1;
-        }
-        if (k)
-            siot_vbuf_u8(o, ',');
-        siot_json_str(o, f->argnames[k], strlen(f->argnames[k]));
-        siot_vbuf_u8(o, ':');
-        siot_json_value(o, f->argroles[k], &v);
-        siot_json_name(names, f->argnames[k], f->argroles[k], &v);
+    uint32_t bad;
+    if (siot_json_args(o, names, f, e, &ev->ctx, scratch, &bad) != 0) {
+        snprintf(err, errlen, "rank %" PRId64 " event %" PRId64 " (%s): argument %s cannot be evaluated",
+                 ev->ctx.rank, ev->seq, f->name, f->argnames[bad]);
+        return -1;
     }
     siot_json_errno_name(names, siot_eval_int(e->err, &ev->ctx, 0));
     if (names->len && !e->nargs && !after) { /* the first member: no comma */
