@@ -49,11 +49,14 @@ enum siot_class {
     X(outvarid, 63) X(offarr, 64) X(outreqarr, 65) X(message, 66) X(newmessage, 67)              \
     X(outint64, 68) X(newop, 69) X(freeop, 70) X(outgroup, 71) X(dtypeptr, 72) X(fmt, 73)       \
     X(vargs, 74) X(vlist, 75) X(ncreq, 76) X(ncreqarr, 77) X(weights, 78) X(cmdline, 79) X(countarr, 80)    \
-    X(fpos, 81) X(offptr, 82) X(aiocb, 83) X(aiolist, 84) X(outaddr, 85) X(userfn, 86) X(win, 87) X(newwin, 88) X(freewin, 89) X(winbase, 90) X(winaddr, 91) X(amode, 92)                                                               \
+    X(fpos, 81) X(offptr, 82) X(aiocb, 83) X(aiolist, 84) X(outaddr, 85) X(userfn, 86)      \
+    X(win, 87) X(newwin, 88) X(freewin, 89) X(winbase, 90) X(winaddr, 91) X(amode, 92)       \
+    X(fdrange, 93) X(wcslen, 94) X(wbuf, 95) X(wfmt, 96) X(arglist, 97)                      \
     /* return roles */                                                                          \
     X(r_int, 100) X(r_bytes, 101) X(r_items, 102) X(r_off, 103) X(r_newfd, 104)                  \
     X(r_newstream, 105) X(r_newdir, 106) X(r_ptr, 107) X(r_mpi, 108) X(r_void, 109)             \
-    X(r_herr, 110) X(r_newhid, 111) X(r_nc, 112) X(r_line, 113) X(r_hid, 114) X(r_int64, 115)
+    X(r_herr, 110) X(r_newhid, 111) X(r_nc, 112) X(r_line, 113) X(r_hid, 114) X(r_int64, 115)  \
+    X(r_wchar, 116) X(r_wline, 117)
 enum siot_role {
 #define X(n, v) SIOT_ROLE_##n = v,
     SIOT_ROLE_LIST(X)

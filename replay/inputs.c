@@ -257,6 +257,7 @@ static void on_paths(stager *s, const siot_event *e, const siot_funcdesc *f, con
                 strstr(f->name, "mknod") || strstr(f->name, "mkfifo");
     if (!ok && !makes)
         return;
+    int last = -1; /* the name a link, rename, mkdir... made: its last path */
     for (uint32_t a = 0; a < f->nargs && a < e->nargs; a++) {
         siot_value v;
         if (f->argroles[a] != SIOT_ROLE_path || siot_eval(e->args[a], c, scratch, &v) != 0 || v.kind != SIOT_V_STR)
@@ -266,6 +267,16 @@ static void on_paths(stager *s, const siot_event *e, const siot_funcdesc *f, con
                 pathset_add(s, &s->dirs, v.s, i);
         if (makes)
             pathset_add(s, &s->made, v.s, v.slen);
+        last = (int)a;
+    }
+    /* the name made is no input file when the run opens it later */
+    siot_value v;
+    if (ok && makes && last >= 0 && siot_eval(e->args[last], c, scratch, &v) == 0 && v.kind == SIOT_V_STR) {
+        size_t file = file_of(s, v.s, v.slen);
+        if (file == (size_t)-1)
+            s->oom = 1;
+        else if (s->f[file].input < 0)
+            s->f[file].input = 0;
     }
 }
 

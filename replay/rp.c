@@ -436,6 +436,21 @@ const char *rp_text(rp_state *c, int64_t n, int slot)
     return s;
 }
 
+const wchar_t *rp_wtext(rp_state *c, int64_t n, int slot)
+{
+    if (n < 0)
+        n = 0;
+    wchar_t *s = slot_area(c, slot, ((size_t)n + 1) * sizeof(wchar_t));
+    if (!s)
+        return L"";
+    for (int64_t i = 0; i < n; i++)
+        s[i] = (wchar_t)(L'a' + (c->random[i % (int64_t)c->randcap] % 26));
+    if (n > 0)
+        s[n - 1] = L'\n';
+    s[n] = 0;
+    return s;
+}
+
 int64_t rp_mpi_err_class(int code)
 {
     int cls = code;
@@ -611,6 +626,70 @@ const char *rp_path(rp_state *c, const siot_value *v, int64_t rec_ret)
     if (rec_ret >= 0 && strchr(out, '/'))
         make_parents(out);
     return out;
+}
+
+/* ------------------------------------------------------------ links, ranges, handles */
+
+/* A symbolic link's target for the replay (see rp.h), or NULL. */
+static const char *link_target(rp_state *c, const char *target)
+{
+    if (target[0] != '/')
+        return target;
+    siot_value v = {.kind = SIOT_V_STR, .s = target, .slen = strlen(target)};
+    const char *in = rp_path(c, &v, -1); /* no parents made: a target need not exist */
+    if (!in)
+        return NULL;
+    size_t n = strlen(c->root) + strlen(in) + 2;
+    char *out = slot_area(c, 0, n);
+    if (!out)
+        return NULL;
+    snprintf(out, n, "%s/%s", c->root, in);
+    return out;
+}
+
+int rp_confined_symlink(rp_state *c, const char *target, const char *linkpath)
+{
+    const char *t = link_target(c, target);
+    if (!t)
+        return rp_skip(c, "a link target that cannot be kept inside the replay root"), -1;
+    return symlink(t, linkpath);
+}
+
+int rp_confined_symlinkat(rp_state *c, const char *target, int newdirfd, const char *linkpath)
+{
+    const char *t = link_target(c, target);
+    if (!t)
+        return rp_skip(c, "a link target that cannot be kept inside the replay root"), -1;
+    return symlinkat(t, newdirfd, linkpath);
+}
+
+int rp_mapped_close_range(rp_state *c, const siot_value *ids, unsigned int last, int flags)
+{
+    (void)last;
+    int ret = 0;
+    for (uint32_t i = 0; ids->kind == SIOT_V_ARR && i < ids->n; i++) {
+        int fd = rp_fd(c, ids->arr[i]);
+        if (fd < 0)
+            continue; /* opened by a call the replay did not reissue */
+        if (close_range((unsigned)fd, (unsigned)fd, flags) != 0)
+            ret = -1;
+        else if (!((unsigned)flags & CLOSE_RANGE_CLOEXEC))
+            rp_drop_fd(c, ids->arr[i]);
+    }
+    return ret;
+}
+
+void rp_mapped_closefrom(rp_state *c, const siot_value *ids) { rp_mapped_close_range(c, ids, ~0u, 0); }
+
+int rp_sized_name_to_handle_at(rp_state *c, int dirfd, const char *pathname, struct file_handle *handle, int *mount_id,
+                         int flags)
+{
+    (void)handle;
+    struct file_handle *h = slot_area(c, RP_READ_BANK + 2, sizeof *h + MAX_HANDLE_SZ);
+    if (!h)
+        return rp_skip(c, "no memory for a file handle"), -1;
+    h->handle_bytes = MAX_HANDLE_SZ;
+    return name_to_handle_at(dirfd, pathname, h, mount_id, flags);
 }
 
 /* ------------------------------------------------------------ MPI helpers */

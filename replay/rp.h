@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/uio.h>
+#include <wchar.h>
 
 #include "core/model.h"
 #include "replay/handles.h"
@@ -94,6 +95,8 @@ static inline int64_t rp_i(const siot_value *v) { return v->kind == SIOT_V_INT ?
 const char *rp_str(rp_state *c, const siot_value *v, int slot);
 /* A string of n printable characters (the data of fputs). */
 const char *rp_text(rp_state *c, int64_t n, int slot);
+/* n printable wide characters, the last a newline (the data of fputws, fwprintf). */
+const wchar_t *rp_wtext(rp_state *c, int64_t n, int slot);
 /* The call cannot be reissued, for this reason (a string constant). */
 static inline int rp_skip(rp_state *c, const char *why)
 {
@@ -138,6 +141,21 @@ int rp_at_mkstemp(rp_state *c, const char *path);
 int rp_at_mkostemp(rp_state *c, const char *path, int flags);
 int rp_at_mkstemps(rp_state *c, const char *path, int suffixlen);
 int rp_at_mkostemps(rp_state *c, const char *path, int suffixlen, int flags);
+/* A symbolic link: a relative target as recorded (it is resolved from the
+ * link's directory, and any path through the link is confined when used);
+ * an absolute one under the root. Skipped when it cannot be confined. */
+int rp_confined_symlink(rp_state *c, const char *target, const char *linkpath);
+int rp_confined_symlinkat(rp_state *c, const char *target, int newdirfd, const char *linkpath);
+/* close_range, closefrom: the replay's descriptors of the recorded ids
+ * (ids: the array of role fdrange) are closed one by one (close_range of
+ * one descriptor, with the call's flags: with CLOSE_RANGE_CLOEXEC they stay
+ * open and mapped), never a range: the replay's own descriptors stay open. */
+int rp_mapped_close_range(rp_state *c, const siot_value *ids, unsigned int last, int flags);
+void rp_mapped_closefrom(rp_state *c, const siot_value *ids);
+/* name_to_handle_at with a handle area of MAX_HANDLE_SZ bytes (the
+ * program's is not recorded). */
+int rp_sized_name_to_handle_at(rp_state *c, int dirfd, const char *pathname, struct file_handle *handle, int *mount_id,
+                         int flags);
 /* aio requests, replayed synchronously: the transfer is made at once with
  * pread or pwrite (a traced replay records those), and the completion calls
  * (aio_error, aio_return, aio_suspend) are not replayed. rp_aio_fields:

@@ -378,6 +378,22 @@ static void on_derive(siot_files *fs, const siot_agg_event *e, int ksrc, uint8_t
     }
 }
 
+/* An open that names no file (open_by_handle_at): its handle is bound to
+ * none, so that what it reads and writes is not counted to the file an
+ * earlier handle of the same id named. */
+static void on_open_unnamed(siot_files *fs, const siot_agg_event *e)
+{
+    const siot_event *ev = &e->node->u.ev;
+    uint8_t kind = kind_of_role(e->fn->retrole);
+    for (uint32_t i = 0; i < e->nranks && !fs->oom && kind != HK_NONE; i++) {
+        siot_ctx c = e->ctx;
+        c.rank = e->ranks[i];
+        int64_t id = siot_eval_int(ev->ret, &c, -1);
+        if (id >= 0)
+            set_handle(fs, e->ranks[i], kind, id, -1);
+    }
+}
+
 /* Reads and writes: calls and bytes to the file of the handle, per rank. */
 static void on_data(siot_files *fs, const siot_agg_event *e, unsigned dir, uint8_t kind, int karg, int64_t aiofd)
 {
@@ -418,6 +434,8 @@ void siot_files_event(siot_files *fs, const siot_agg_event *e)
         on_derive(fs, e, kh, f->layer == SIOT_LAYER_stdio ? HK_STREAM : HK_FD);
     else if ((b == SIOT_CLASS_read || b == SIOT_CLASS_write) && kh >= 0)
         on_data(fs, e, b, kind_of_role(f->argroles[kh]), kh, -1);
+    else if (b == SIOT_CLASS_open && kh < 0)
+        on_open_unnamed(fs, e);
 }
 
 /* ------------------------------------------------------------ patterns */

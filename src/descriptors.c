@@ -86,6 +86,65 @@ int64_t siot_fd_closing(int fd)
     return id;
 }
 
+#ifndef CLOSE_RANGE_CLOEXEC
+#define CLOSE_RANGE_CLOEXEC (1u << 2)
+#endif
+
+/* The bitmap words first..last cover: [*w0, *w1], 0 when none. */
+static int range_words(int64_t first, int64_t last, uint32_t *w0, uint32_t *w1)
+{
+    if (first < 0)
+        first = 0;
+    if (!fdwords || first > last || first / 64 >= (int64_t)fdwords)
+        return 0;
+    *w0 = (uint32_t)(first / 64);
+    *w1 = last / 64 >= (int64_t)fdwords ? fdwords - 1 : (uint32_t)(last / 64);
+    return 1;
+}
+
+static uint64_t word_in_range(uint32_t w, int64_t first, int64_t last)
+{
+    uint64_t bits = __atomic_load_n(&fdbits[w], __ATOMIC_RELAXED);
+    int64_t lo = (int64_t)w * 64;
+    if (first > lo)
+        bits &= ~0ULL << (first - lo);
+    if (last < lo + 63)
+        bits &= ~0ULL >> (63 - (last - lo));
+    return bits;
+}
+
+int siot_fd_range_traced(int64_t first, int64_t last)
+{
+    uint32_t w0, w1;
+    if (!range_words(first, last, &w0, &w1))
+        return 0;
+    for (uint32_t w = w0; w <= w1; w++)
+        if (word_in_range(w, first, last))
+            return 1;
+    return 0;
+}
+
+int siot_fd_closing_range(int64_t first, int64_t last, int flags, int64_t *ids)
+{
+    uint32_t w0, w1;
+    int n = 0;
+    if (!range_words(first, last, &w0, &w1))
+        return 0;
+    siot_lock();
+    for (uint32_t w = w0; w <= w1; w++) {
+        uint64_t bits = word_in_range(w, first, last);
+        while (bits) {
+            int fd = (int)(w * 64) + __builtin_ctzll(bits);
+            bits &= bits - 1;
+            int64_t id = ((unsigned)flags & CLOSE_RANGE_CLOEXEC) ? siot_fd_id(fd) : siot_fd_drop(fd);
+            if (n < SIOT_RANGE_IDS)
+                ids[n++] = id;
+        }
+    }
+    siot_unlock();
+    return n;
+}
+
 int64_t siot_h_closing(int kind, const void *handle)
 {
     siot_lock();

@@ -70,6 +70,16 @@ int64_t siot_fd_id(int fd);      /* id of a traced fd, -1 if not traced */
 int64_t siot_fd_closing(int fd);
 /* The same, under the lock the caller holds. */
 int64_t siot_fd_drop(int fd);
+/* Descriptors first..last closed by one call (close_range, closefrom;
+ * last clamped to the bitmap): the traced ones are released as
+ * siot_fd_closing releases one, or, when flags has CLOSE_RANGE_CLOEXEC
+ * (they stay open), only looked up; their ids go to ids (at most
+ * SIOT_RANGE_IDS of them: the others are released unrecorded), in
+ * increasing descriptor order. Returns how many were stored. Takes the lock. */
+#define SIOT_RANGE_IDS 256
+int siot_fd_closing_range(int64_t first, int64_t last, int flags, int64_t *ids);
+/* Lock-free: whether one of first..last is traced. */
+int siot_fd_range_traced(int64_t first, int64_t last);
 /* The same for a FILE* or DIR* (kind SIOT_H_STREAM, SIOT_H_DIR) about to be closed. */
 int64_t siot_h_closing(int kind, const void *handle);
 /* Lock-free: 0 when a FILE* or DIR* (kind SIOT_H_STREAM, SIOT_H_DIR) is

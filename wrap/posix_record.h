@@ -23,13 +23,21 @@
 #include <sys/statvfs.h>
 #include <sys/types.h>
 #include <sys/uio.h>
+#include <sys/xattr.h>
 #include <unistd.h>
+#include <wchar.h>
 
 #include "core/fcntl_cmd.h"
 #include "src/interpose.h"
 #include "src/record.h"
 
 static inline int64_t siot_ptr_ok(const void *p) { return p != NULL && p != MAP_FAILED; }
+
+/* scandir's filter and comparison functions, as the spec writes them. */
+typedef int siot_dirent_filter(const struct dirent *);
+typedef int siot_dirent_compar(const struct dirent **, const struct dirent **);
+typedef int siot_dirent64_filter(const struct dirent64 *);
+typedef int siot_dirent64_compar(const struct dirent64 **, const struct dirent64 **);
 
 /* iovec arrays are recorded as the list of their lengths. */
 static inline void siot_put_iov(siot_raw *ev, uint32_t k, const struct iovec *iov, int64_t n)

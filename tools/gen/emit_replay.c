@@ -59,13 +59,31 @@ static void emit_replay_call(const func *f)
         o(");\n");
         return;
     }
+    if (find_role(f, SIOT_ROLE_wfmt)) {
+        /* wide formatted output: as many wide characters as were written */
+        const param *st = find_role(f, SIOT_ROLE_stream);
+        o("    const wchar_t *text = rp_wtext(c, rec_ret, %d);\n", f->np);
+        if (find_role(f, SIOT_ROLE_vlist)) {
+            o("    %s ret = call_vfwprintf(%s, L\"%%ls\", text);\n", f->rettype, st->name);
+            return;
+        }
+        o("    %s ret = %s(", f->rettype, f->name);
+        for (int i = 0; i < f->np; i++)
+            o("%s%s", i ? ", " : "",
+              f->p[i].role == SIOT_ROLE_wfmt ? "L\"%ls\"" : f->p[i].role == SIOT_ROLE_vargs ? "text" : f->p[i].name);
+        o(");\n");
+        return;
+    }
     if (f->replay[0]) {
         /* made another way (replay/rp.h): a temporary file at its recorded name, aio synchronously */
-        o("    %s ret = %s(c", f->rettype, f->replay);
+        if (f->retrole == SIOT_ROLE_r_void)
+            o("    %s(c", f->replay);
+        else
+            o("    %s ret = %s(c", f->rettype, f->replay);
         for (int i = 0; i < f->np; i++)
             if (f->p[i].role != SIOT_ROLE_vargs && f->p[i].role != SIOT_ROLE_vlist) /* not recorded */
                 o(", %s", f->p[i].name);
-        o(");\n");
+        o(");\n%s", f->retrole == SIOT_ROLE_r_void ? "    int ret = 0;\n" : "");
         return;
     }
     if (f->retrole == SIOT_ROLE_r_void)
@@ -94,6 +112,13 @@ static void emit_replay_result(const func *f)
     case SIOT_ROLE_r_ptr:
     case SIOT_ROLE_r_line:
         o("    return rp_result(c, rec_ret, ret != NULL);\n");
+        break;
+    case SIOT_ROLE_r_wchar:
+        o("    return rp_result(c, rec_ret, ret == WEOF ? -1 : (int64_t)ret);\n");
+        break;
+    case SIOT_ROLE_r_wline:
+        /* the line's length is the replay's text's, not the program's: whether one was read */
+        o("    return rp_result(c, rec_ret > 0, ret != NULL);\n");
         break;
     default:
         if (find_role(f, SIOT_ROLE_fcntlarg))
@@ -213,11 +238,13 @@ static void emit_replay_prologue(void)
     o("#define _LARGEFILE64_SOURCE\n#include <errno.h>\n#include <fcntl.h>\n#include <stdint.h>\n#include <string.h>\n");
     o("#include <dirent.h>\n#include <stdio.h>\n#include <sys/file.h>\n#include <sys/mman.h>\n#include <sys/stat.h>\n"
       "#include <sys/statfs.h>\n#include <sys/types.h>\n#include <sys/uio.h>\n#include <unistd.h>\n");
-    o("#include <aio.h>\n#include <sys/sendfile.h>\n#include <sys/statvfs.h>\n");
+    o("#include <aio.h>\n#include <sys/sendfile.h>\n#include <sys/statvfs.h>\n#include <sys/xattr.h>\n#include <wchar.h>\n");
     o("#include <stdarg.h>\n#include \"replay/rp.h\"\n");
     o("/* vfprintf needs a va_list: made here, so that the replay calls vfprintf itself. */\n"
       "static int call_vfprintf(FILE *f, const char *fmt, ...)\n{\n    va_list ap;\n    va_start(ap, fmt);\n"
       "    int r = vfprintf(f, fmt, ap);\n    va_end(ap);\n    return r;\n}\n");
+    o("static int call_vfwprintf(FILE *f, const wchar_t *fmt, ...)\n{\n    va_list ap;\n    va_start(ap, fmt);\n"
+      "    int r = vfwprintf(f, fmt, ap);\n    va_end(ap);\n    return r;\n}\n");
     o("#pragma GCC diagnostic ignored \"-Wunused-variable\"\n#pragma GCC diagnostic ignored \"-Wunused-but-set-variable\"\n");
     o("#pragma GCC diagnostic ignored \"-Wdeprecated-declarations\"\n");
     /* MPI_UNWEIGHTED is a sentinel pointer to an empty object in Open MPI */

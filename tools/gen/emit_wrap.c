@@ -21,11 +21,25 @@ static const char *real_name(const func *f, char *buf, size_t n)
 }
 
 static int has_variadic(const func *f) { return f->np && f->p[f->np - 1].variadic; }
+/* execl, execle, execlp: the list (role arglist) becomes an array for the
+ * array form of the call (real=execv...), in place of its first element. */
+static const param *arglist_of(const func *f)
+{
+    return has_variadic(f) && f->p[f->np - 1].role == SIOT_ROLE_arglist ? &f->p[f->np - 1] : NULL;
+}
 static int is_printf_like(const func *f) { return has_variadic(f) && f->p[f->np - 1].role == SIOT_ROLE_vargs; }
 
 /* The argument list of the real call; status parameters may be substituted. */
 static void emit_args(const func *f, int substituted)
 {
+    const param *al = arglist_of(f);
+    if (al) {
+        /* the array form: the parameters before the list's first element, the array, the environment */
+        for (int i = 0; i < f->np - 2; i++)
+            o("%s, ", f->p[i].name);
+        o("%s%s%s", al->name, al->arg[0] ? ", " : "", al->arg);
+        return;
+    }
     for (int i = 0; i < f->np; i++) {
         const param *p = &f->p[i];
         if (i)
@@ -144,6 +158,12 @@ static void emit_ret_value(const func *f)
         break;
     case SIOT_ROLE_r_void:
         break;
+    case SIOT_ROLE_r_wchar:
+        o("    ev->ret = ret == WEOF ? -1 : (int64_t)ret;\n");
+        break;
+    case SIOT_ROLE_r_wline:
+        o("    ev->ret = ret ? (int64_t)wcslen(ret) : 0;\n");
+        break;
     case SIOT_ROLE_r_newhid:
         o("    ev->ret = ret >= 0 ? siot_h5_new(ret) : -1;\n");
         break;
@@ -176,8 +196,12 @@ static void emit_errno(const func *f)
     const param *st = find_role(f, SIOT_ROLE_stream);
     unsigned base = SIOT_CLASS_BASE(f->cls);
     if (f->layer == SIOT_LAYER_stdio && st && (base == SIOT_CLASS_read || base == SIOT_CLASS_write)) {
-        if (f->retrole == SIOT_ROLE_r_line) {
+        if (f->retrole == SIOT_ROLE_r_line || f->retrole == SIOT_ROLE_r_wline) {
             o("    ev->err = (!ret && ferror(%s)) ? siot_e : 0;\n", st->name);
+            return;
+        }
+        if (f->retrole == SIOT_ROLE_r_wchar) {
+            o("    ev->err = (ret == WEOF && ferror(%s)) ? siot_e : 0;\n", st->name);
             return;
         }
         if (f->retrole == SIOT_ROLE_r_int || f->retrole == SIOT_ROLE_r_bytes) {
@@ -192,7 +216,11 @@ static void emit_errno(const func *f)
     case SIOT_ROLE_r_newstream:
     case SIOT_ROLE_r_newdir:
     case SIOT_ROLE_r_line:
+    case SIOT_ROLE_r_wline:
         o("    ev->err = ret ? 0 : siot_e;\n");
+        break;
+    case SIOT_ROLE_r_wchar:
+        o("    ev->err = ret == WEOF ? siot_e : 0;\n");
         break;
     case SIOT_ROLE_r_items: {
         const param *count = find_role(f, SIOT_ROLE_count), *st = find_role(f, SIOT_ROLE_stream);
@@ -266,6 +294,12 @@ static void filter_expr(const func *f, char *buf, size_t n)
             snprintf(buf, n, "siot_dir_traced(%s)", p->name);
             return;
         }
+        if (p->role == SIOT_ROLE_fdrange) {
+            /* close_range, closefrom: one of the range's descriptors is traced */
+            snprintf(buf, n, "siot_fd_range_traced((int64_t)%s, %s%s)", p->name, p->arg[0] ? "(int64_t)" : "",
+                     p->arg[0] ? p->arg : "INT64_MAX");
+            return;
+        }
         if (p->role == SIOT_ROLE_aiocb) {
             snprintf(buf, n, "SIOT_AIOCB_TRACED(%s)", p->name);
             return;
@@ -296,11 +330,21 @@ static void emit_variadic_prologue(const func *f)
     } else if (v->role == SIOT_ROLE_vargs) {
         /* printf-like: the arguments go on to the v-version as a va_list */
         o("    va_list %s;\n    va_start(%s, %s);\n", v->name, v->name, last->name);
+    } else if (v->role == SIOT_ROLE_arglist) {
+        /* the list after its first element (declared non-null, as glibc
+         * reads it) up to its NULL, then execle's environment */
+        o("    va_list ap;\n    va_start(ap, %s);\n    size_t siot_n = 1;\n    va_list cp;\n    va_copy(cp, ap);\n"
+          "    while (va_arg(cp, char *))\n        siot_n++;\n    va_end(cp);\n", last->name);
+        o("    char *siot_av[siot_n + 1];\n    siot_av[0] = (char *)%s;\n"
+          "    for (size_t i = 1; i <= siot_n; i++)\n        siot_av[i] = va_arg(ap, char *);\n", last->name);
+        if (v->arg[0])
+            o("    char *const *%s = va_arg(ap, char *const *);\n", v->arg);
+        o("    va_end(ap);\n    char *const *%s = siot_av;\n", v->name);
     } else if (v->role == SIOT_ROLE_fcntlarg) {
         o("    %s %s;\n    va_list ap;\n    va_start(ap, %s);\n    %s = va_arg(ap, %s);\n    va_end(ap);\n", v->type,
           v->name, last->name, v->name, v->type);
     } else {
-        die(f->file, f->line, "variadic parameter needs role omode, fcntlarg or vargs");
+        die(f->file, f->line, "variadic parameter needs role omode, fcntlarg, vargs or arglist");
     }
 }
 
@@ -464,6 +508,26 @@ static void emit_body_params(const func *f)
         o("void");
     for (int i = 0; i < f->np; i++)
         o("%s%s", i ? ", " : "", f->p[i].decl);
+    if (arglist_of(f) && arglist_of(f)->arg[0])
+        o(", char *const %s[]", arglist_of(f)->arg);
+}
+
+/* The real function's parameters: the array form of an arglist call. */
+static void emit_real_params(const func *f)
+{
+    const param *al = arglist_of(f);
+    if (!al) {
+        if (is_printf_like(f))
+            emit_body_params(f);
+        else
+            emit_params(f);
+        return;
+    }
+    for (int i = 0; i < f->np - 2; i++)
+        o("%s, ", f->p[i].decl);
+    o("%s", al->decl);
+    if (al->arg[0])
+        o(", char *const %s[]", al->arg);
 }
 
 /* The arguments an entry passes on: the variadic one read by its prologue. */
@@ -471,6 +535,8 @@ static void emit_entry_args(const func *f)
 {
     for (int i = 0; i < f->np; i++)
         o("%s%s", i ? ", " : "", f->p[i].name);
+    if (arglist_of(f) && arglist_of(f)->arg[0])
+        o(", %s", arglist_of(f)->arg);
 }
 
 /* The real function: __real_NAME of a static library, else a pointer found
@@ -479,15 +545,9 @@ static void emit_real(const func *f)
 {
     const char *rname = f->real[0] ? f->real : f->name;
     o("#ifdef SIOT_STATIC_LIBRARY\n%s __real_%s(", f->rettype, rname);
-    if (is_printf_like(f))
-        emit_body_params(f);
-    else
-        emit_params(f);
+    emit_real_params(f);
     o(");\n#define siot_call_%s __real_%s\n#else\nstatic %s (*siot_real_%s)(", f->name, rname, f->rettype, f->name);
-    if (is_printf_like(f))
-        emit_body_params(f);
-    else
-        emit_params(f);
+    emit_real_params(f);
     o(");\n#define siot_call_%s SIOT_REAL_FN(siot_real_%s, \"%s\")\n#endif\n", f->name, f->name, rname);
 }
 
@@ -515,7 +575,10 @@ static void emit_entry(const func *f, int exported)
     if (exported) {
         o("    if (SIOT_UNLIKELY(!siot_interposed_records(SIOT_LAYER_%s, __builtin_return_address(0))))\n        %ssiot_call_%s(",
           siot_layer_name((unsigned)f->layer), isvoid ? "" : "ret = ", f->name);
-        emit_entry_args(f);
+        if (arglist_of(f))
+            emit_args(f, 0);
+        else
+            emit_entry_args(f);
         o(");\n    else\n    ");
     }
     o("    %ssiot_do_%s(", isvoid ? "" : "ret = ", f->name);

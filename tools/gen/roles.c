@@ -437,6 +437,22 @@ static void aiolist_rp(const func *f, const param *p)
       p->name, p->name);
 }
 
+/* close_range, closefrom: the traced descriptors of the range are released
+ * before the call, as close's are (not with CLOSE_RANGE_CLOEXEC in the
+ * parameter named flags: they stay open), and their ids kept for the event.
+ * The range ends at the parameter fdrange(LAST) names, else at the last
+ * descriptor. */
+static void fdrange_pre(const func *f, const param *p)
+{
+    const param *fl = NULL;
+    for (int i = 0; i < f->np; i++)
+        if (strcmp(f->p[i].name, "flags") == 0)
+            fl = &f->p[i];
+    o("    int64_t siot_ids_%s[SIOT_RANGE_IDS];\n", p->name);
+    o("    int siot_nids_%s = siot_fd_closing_range((int64_t)%s, %s%s, %s, siot_ids_%s);\n", p->name, p->name,
+      p->arg[0] ? "(int64_t)" : "", p->arg[0] ? p->arg : "INT64_MAX", fl ? fl->name : "0", p->name);
+}
+
 /* Fortran indices count from 1 (@index1). */
 static void outint_fpost(const func *f, const param *p)
 {
@@ -554,6 +570,26 @@ static const role_def ROLES[] = {
      .doc = "the request `[fd id, offset, nbytes, lio_opcode]`; the call is recorded only if the descriptor is traced; the replay rebuilds it on its mapped descriptor"},
     {R(aiolist), 0, .rec = "    SIOT_PUT_AIOLIST(ev, $k, $n, $L);\n", .rp_hook = aiolist_rp, .doc_type = "`struct aiocb *const []`",
      .doc = "`aiolist(N)`: the N requests, 4 values each as for `aiocb` (NULL entries: fd id -2); recorded if one of them is traced"},
+    {R(fdrange), 0, .pre_hook = fdrange_pre, .rec = "    siot_put_i64s(ev, $k, siot_ids_$n, siot_nids_$n);\n",
+     .rp = "    const siot_value *$n = &a[$k];\n", .doc_type = "int",
+     .doc = "`fdrange(LAST)`: the first descriptor of a range the call closes, up to parameter `LAST` (without "
+            "it, up to the last: `closefrom`); recorded as the array of the ids of the traced descriptors in the "
+            "range (the first 256), released before the call as `close`'s are (with "
+            "`CLOSE_RANGE_CLOEXEC` in parameter `flags` they stay traced); the call is recorded when one is "
+            "traced; its replayer (`replay=`) is given the recorded array and acts on those ids only"},
+    {R(wcslen), 0, .rec = "    siot_put_int(ev, $k, $n ? (int64_t)wcslen($n) : 0);\n",
+     .rp = "    const wchar_t *$n = rp_wtext(c, rp_i(&a[$k]), $i);\n", .doc_type = "`const wchar_t *`",
+     .doc = "its length in wide characters (the data of `fputws`); not the event's `bytes`, which the locale's "
+            "encoding decides: they are left 0 (unknown); the replay writes as many printable characters"},
+    {R(wbuf), UNREC, .rp = "    wchar_t *$n = rp_buf(c, RP_READ_BANK + $i, (int64_t)sizeof(wchar_t) * (int64_t)($a));\n",
+     .doc_type = "`wchar_t *`", .doc = "a wide-character buffer: not recorded; `wbuf(N)`: the replay's holds `N` "
+                                       "wide characters (`N` names the count parameter)"},
+    {R(wfmt), UNREC, .rp = "    const wchar_t *$n = L\"%ls\";\n", .doc_type = "`const wchar_t *`",
+     .doc = "a wide format: not recorded (the replay writes the recorded number of wide characters as text)"},
+    {R(arglist), UNREC | NOFORT, .doc_type = "variadic `const char *` ... `NULL`",
+     .doc = "`execl`'s list of arguments, of which the parameter before it is the first: not recorded; read with "
+            "`va_arg` into an array up to its `NULL`, which the real function (`real=`, `execv`...) is given in "
+            "their place; `arglist(ENVP)`: an environment array follows the `NULL` (`execle`), passed on after it"},
     /* MPI */
     {R(comm), 0, &HK_COMM, .rec = "    siot_put_int(ev, $k, siot_mpi_comm_id($n));\n", .rp = H_IN_RP, .fpre = H_IN_FPRE,
      .doc_type = "`MPI_Comm`", .doc = "id: `MPI_COMM_WORLD`=0, `MPI_COMM_SELF`=1, `MPI_COMM_NULL`=-1, created ones from 2"},
