@@ -4,6 +4,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -177,14 +178,99 @@ static void put_errno(siot_vbuf *o, const siot_expr *x)
         siot_x_format(x, o);
 }
 
-static void dump_nodes(const siot_trace *t, siot_node *const *nodes, uint32_t n, int indent, siot_vbuf *o,
-                       const siot_ranklist *parent_ranks)
+/* Whether the ranks of i are all in k, none, or some. Lists of more than
+ * 4096 ranks are compared whole (equal: all, else some). */
+enum { RL_ALL, RL_NONE, RL_SOME };
+static int ranks_in(const siot_ranklist *k, const siot_ranklist *i)
 {
+    uint64_t n = siot_rl_size(i), in = 0;
+    if (n > 4096)
+        return siot_rl_equal(k, i) ? RL_ALL : RL_SOME;
+    for (uint64_t x = 0; x < n; x++)
+        in += siot_rl_contains(k, siot_rl_nth(i, x)) > 0;
+    return in == n ? RL_ALL : in == 0 ? RL_NONE : RL_SOME;
+}
+
+/* The sibling that issued node i: its parent is at a constant distance and
+ * every node on the way back is one event on all of i's ranks or on none
+ * of them, so that on every rank the distance lands on the same sibling;
+ * else -1 (the dump then shows the parent's distance). */
+static int64_t issuer(siot_node *const *nodes, uint32_t i)
+{
+    const siot_node *nd = nodes[i];
+    const siot_expr *p = nd->kind == SIOT_N_EVENT ? nd->u.ev.parent : NULL;
+    if (!p || p->tag != SIOT_X_CONST || p->base <= 0)
+        return -1;
+    int64_t left = p->base;
+    for (int64_t k = (int64_t)i - 1; k >= 0; k--) {
+        if (nodes[k]->kind != SIOT_N_EVENT)
+            return -1;
+        int rel = ranks_in(&nodes[k]->ranks, &nd->ranks);
+        if (rel == RL_SOME)
+            return -1;
+        if (rel == RL_ALL && --left == 0)
+            return k;
+    }
+    return -1;
+}
+
+/* One event: the call, its arguments (by name where they have one), its
+ * result, the distance to its parent unless it is shown nested, its call
+ * site and its timing. */
+static void dump_event(const siot_trace *t, const siot_event *e, int nested, siot_vbuf *o)
+{
+    const siot_funcdesc *f = &t->funcs[e->func];
+    siot_vbuf_put(o, f->name, strlen(f->name));
+    siot_vbuf_u8(o, '(');
+    for (uint32_t k = 0; k < e->nargs; k++) {
+        if (k)
+            siot_vbuf_put(o, ", ", 2);
+        siot_vbuf_put(o, f->argnames[k], strlen(f->argnames[k]));
+        siot_vbuf_u8(o, '=');
+        put_arg(o, f->argroles[k], e->args[k]);
+    }
+    siot_vbuf_put(o, ") ret=", 6);
+    siot_x_format(e->ret, o);
+    if (!(e->err->tag == SIOT_X_CONST && e->err->base == 0)) {
+        siot_vbuf_put(o, " errno=", 7);
+        put_errno(o, e->err);
+    }
+    if (siot_is_data_class(f->cls)) {
+        siot_vbuf_put(o, " bytes=", 7);
+        siot_x_format(e->bytes, o);
+    }
+    if (!nested && !(e->parent->tag == SIOT_X_CONST && e->parent->base == 0)) {
+        siot_vbuf_put(o, " parent=-", 9);
+        siot_x_format(e->parent, o);
+    }
+    if (!(e->thread->tag == SIOT_X_CONST && e->thread->base == 0)) {
+        siot_vbuf_put(o, " thread=", 8);
+        siot_x_format(e->thread, o);
+    }
+    if (e->site) {
+        char tag[24];
+        int n = snprintf(tag, sizeof tag, " @s%u", e->site);
+        siot_vbuf_put(o, tag, (size_t)n);
+    }
+    put_hist(o, "comp", &e->comp);
+    put_hist(o, "dur", &e->dur);
+    siot_vbuf_u8(o, '\n');
+}
+
+static void dump_nodes(const siot_trace *t, siot_node *const *nodes, uint32_t n, int indent, siot_vbuf *o,
+                       const siot_ranklist *parent_ranks, int raw)
+{
+    /* calls issued by a sibling are indented under it (not with --raw) */
+    uint32_t *depth = raw ? NULL : calloc(n ? n : 1, sizeof *depth);
     for (uint32_t i = 0; i < n; i++) {
         const siot_node *nd = nodes[i];
-        for (int k = 0; k < indent; k++)
+        int64_t up = depth ? issuer(nodes, i) : -1;
+        if (up >= 0)
+            depth[i] = depth[up] + 1;
+        for (int k = 0; k < indent + (int)(depth ? depth[i] : 0); k++)
             siot_vbuf_put(o, "  ", 2);
-        int show_ranks = !parent_ranks || !siot_rl_equal(parent_ranks, &nd->ranks);
+        const siot_ranklist *around = up >= 0 ? &nodes[up]->ranks : parent_ranks;
+        int show_ranks = !around || !siot_rl_equal(around, &nd->ranks);
         if (show_ranks) {
             siot_vbuf_put(o, "[r", 2);
             siot_rl_format(&nd->ranks, o);
@@ -194,53 +280,18 @@ static void dump_nodes(const siot_trace *t, siot_node *const *nodes, uint32_t n,
             siot_vbuf_put(o, "loop x", 6);
             siot_x_format(nd->u.loop.count, o);
             siot_vbuf_put(o, " {\n", 3);
-            dump_nodes(t, nd->u.loop.body, nd->u.loop.nbody, indent + 1, o, &nd->ranks);
+            dump_nodes(t, nd->u.loop.body, nd->u.loop.nbody, indent + 1, o, &nd->ranks, raw);
             for (int k = 0; k < indent; k++)
                 siot_vbuf_put(o, "  ", 2);
             siot_vbuf_put(o, "}\n", 2);
             continue;
         }
-        const siot_event *e = &nd->u.ev;
-        const siot_funcdesc *f = &t->funcs[e->func];
-        siot_vbuf_put(o, f->name, strlen(f->name));
-        siot_vbuf_u8(o, '(');
-        for (uint32_t k = 0; k < e->nargs; k++) {
-            if (k)
-                siot_vbuf_put(o, ", ", 2);
-            siot_vbuf_put(o, f->argnames[k], strlen(f->argnames[k]));
-            siot_vbuf_u8(o, '=');
-            put_arg(o, f->argroles[k], e->args[k]);
-        }
-        siot_vbuf_put(o, ") ret=", 6);
-        siot_x_format(e->ret, o);
-        if (!(e->err->tag == SIOT_X_CONST && e->err->base == 0)) {
-            siot_vbuf_put(o, " errno=", 7);
-            put_errno(o, e->err);
-        }
-        if (siot_is_data_class(f->cls)) {
-            siot_vbuf_put(o, " bytes=", 7);
-            siot_x_format(e->bytes, o);
-        }
-        if (!(e->parent->tag == SIOT_X_CONST && e->parent->base == 0)) {
-            siot_vbuf_put(o, " parent=-", 9);
-            siot_x_format(e->parent, o);
-        }
-        if (!(e->thread->tag == SIOT_X_CONST && e->thread->base == 0)) {
-            siot_vbuf_put(o, " thread=", 8);
-            siot_x_format(e->thread, o);
-        }
-        if (e->site) {
-            char t[24];
-            int n = snprintf(t, sizeof t, " @s%u", e->site);
-            siot_vbuf_put(o, t, (size_t)n);
-        }
-        put_hist(o, "comp", &e->comp);
-        put_hist(o, "dur", &e->dur);
-        siot_vbuf_u8(o, '\n');
+        dump_event(t, &nd->u.ev, up >= 0, o);
     }
+    free(depth);
 }
 
-int siot_dump_human(const siot_trace *t, const char *path, FILE *fp)
+int siot_dump_human(const siot_trace *t, const char *path, FILE *fp, int raw)
 {
     siot_vbuf o;
     siot_vbuf_init(&o);
@@ -260,7 +311,7 @@ int siot_dump_human(const siot_trace *t, const char *path, FILE *fp)
     for (uint32_t i = 0; i < t->nkv; i++)
         fprintf(fp, "  note %s: %s\n", t->kv[i].key, t->kv[i].val);
     fputc('\n', fp);
-    dump_nodes(t, t->top, t->ntop, 0, &o, NULL);
+    dump_nodes(t, t->top, t->ntop, 0, &o, NULL, raw);
     if (t->nsites) {
         /* Call sites: frames innermost first, as module+offset (addr2line -e MODULE OFFSET). */
         fprintf(fp, "%.*s", (int)o.len, (const char *)o.data);

@@ -16,7 +16,9 @@
 #include "replay/json.h"
 
 int siot_dump_jsonl(const siot_trace *t, FILE *fp, char *err, size_t errlen);
-int siot_dump_human(const siot_trace *t, const char *path, FILE *fp);
+/* raw: calls are not nested under the call that issued them; each shows
+ * its parent's distance (parent=-N) as recorded. */
+int siot_dump_human(const siot_trace *t, const char *path, FILE *fp, int raw);
 int siot_is_data_class(unsigned cls);
 void siot_fmt_ns(char *buf, size_t n, double ns);
 

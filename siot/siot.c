@@ -55,7 +55,7 @@ static const char *USAGE =
     "2 bad usage or an unreadable or corrupt trace.\n";
 
 static const char *DUMP_HELP =
-    "usage: siot dump [--jsonl] FILE\n"
+    "usage: siot dump [--jsonl|--raw] FILE\n"
     "\n"
     "Without --jsonl: the trace header and its nodes as recorded: loops with\n"
     "their iteration counts, rank lists ([r0-7], [r<0;4x+2>] = 0,2,4,6),\n"
@@ -64,6 +64,11 @@ static const char *DUMP_HELP =
     "(comp = computation before the call, dur = the call itself). Constants\n"
     "with names are shown by name: open flags (O_WRONLY|O_CREAT), modes (0644),\n"
     "whence, MPI-IO access modes, errno (ENOENT), predefined MPI handles.\n"
+    "A call issued by another (the pwrite of an MPI-IO call, the MPI-IO calls\n"
+    "of an H5Dwrite) is indented under it; where the issuing call is not the\n"
+    "same node on every rank (or is outside the loop body), parent=-N gives\n"
+    "its distance back in the rank's events. --raw: no nesting, every\n"
+    "distance as recorded.\n"
     "\n"
     "With --jsonl: every event of every rank, ranks ascending, each rank in\n"
     "program order, one object per line:\n"
@@ -292,7 +297,7 @@ static int wants_help(int argc, char **argv)
 
 static int cmd_dump(int argc, char **argv)
 {
-    int jsonl = 0;
+    int jsonl = 0, raw = 0;
     const char *path = NULL;
     if (wants_help(argc, argv)) {
         fputs(DUMP_HELP, stdout);
@@ -301,6 +306,8 @@ static int cmd_dump(int argc, char **argv)
     for (int i = 0; i < argc; i++) {
         if (strcmp(argv[i], "--jsonl") == 0)
             jsonl = 1;
+        else if (strcmp(argv[i], "--raw") == 0)
+            raw = 1;
         else if (argv[i][0] == '-' && argv[i][1])
             return bad_option("dump", argv[i]);
         else if (!path)
@@ -314,7 +321,7 @@ static int cmd_dump(int argc, char **argv)
     if (load(path, &t) != 0)
         return 2;
     char err[256];
-    int rc = jsonl ? siot_dump_jsonl(&t, stdout, err, sizeof err) : siot_dump_human(&t, path, stdout);
+    int rc = jsonl ? siot_dump_jsonl(&t, stdout, err, sizeof err) : siot_dump_human(&t, path, stdout, raw);
     if (rc != 0)
         fprintf(stderr, "siot: %s: %s\n", path, jsonl ? err : "write error");
     siot_trace_free(&t);

@@ -42,6 +42,8 @@ py check_export.py csv known.csv known 4 || fail "known.csv"
 "$ASAN_SIOT" dump known.siot > known.txt || fail "dump known"
 jsonl known.siot > known.jsonl
 py check_names.py "$ROOT/tests/progs/known.c" known.txt known.jsonl known.csv known.json || fail "names"
+"$ASAN_SIOT" dump --raw known.siot > known.raw.txt || fail "dump --raw known"
+py check_nesting.py known.txt known.raw.txt "$MPI" || fail "nesting"
 n_jsonl=$(jsonl known.siot | wc -l)
 [ "$(py check_export.py count known.json)" = "$n_jsonl" ] || fail "known.json: not one event per expanded event"
 SIOT_TRACE=$WORK/irr.siot ./big irregular 2000 > /dev/null || fail "big irregular 2000"
