@@ -139,6 +139,7 @@ void siot_resolve_sites(const siot_trace *t, siot_siteloc *loc, uint32_t n)
         snprintf(loc[i].where, sizeof loc[i].where, "%s+0x%llx", base ? base + 1 : path,
                  (unsigned long long)SIOT_ADDR_OFFSET(pick));
         off[i] = (int)m == exe_mod ? (uint64_t)SIOT_ADDR_OFFSET(pick) : UINT64_MAX;
+        loc[i].no_line = 0;
     }
     if (!siot_stats_resolve_sites || exe_mod < 0 || access(t->exe, R_OK) != 0 ||
         access("/usr/bin/addr2line", X_OK) != 0) {
@@ -172,10 +173,14 @@ void siot_resolve_sites(const siot_trace *t, siot_siteloc *loc, uint32_t n)
                 break;
             fn[strcspn(fn, "\n")] = 0;
             line[strcspn(line, "\n")] = 0;
+            line[strcspn(line, " ")] = 0; /* " (discriminator 3)": addr2line's, not the program's */
             const char *file = strrchr(line, '/');
             file = file ? file + 1 : line;
+            /* "??:?", ":?" (a directory without a file name), "x.c:?" */
+            int known = strncmp(file, "??", 2) != 0 && file[0] != ':' && !strstr(file, ":?");
+            loc[i].no_line = !known;
             char w[1100];
-            if (strncmp(file, "??", 2) != 0)
+            if (known)
                 snprintf(w, sizeof w, "%.400s (%.400s)", file, fn);
             else if (strcmp(fn, "??") != 0)
                 snprintf(w, sizeof w, "%.400s (%.400s)", loc[i].where, fn);
@@ -378,9 +383,14 @@ static void print_human(stats *s, const char *path, FILE *o)
     uint32_t n = top_sites(s, loc, 10);
     if (n) {
         fprintf(o, "\nTop call sites               calls  function             location\n");
-        for (uint32_t i = 0; i < n; i++)
-            fprintf(o, "  s%-6u %20" PRIu64 "  %-20s %s\n", loc[i].site, s->site_calls[loc[i].site],
+        int no_line = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            fprintf(o, "  s%-7u%24" PRIu64 "  %-20s %s\n", loc[i].site, s->site_calls[loc[i].site],
                     t->funcs[s->site_func[loc[i].site]].name, loc[i].where);
+            no_line |= loc[i].no_line;
+        }
+        if (no_line)
+            fprintf(o, "  (module+offset: that code has no line information; for your own code, build with -g)\n");
     }
 }
 

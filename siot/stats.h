@@ -21,6 +21,7 @@ extern int siot_stats_resolve_sites;
 typedef struct siot_siteloc {
     uint32_t site; /* site index + 1, as in siot_event.site */
     char where[512];
+    int no_line; /* in the executable, but addr2line found no source line (built without -g) */
 } siot_siteloc;
 void siot_resolve_sites(const siot_trace *t, siot_siteloc *loc, uint32_t n);
 

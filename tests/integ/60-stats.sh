@@ -72,6 +72,26 @@ for h in "Calls per layer" "Bytes per layer" "Time per function" "Files" "Reques
     grep -q "$h" l.txt || fail "siot stats output lacks '$h'"
 done
 grep -q "loops.c:[0-9]" l.txt || fail "call sites not resolved to loops.c:LINE"
+# The call-site table reads well: the counts end under "calls", the
+# functions start under "function", no addr2line annotations.
+python3 - l.txt <<'PY' || fail "call-site table layout"
+import re, sys
+lines = open(sys.argv[1]).read().split("\n")
+h = next(i for i, l in enumerate(lines) if l.startswith("Top call sites"))
+head, rows = lines[h], []
+for l in lines[h + 1:]:
+    m = re.match(r"  s\d+ +(\d+)  (\S+) +(.*)$", l)
+    if not m:
+        break
+    rows.append((l, m))
+if not rows:
+    sys.exit("no rows under the call-site header")
+for l, m in rows:
+    if m.end(1) != head.index("calls") + len("calls") or m.start(2) != head.index("function"):
+        sys.exit("misaligned under %r: %r" % (head, l))
+    if "discriminator" in l or ":?" in l:
+        sys.exit("addr2line noise: %r" % l)
+PY
 "$SIOT" stats --csv loops.siot > l.csv || fail "siot stats --csv"
 [ "$(head -1 l.csv)" = "section,name,metric,value,layer" ] || fail "csv header"
 n=$(python3 -c 'import json; print(json.load(open("l.json"))["total_events"])')
