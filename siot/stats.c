@@ -403,6 +403,20 @@ static void json_name(FILE *o, const char *name)
     siot_vbuf_free(&b);
 }
 
+/* Each rank's calls per layer and per kind of MPI communication (the
+ * CSV's "rank" rows): {"rank":0,"calls":{"posix":24,...,"collective":3}}. */
+static void print_ranks_json(const stats *s, FILE *o)
+{
+    for (uint32_t r = 0; r < s->t->nranks; r++) {
+        fprintf(o, "%s{\"rank\":%u,\"calls\":{", r ? "," : "", r);
+        for (unsigned c = 0; c < NCOLS; c++)
+            fprintf(o, "%s\"%s\":%" PRIu64, c ? "," : "",
+                    c < SIOT_NLAYERS ? siot_layer_name(c) : COMM_NAMES[c - SIOT_NLAYERS],
+                    s->rank_calls[(uint64_t)r * NCOLS + c]);
+        fprintf(o, "}}");
+    }
+}
+
 /* The same rows as the text: "files" exact, "file_patterns" their summary. */
 static void print_files_json(siot_files *fs, FILE *o)
 {
@@ -460,7 +474,7 @@ static void print_json(stats *s, FILE *o)
                    ",\"time_s\":%.9g,\"rank0_calls\":%" PRIu64,
                 first ? "" : ",", siot_layer_name(l), s->lcalls[l], s->lread[l], s->lwrite[l], s->ltime[l] * 1e-9,
                 sp.r0);
-        if (t->nranks > 1 && l != SIOT_LAYER_mpi)
+        if (t->nranks > 1)
             fprintf(o, ",\"others_calls_mean\":%.9g,\"others_calls_min\":%" PRIu64 ",\"others_calls_max\":%" PRIu64,
                     sp.mean, sp.min, sp.max);
         fprintf(o, "}");
@@ -478,7 +492,9 @@ static void print_json(stats *s, FILE *o)
                     sp.max);
         fprintf(o, "}");
     }
-    fprintf(o, "},\"files\":[");
+    fprintf(o, "},\"ranks\":[");
+    print_ranks_json(s, o);
+    fprintf(o, "],\"files\":[");
     print_files_json(&s->files, o);
     fprintf(o, "],\"request_sizes\":{");
     first = 1;

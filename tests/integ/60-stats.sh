@@ -22,7 +22,7 @@ for P in 1 4 8; do
  "functions.write.calls": $((3 * P)), "functions.write.bytes": $((192 * P)),
  "functions.pwrite.calls": $pw, "functions.pwrite.bytes": $pwb,
  "functions.MPI_Barrier.calls": $P, "functions.MPI_Allreduce.calls": $P, "functions.MPI_Bcast.calls": $P,
- "layers.mpiio.calls": $((12 * P)), "layers.mpiio.bytes_written": $((1000 * P)), "layers.mpiio.rank0_calls": 12,
+ "layers.mpiio.calls": $((12 * P)), "layers.mpiio.bytes_written": $((1000 * P)), "layers.mpiio.rank0_calls": 12, "ranks.0.calls.mpiio": 12, "ranks.0.calls.collective": 3,
  "communication.collective.calls": $((3 * P)), "communication.collective.rank0": 3}
 JSON
     py check_stats.py s.json k.jsonl known.json || fail "known at P=$P"

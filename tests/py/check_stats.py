@@ -62,11 +62,20 @@ for layer, v in stats["layers"].items():
         fail("layer %s: calls/read/written %s, events give %s" % (layer, got, want))
     if v["rank0_calls"] != per_rank[0][layer]:
         fail("layer %s: rank0_calls %d, events give %d" % (layer, v["rank0_calls"], per_rank[0][layer]))
-    if P > 1 and layer != "mpi":
+    if P > 1:
         others = [per_rank[r][layer] for r in range(1, P)]
         if (v["others_calls_min"], v["others_calls_max"]) != (min(others), max(others)) or \
                 abs(v["others_calls_mean"] - sum(others) / len(others)) > 1e-6 * max(1.0, abs(v["others_calls_mean"])):  # printed with 9 digits
             fail("layer %s: other ranks min/mean/max differ" % layer)
+# each rank's own counts, per layer and per kind of communication
+if [r["rank"] for r in stats["ranks"]] != list(range(P)):
+    fail("ranks section lists %s" % [r["rank"] for r in stats["ranks"]])
+for r in stats["ranks"]:
+    for key, n in r["calls"].items():
+        layer = key in ("posix", "stdio", "mpi", "mpiio", "hdf5", "pnetcdf")
+        want = per_rank[r["rank"]][key if layer else "comm:" + key]
+        if n != want:
+            fail("rank %d: %s calls %d, events give %d" % (r["rank"], key, n, want))
 for kind, v in stats["communication"].items():
     counts = [per_rank[r]["comm:" + kind] for r in range(P)]
     if v["calls"] != sum(counts) or v["rank0"] != counts[0]:
