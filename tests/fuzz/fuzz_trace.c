@@ -182,7 +182,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort(); /* a rejection always says why */
         return 0;
     }
-    siot_dump_human(&t, "fuzz", sink);
+    siot_dump_human(&t, "fuzz", sink, 0); /* nested */
+    siot_dump_human(&t, "fuzz", sink, 1); /* raw */
     for (int fmt = 0; fmt < 3; fmt++)
         siot_stats(&t, "fuzz", fmt, sink, err, sizeof err);
     siot_report_opts ro = {WALK_RANKS, 2000};

@@ -1383,7 +1383,7 @@ static int run_seed(uint64_t seed, int verbose, uint64_t *nevents, uint64_t *nno
         if (verbose) {
             fprintf(stderr, "  [%s] %u top nodes, %u nodes:\n", cf->name, b->t.ntop, b->t.nnodes);
             if (ci == 0)
-                siot_dump_human(&b->t, "(compressed)", stderr);
+                siot_dump_human(&b->t, "(compressed)", stderr, 1);
         }
         built_free(b);
     }
@@ -1662,7 +1662,7 @@ static void test_tail_loop(void)
         consts &= all_counts_const(b->q.nodes[i]);
     if (!consts || b->t.nnodes > 7) {
         fprintf(stderr, "tail loop: %u nodes:\n", b->t.nnodes);
-        siot_dump_human(&b->t, "(tail loop)", stderr);
+        siot_dump_human(&b->t, "(tail loop)", stderr, 1);
     }
     CHECK(consts);
     CHECK(b->t.nnodes <= 7);
