@@ -475,14 +475,18 @@ static int cmp_shaped(const void *a, const void *b)
     return c ? c : (x->row > y->row) - (x->row < y->row);
 }
 
-/* The k-th digit run of name: its start and length. */
+/* The k-th digit run of name: its start and length; "" when there is none
+ * (a name holding the shape's own mark, byte 1, has a mark that is no
+ * digit run: found by the fuzzer). */
 static const char *digit_run(const char *name, unsigned k, size_t *len)
 {
     for (;;) {
         while (*name && !(*name >= '0' && *name <= '9'))
             name++;
-        if (!*name)
-            return NULL;
+        if (!*name) {
+            *len = 0;
+            return "";
+        }
         size_t n = strspn(name, "0123456789");
         if (k-- == 0) {
             *len = n;
