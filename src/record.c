@@ -89,7 +89,7 @@ SIOT_TEXT siot_raw *siot_end(int slot)
     r->t_end = now;
     t->busy++;
     if (siot_cfg.stack_depth)
-        r->site = siot_site_here(siot_cfg.stack_depth);
+        r->site = siot_site_here(siot_cfg.stack_depth, __builtin_frame_address(0));
     siot_lock();
     return r;
 }

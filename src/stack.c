@@ -274,12 +274,13 @@ static int in_stack(uintptr_t a, size_t n) { return a >= W.lo && a <= W.hi - n; 
 
 /* The innermost frame outside the tracer: its return address, its stack
  * pointer and where the tracer saved its rbp, found through the tracer's
- * frame pointers. 0 when it cannot be. */
-static SIOT_TEXT int top_frame(uintptr_t *ip, uintptr_t *sp, uintptr_t *fpslot)
+ * frame pointers from frame (a tracer function's own frame: starting there,
+ * not here, spares the frames of the walk itself). 0 when it cannot be. */
+static int top_frame(const void *frame, uintptr_t *ip, uintptr_t *sp, uintptr_t *fpslot)
 {
     if (W.known != 1 || siot_cfg.unwind_always)
         return 0;
-    const uintptr_t *fp = __builtin_frame_address(0);
+    const uintptr_t *fp = frame;
     for (int k = 0; k < 16; k++) {
         if (((uintptr_t)fp & 7) || !in_stack((uintptr_t)fp, 16))
             return 0;
@@ -525,13 +526,13 @@ static uint32_t site_of(const uintptr_t *raw, uint32_t n)
     return site;
 }
 
-SIOT_TEXT uint32_t siot_site_here(unsigned depth)
+SIOT_TEXT uint32_t siot_site_here(unsigned depth, const void *frame)
 {
     uintptr_t raw[MAX_FRAMES], fast[MAX_FRAMES], reads[MEMO_READS], ip, sp, fpslot;
     uint32_t n, nfast = 0, nreads = 0, site;
     if (depth > MAX_FRAMES)
         depth = MAX_FRAMES;
-    int top = top_frame(&ip, &sp, &fpslot);
+    int top = top_frame(frame, &ip, &sp, &fpslot);
     int verify = top && ++W.calls % VERIFY_EVERY == 0;
     if (top && !verify && (site = memo_find(ip, sp)))
         return site;

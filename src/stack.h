@@ -25,8 +25,10 @@
  * sizes each thread learns from libunwind (stack.c), and a per-thread cache
  * maps them to the site; libunwind walks only a stack not seen before.
  * Takes the recorder lock only for a site never seen. Safe in a signal
- * handler (on an alternate stack the walk is libunwind's). */
-uint32_t siot_site_here(unsigned depth);
+ * handler (on an alternate stack the walk is libunwind's). frame: the
+ * caller's own frame (__builtin_frame_address(0) in a SIOT_TEXT function),
+ * where the walk past the tracer's frames starts. */
+uint32_t siot_site_here(unsigned depth, const void *frame);
 /* Walks where the learned frame sizes disagreed with libunwind (a frame
  * whose size varies between calls from the same place): counted, and the
  * thread's sizes forgotten; the trace's note site_walk_mismatches. */
