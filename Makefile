@@ -81,6 +81,11 @@ P := $(B)/pic
 PRELOAD := $(B)/lib/libsiotrace.so
 PRELOAD_LAYERS := $(LIB_LAYERS:%=$(B)/lib/libsiotrace-%.so)
 PRELOAD_OBJ = $(patsubst $(O)/%,$(P)/%,$(CORE_OBJ) $(RUNTIME_OBJ) $(WRAP_OBJ) $(PMPI_OBJ) $(FORT_OBJ))
+# The reader as a shared library for other languages (siot/lib.h), and the
+# Python package over it (python/siotrace; PYTHONPATH=build/python).
+LIBSIOT := $(B)/lib/libsiot.so
+LIBSIOT_OBJ := $(patsubst $(O)/%,$(P)/%,$(filter-out $(O)/siot/siot.o,$(TOOL_OBJ)) $(CORE_OBJ))
+PYPKG := build/python/siotrace/__init__.py
 IOREPLAY := $(B)/bin/ioreplay
 FLAGS := $(B)/wrap.flags
 SIOT := $(B)/bin/siot
@@ -136,7 +141,7 @@ LIB_FLAGS := $(LIB_LAYERS:%=$(B)/wrap-%.flags)
 lib: archive $(PRELOAD) $(PRELOAD_LAYERS)
 # the archive and its flag files alone (what the sanitizer tests relink with)
 archive: $(LIB) $(FLAGS) $(LIB_FLAGS)
-tools: $(SIOT) $(IOREPLAY)
+tools: $(SIOT) $(IOREPLAY) $(LIBSIOT) $(PYPKG)
 
 GEN_SRC := $(sort $(wildcard tools/gen/*.c)) core/roles.c
 $(B)/tools/siot-gen: $(GEN_SRC) tools/gen/gen.h core/roles.h
@@ -249,6 +254,14 @@ $(B)/wrap-pnetcdf.flags: $(GEN_STAMP) Makefile
 $(SIOT): $(TOOL_OBJ) $(CORE_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -rdynamic -o $@ $^ -lm -ldl
+
+# (the reader as a shared library and the Python package: defined above)
+$(LIBSIOT): $(LIBSIOT_OBJ)
+	@mkdir -p $(@D)
+	$(CC) -shared -o $@ $^ -lm -ldl
+$(PYPKG): python/siotrace/__init__.py
+	@mkdir -p $(@D)
+	cp $< $@
 
 # ---------------------------------------------------------------- examples
 # Each example is linked with the flag file of the layers it uses.

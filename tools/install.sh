@@ -64,6 +64,16 @@ install -m 644 man/siotrace.7 "$D/share/man/man7/"
 mkdir -p "$D/include/siotrace/replay" "$D/include/siotrace/core"
 install -m 644 replay/analyze.h "$D/include/siotrace/replay/"
 install -m 644 core/model.h core/vbuf.h "$D/include/siotrace/core/"
+# The Python package, where Debian's python3 looks under the prefix
+# (/usr/local: /usr/local/lib/python3.X/dist-packages), with the reader
+# library beside it.
+if [ -f "build/$first/lib/libsiot.so" ] && [ -x /usr/bin/python3 ]; then
+    PYDIR=$(/usr/bin/python3 -c 'import sys; print("%s/lib/python3.%d/dist-packages" % (sys.argv[1], sys.version_info[1]))' "$D")
+    mkdir -p "$PYDIR/siotrace"
+    install -m 644 python/siotrace/__init__.py "$PYDIR/siotrace/"
+    install -m 755 "build/$first/lib/libsiot.so" "$PYDIR/siotrace/libsiot.so"
+    echo "  python: import siotrace (in $PYDIR)"
+fi
 echo "install: siotrace $VERSION ($built ) in $D"
 echo "  link:  mpicc.$first app.o -Wl,@$PREFIX/lib/siotrace/$first/wrap.flags -o app"
 echo "         or \$(pkg-config --libs siotrace-$first) with PKG_CONFIG_PATH=$PREFIX/lib/pkgconfig"

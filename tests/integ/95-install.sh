@@ -12,6 +12,10 @@ for f in bin/siot "bin/ioreplay.$MPI" "lib/siotrace/$MPI/libsiotrace.a" "lib/sio
     share/man/man1/ioreplay.1 share/man/man7/siotrace.7 include/siotrace/replay/analyze.h; do
     [ -e "$P/$f" ] || fail "not installed: $f"
 done
+# The Python package, with the reader beside it, where Debian's python3
+# looks under the prefix.
+pydir=$(/usr/bin/python3 -c 'import sys; print("lib/python3.%d/dist-packages" % sys.version_info[1])')
+[ -f "$P/$pydir/siotrace/__init__.py" ] && [ -f "$P/$pydir/siotrace/libsiot.so" ] || fail "not installed: $pydir/siotrace"
 # Nothing installed points back into the source tree.
 ! grep -lF "$ROOT/" "$P"/lib/siotrace/*/*.flags "$P"/lib/pkgconfig/*.pc || fail "installed files name the build tree"
 export PKG_CONFIG_PATH=$P/lib/pkgconfig
@@ -29,6 +33,13 @@ MK
 make -s MPI="$MPI" LDFLAGS="$link" > make.out 2>&1 || { cat make.out >&2; fail "the application's Makefile with LDFLAGS"; }
 SIOT_TRACE=$WORK/app.siot mpirun_np 4 ./app 4 2 2 1024 > /dev/null || fail "traced run of the installed-archive build"
 "$P/bin/siot" dump --jsonl "$WORK/app.siot" > app.jsonl || fail "installed siot cannot read the trace"
+# the installed Python package reads it too, with its own libsiot.so (not the build tree's)
+n=$(env -u SIOT_LIBSIOT PYTHONPATH="$P/$pydir" /usr/bin/python3 -c '
+import sys, siotrace
+assert siotrace._find_library().startswith(sys.argv[2])
+print(sum(1 for _ in siotrace.open(sys.argv[1]).iter_events()))' "$WORK/app.siot" "$P/") ||
+    fail "the installed Python package cannot read the trace"
+[ "$n" = "$(wc -l < app.jsonl)" ] || fail "the installed Python package read $n events, siot dump --jsonl $(wc -l < app.jsonl)"
 # ckpt 4 steps, every 2 -> 2 checkpoints per rank, each 2 blocks written with pwrite (ckpt.c)
 n=$(grep -c '"func":"pwrite","parent":-1' app.jsonl || true)
 [ "$n" = 16 ] || fail "expected 16 pwrite calls (4 ranks x 2 checkpoints x 2 blocks), the trace has $n"
