@@ -14,6 +14,8 @@ run: $(BB)/pwrite_loop $(BB)/pwrite_loop.plain $(BB)/lseek_loop $(BB)/hotpath $(
 	@echo
 	@MPI=$(MPI) bash bench/stats.sh
 	@echo
+	@MPI=$(MPI) bash bench/reader.sh
+	@echo
 	@MPI=$(MPI) bash bench/replay.sh
 
 $(BB)/%: bench/%.c $(B)/wrap.flags $(B)/lib/libsiotrace.a

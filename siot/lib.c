@@ -288,7 +288,7 @@ static int event_line(siot_lib_cursor *c, const siot_synth_ev *ev, char *err, si
     siot_vbuf_u8(o, '}');
     siot_json_errno_name(&c->names, ern);
     siot_json_put_names(o, &c->names);
-    siot_vbuf_put(o, "}\n", 2);
+    siot_vbuf_u8(o, '}');
     return 0;
 }
 
@@ -325,16 +325,20 @@ char *siot_lib_next(siot_lib_cursor *c, uint32_t max, char *err, size_t errlen)
 {
     err[0] = 0;
     c->out.len = 0;
+    siot_vbuf_u8(&c->out, '[');
     siot_synth_ev ev;
     uint32_t got = 0;
     int k = 0;
     while (got < max && (k = next_event(c, &ev, err, errlen)) == 1) {
         if (!(c->layers >> c->h->t.funcs[ev.node->u.ev.func].layer & 1))
             continue;
+        if (got)
+            siot_vbuf_u8(&c->out, ',');
         if (event_line(c, &ev, err, errlen) != 0)
             return NULL;
         got++;
     }
+    siot_vbuf_u8(&c->out, ']');
     if (k < 0)
         return NULL;
     if (got == 0)

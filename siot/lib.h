@@ -2,7 +2,7 @@
  * for other languages: the Python package siotrace calls it through ctypes,
  * so that Python never decodes the format itself. A trace is opened once;
  * its statistics (siot stats --json) and its compressed structure come as
- * JSON text; its events come in chunks of JSON lines, one rank after the
+ * JSON text; its events come in chunks (JSON arrays), one rank after the
  * other, with the times siot export synthesises, filtered by rank and layer
  * before they are formatted (the ranks not asked for are never walked).
  *
@@ -32,10 +32,11 @@ char *siot_lib_structure(siot_lib *h, char *err, size_t errlen);
 
 /* Events of the ranks listed ("0,2,5"; NULL or "" for all) and of the
  * layers listed ("posix,mpiio"; NULL or "" for all), each rank in program
- * order. siot_lib_next gives up to max JSON lines:
- *   {"rank":0,"seq":7,"thread":0,"layer":"posix","func":"pwrite","parent":6,
- *    "ret":64,"errno":0,"bytes":64,"start":1200.0,"dur":850.0,
- *    "args":{...},"names":{...}}
+ * order. siot_lib_next gives a JSON array of up to max events (one call
+ * of a JSON parser per chunk):
+ *   [{"rank":0,"seq":7,"thread":0,"layer":"posix","func":"pwrite","parent":6,
+ *     "ret":64,"errno":0,"bytes":64,"start":1200.0,"dur":850.0,
+ *     "args":{...},"names":{...}}, ...]
  * start and dur are synthesised nanoseconds (replay/synth.h). */
 siot_lib_cursor *siot_lib_events(siot_lib *h, const char *ranks, const char *layers, char *err, size_t errlen);
 char *siot_lib_next(siot_lib_cursor *c, uint32_t max, char *err, size_t errlen);

@@ -148,14 +148,15 @@ class Trace:
                     if err.value:
                         raise TraceError(err.value.decode("utf-8", "replace"))
                     return
-                yield [json.loads(line) for line in _take_text(self._lib, ptr).splitlines()]
+                yield json.loads(_take_text(self._lib, ptr))
         finally:
             self._lib.siot_lib_cursor_free(cur)
 
-    def iter_events(self, ranks=None, layers=None, functions=None, sample=1, limit=None, chunk=65536):
+    def iter_events(self, ranks=None, layers=None, functions=None, sample=1, limit=None, chunk=16384):
         """Events as dicts (rank, seq, thread, layer, func, parent, ret,
         errno, bytes, start, dur, args, names), each rank in program order;
-        streamed: only `chunk` events are held at a time. ranks and layers
+        streamed: only `chunk` events are held at a time (about 3 KiB each
+        as Python objects). ranks and layers
         are filtered by the reader (ranks not asked for are not walked);
         functions, sample (one in k) and limit here."""
         funcs = set([functions] if isinstance(functions, str) else functions) if functions else None
@@ -172,7 +173,7 @@ class Trace:
                 kept += 1
                 yield e
 
-    def events(self, ranks=None, layers=None, functions=None, sample=1, limit=None, chunk=65536, as_frames=False):
+    def events(self, ranks=None, layers=None, functions=None, sample=1, limit=None, chunk=16384, as_frames=False):
         """The events as one pandas DataFrame (columns: rank seq thread layer
         func parent ret errno bytes start dur, then one per argument name),
         or, with as_frames=True, a generator of DataFrames of at most chunk
