@@ -17,6 +17,7 @@
 #include "replay/compare.h"
 #include "siot/dump.h"
 #include "siot/export.h"
+#include "siot/findings.h"
 #include "core/format.h"
 #include "siot/report.h"
 #include "core/roles.h"
@@ -37,6 +38,10 @@ static const char *USAGE =
     "                        statistics computed on the compressed trace: calls,\n"
     "                        bytes and time per layer and function, rank 0 against\n"
     "                        the others, files, request sizes, call sites\n"
+    "  findings [--json] FILE\n"
+    "                        known I/O problems (small, misaligned requests,\n"
+    "                        imbalance, reopens, syncs in loops, independent\n"
+    "                        MPI-IO on shared files) with evidence and call sites\n"
     "  stats --plugin LIB.so [--plugin-arg ARG]... FILE\n"
     "                        run your own analysis handlers over the trace\n"
     "  merge [--concat] -o OUT IN...\n"
@@ -134,6 +139,27 @@ static const char *STATS_HELP =
     "(event, ranks, calls per rank, bytes per call, evaluation context) and do\n"
     "their own output. --plugin-arg passes arguments to it.\n";
 
+static const char *FINDINGS_HELP =
+    "usage: siot findings [--json] FILE\n"
+    "\n"
+    "Known I/O problems found on the compressed trace, each with its evidence\n"
+    "and the call sites responsible (file:line (function) when the traced\n"
+    "executable is still there; build with -g):\n"
+    "  small-requests      half or more of the program's own data calls (at\n"
+    "                      least 100) move under 4 KiB\n"
+    "  misaligned-requests half or more of the POSIX data calls (at least 100)\n"
+    "                      are not aligned to 4 KiB (offset or size)\n"
+    "  rank-imbalance      the busiest rank moves twice the mean bytes or more\n"
+    "  reopened-file       a call site opens the same file 10 times or more per rank\n"
+    "  sync-in-loop        a call site syncs 10 times or more per rank\n"
+    "  independent-shared  independent MPI-IO data calls from 2 ranks or more (8\n"
+    "                      or more) on one shared file: collective calls could\n"
+    "                      aggregate them\n"
+    "Severity: high when the share is 90% or more (imbalance: 4 times the mean).\n"
+    "--json: {\"nranks\",\"findings\":[{\"id\",\"severity\",\"summary\",\"evidence\":{...},\n"
+    "\"sites\":[{\"site\",\"calls\",\"location\"}]}]}. Exit status 0 whether or not\n"
+    "anything was found.\n";
+
 static const char *REPORT_HELP =
     "usage: siot report [--ranks N] [--events N] FILE [-o OUT.html]\n"
     "\n"
@@ -174,7 +200,7 @@ static const char *EXPORT_HELP =
     "complete; with -o -, or without -o when standard output is not a\n"
     "terminal, to standard output (without -o on a terminal: refused, exit 2).\n";
 
-static const char *const COMMANDS[] = {"dump", "diff", "merge", "stats", "report", "export", "help"};
+static const char *const COMMANDS[] = {"dump", "diff", "merge", "stats", "findings", "report", "export", "help"};
 
 static const char *help_of(const char *cmd)
 {
@@ -182,6 +208,7 @@ static const char *help_of(const char *cmd)
            : strcmp(cmd, "diff") == 0   ? DIFF_HELP
            : strcmp(cmd, "merge") == 0  ? MERGE_HELP
            : strcmp(cmd, "stats") == 0  ? STATS_HELP
+           : strcmp(cmd, "findings") == 0 ? FINDINGS_HELP
            : strcmp(cmd, "report") == 0 ? REPORT_HELP
            : strcmp(cmd, "export") == 0 ? EXPORT_HELP
                                         : USAGE;
@@ -381,6 +408,41 @@ static int cmd_diff(int argc, char **argv)
     siot_trace_free(&b);
     fflush(stdout);
     return rc < 0 ? 2 : rc;
+}
+
+static int cmd_findings(int argc, char **argv)
+{
+    if (wants_help(argc, argv)) {
+        fputs(FINDINGS_HELP, stdout);
+        return 0;
+    }
+    int json = 0;
+    const char *path = NULL;
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--json") == 0)
+            json = 1;
+        else if (argv[i][0] == '-' && argv[i][1])
+            return bad_option("findings", argv[i]);
+        else if (!path)
+            path = argv[i];
+        else
+            return usage_error("findings: one trace file at a time");
+    }
+    if (!path)
+        return usage_error("findings: missing trace file");
+    siot_trace t;
+    if (load(path, &t) != 0)
+        return 2;
+    char err[256];
+    int rc = siot_findings(&t, path, json, stdout, err, sizeof err);
+    if (rc != 0)
+        fprintf(stderr, "siot: findings: %s: %s\n", path, err);
+    siot_trace_free(&t);
+    if (fflush(stdout) != 0 && rc == 0) {
+        fprintf(stderr, "siot: write error\n");
+        rc = -1;
+    }
+    return rc ? 2 : 0;
 }
 
 static int cmd_stats(int argc, char **argv)
@@ -816,6 +878,8 @@ int main(int argc, char **argv)
         return cmd_merge(argc - 2, argv + 2);
     if (strcmp(cmd, "stats") == 0)
         return cmd_stats(argc - 2, argv + 2);
+    if (strcmp(cmd, "findings") == 0)
+        return cmd_findings(argc - 2, argv + 2);
     if (strcmp(cmd, "report") == 0)
         return cmd_report(argc - 2, argv + 2);
     if (strcmp(cmd, "export") == 0)

@@ -29,6 +29,7 @@
 #include "replay/walk.h"
 #include "siot/dump.h"
 #include "siot/export.h"
+#include "siot/findings.h"
 #include "core/format.h"
 #include "siot/report.h"
 #include "siot/stats.h"
@@ -186,6 +187,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     siot_dump_human(&t, "fuzz", sink, 1); /* raw */
     for (int fmt = 0; fmt < 3; fmt++)
         siot_stats(&t, "fuzz", fmt, sink, err, sizeof err);
+    siot_findings(&t, "fuzz", 0, sink, err, sizeof err);
+    siot_findings(&t, "fuzz", 1, sink, err, sizeof err);
     siot_report_opts ro = {WALK_RANKS, 2000};
     siot_report(&t, "fuzz", &ro, sink, err, sizeof err);
     for (int fmt = SIOT_EXPORT_CHROME; fmt <= SIOT_EXPORT_CSV; fmt++) {

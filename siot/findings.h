@@ -1,0 +1,32 @@
+/* findings: `siot findings`: known I/O problems found on the compressed
+ * trace in one siot_analyze pass, each with its evidence numbers and the
+ * call sites responsible (file:line (function), as siot stats resolves
+ * them). The rules and their thresholds (findings.c, FINDING_RULES):
+ *   small-requests      at least half of the data calls the program made
+ *                       itself (outermost calls), and at least 100, move
+ *                       under 4 KiB each;
+ *   misaligned-requests at least half of the POSIX data calls, and at
+ *                       least 100, are not aligned to 4 KiB (offset or size);
+ *   rank-imbalance      the busiest rank moves at least twice the mean bytes
+ *                       of the program's own data calls (2 ranks or more, 4
+ *                       KiB or more in all);
+ *   reopened-file       one call site opens the same file 10 times or more
+ *                       per rank (a name that changes per iteration is not
+ *                       this);
+ *   sync-in-loop        one call site syncs a file 10 times or more per rank;
+ *   independent-shared  independent MPI-IO data calls from 2 ranks or more,
+ *                       8 or more in all, on one file the ranks opened
+ *                       together: collective calls could aggregate them.
+ *
+ * Errors: siot_findings returns 0, or -1 with a one-line reason in err
+ * (the pass's, or out of memory). No locks. */
+#ifndef SIOT_FINDINGS_H
+#define SIOT_FINDINGS_H
+
+#include <stdio.h>
+
+#include "core/model.h"
+
+int siot_findings(const siot_trace *t, const char *path, int json, FILE *out, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,45 @@
+#!/bin/bash
+# siot findings on purpose-built programs (tests/progs/findings.c) at 4 ranks:
+# 7-byte unaligned pwrites from rank 0 give small-requests, misaligned-requests
+# and rank-imbalance; independent MPI_File_write_at to a shared file gives
+# independent-shared; an open/append/close per iteration gives reopened-file;
+# the collective, block-aligned program gives nothing. Each finding's numbers
+# are the program's constants and its first call site is the source line
+# marked SITE: in findings.c.
+. "$(dirname "$0")/../lib.sh"
+build_traced findings
+P=4
+SRC=$ROOT/tests/progs/findings.c
+for mode in unaligned independent reopen clean; do
+    rm -f ./*.dat
+    SIOT_TRACE=$WORK/$mode.siot mpirun_np $P ./findings $mode > /dev/null || fail "findings $mode"
+    "$SIOT" findings --json $mode.siot > $mode.json || fail "siot findings --json ($mode) exited $?"
+    "$SIOT" findings $mode.siot > $mode.txt || fail "siot findings ($mode) exited $?"
+    python3 - "$SRC" $mode.json $mode $P <<'PY' || { cat $mode.txt >&2; fail "findings of the $mode program"; }
+import json, re, sys
+src, got, mode, P = open(sys.argv[1]).read(), json.load(open(sys.argv[2])), sys.argv[3], int(sys.argv[4])
+C = {m.group(1): int(m.group(2)) for m in re.finditer(r"#define (\w+) (\d+)", src)}
+line = {m.group(1): n + 1 for n, l in enumerate(src.split("\n")) for m in [re.search(r"SITE:(\w+)", l)] if m}
+want = {  # id: (evidence that must hold, the marked line of its first site)
+    "unaligned": {"small-requests": ({"count": C["N_TINY"], "of": C["N_TINY"]}, "unaligned"),
+                  "misaligned-requests": ({"count": C["N_TINY"]}, "unaligned"),
+                  "rank-imbalance": ({"busiest_rank": 0, "busiest_bytes": C["N_TINY"] * C["TINY"]}, "unaligned")},
+    "independent": {"independent-shared": ({"count": P * C["N_INDEP"], "ranks": P}, "independent")},
+    "reopen": {"reopened-file": ({"count": P * C["N_REOPEN"]}, "reopen")},
+    "clean": {},
+}[mode]
+found = {f["id"]: f for f in got["findings"]}
+if set(found) != set(want):
+    sys.exit("%s: findings %s, want %s" % (mode, sorted(found), sorted(want)))
+for fid, (ev, site) in want.items():
+    f = found[fid]
+    for k, v in ev.items():
+        if f["evidence"].get(k) != v:
+            sys.exit("%s %s: evidence %s=%s, want %s" % (mode, fid, k, f["evidence"].get(k), v))
+    loc = f["sites"][0]["location"] if f["sites"] else ""
+    if not loc.startswith("findings.c:%d " % line[site]):
+        sys.exit("%s %s: first site at %r, want findings.c:%d" % (mode, fid, loc, line[site]))
+print("   %-12s %s" % (mode, ", ".join("%s (%s)" % (f, found[f]["sites"][0]["location"]) for f in sorted(found)) or "nothing"))
+PY
+done
+pass "each purpose-built problem found with its numbers and source line, nothing on the clean program"
