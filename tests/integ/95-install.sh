@@ -72,7 +72,7 @@ done
 MANPATH=$P/share/man man siotrace > man.txt 2> /dev/null || fail "man siotrace"
 grep -q SIOT_MAX_MEMORY man.txt || fail "man siotrace lacks the environment"
 # every --help: exit 0, a usage line, each option the parser knows
-for c in dump diff stats merge report export; do
+for c in dump diff stats findings merge report export; do
     "$P/bin/siot" "$c" --help > help.txt || fail "siot $c --help exited $?"
     grep -q "^usage: siot $c" help.txt || fail "siot $c --help has no usage line"
     "$P/bin/siot" help "$c" > help2.txt
