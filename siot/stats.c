@@ -114,85 +114,117 @@ static void on_event(void *user, const siot_agg_event *e)
 /* ------------------------------------------------------------ call sites */
 
 
-/* The innermost frame of each site that is in the traced executable,
- * resolved with addr2line (binutils); module+offset when that fails. */
+/* One frame as addr2line tells it: "file.c:LINE (function)" when the line
+ * is known (*line = 1), "module+0x... (function)" when only the function
+ * is, else nothing written (0 returned). */
+static int frame_text(char *fn, char *line, const char *where, char *out, size_t n, int *known_line)
+{
+    fn[strcspn(fn, "\n")] = 0;
+    line[strcspn(line, "\n")] = 0;
+    line[strcspn(line, " ")] = 0; /* " (discriminator 3)": addr2line's, not the program's */
+    const char *file = strrchr(line, '/');
+    file = file ? file + 1 : line;
+    /* "??:?", ":?" (a directory without a file name), "x.c:?" */
+    *known_line = strncmp(file, "??", 2) != 0 && file[0] != ':' && !strstr(file, ":?");
+    if (*known_line)
+        snprintf(out, n, "%.200s (%.200s)", file, fn);
+    else if (strcmp(fn, "??") != 0)
+        snprintf(out, n, "%.200s (%.200s)", where, fn);
+    else
+        return 0;
+    return 1;
+}
+
+/* Runs addr2line on the executable for offs[0..n), one line of text per
+ * offset into text[n][512] ("" where it said nothing); known[n]: the line is
+ * known. 0, or -1 when it cannot run. */
+static int addr2line_all(const char *exe, const uint64_t *offs, uint32_t n, const char *const *where,
+                         char (*text)[512], int *known)
+{
+    char tmpl[] = "/tmp/siot-a2l-XXXXXX";
+    int fd = mkstemp(tmpl);
+    FILE *in = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!in)
+        return -1;
+    for (uint32_t i = 0; i < n; i++)
+        fprintf(in, "0x%" PRIx64 "\n", offs[i]);
+    fclose(in);
+    char cmd[8400];
+    snprintf(cmd, sizeof cmd, "addr2line -f -C -e '%s' < '%s' 2>/dev/null", exe, tmpl);
+    FILE *p = strchr(exe, '\'') ? NULL : popen(cmd, "r");
+    char fn[512], line[512];
+    for (uint32_t i = 0; p && i < n; i++) {
+        if (!fgets(fn, sizeof fn, p) || !fgets(line, sizeof line, p))
+            break;
+        if (!frame_text(fn, line, where[i], text[i], sizeof text[i], &known[i]))
+            text[i][0] = 0;
+    }
+    if (p)
+        pclose(p);
+    unlink(tmpl);
+    return p ? 0 : -1;
+}
+
+/* Where each site is, for a person: its innermost frame that addr2line
+ * resolves to a source line (the program's own code when the libraries
+ * beneath have no line information: ior.c:242 rather than ROMIO's
+ * ADIOI_GEN_WriteContig), else the innermost frame in the traced
+ * executable with its function, else module+offset. */
 void siot_resolve_sites(const siot_trace *t, siot_siteloc *loc, uint32_t n)
 {
     int exe_mod = -1;
     for (uint32_t m = 0; m < t->nmodules; m++)
         if (strcmp(t->modules[m], t->exe) == 0)
             exe_mod = (int)m;
-    uint64_t *off = calloc(n ? n : 1, sizeof *off);
-    if (!off)
-        return;
-    for (uint32_t i = 0; i < n; i++) {
+    uint32_t total = 0;
+    for (uint32_t i = 0; i < n; i++)
+        total += t->sites[loc[i].site - 1].depth;
+    uint64_t *offs = calloc(total + 1, sizeof *offs);
+    uint32_t *first = calloc(n + 1, sizeof *first), nf = 0;
+    char(*text)[512] = calloc(total + 1, sizeof *text), (*wh)[64] = calloc(total + 1, sizeof *wh);
+    const char **where = calloc(total + 1, sizeof *where);
+    int *known = calloc(total + 1, sizeof *known);
+    for (uint32_t i = 0; offs && first && text && wh && where && known && i < n; i++) {
         const siot_site *st = &t->sites[loc[i].site - 1];
         uint64_t pick = st->depth ? st->addrs[0] : 0;
-        for (uint32_t k = 0; k < st->depth; k++)
-            if ((int)SIOT_ADDR_MODULE(st->addrs[k]) == exe_mod) {
-                pick = st->addrs[k];
-                break;
-            }
+        for (uint32_t k = st->depth; k-- > 0;)
+            if ((int)SIOT_ADDR_MODULE(st->addrs[k]) == exe_mod)
+                pick = st->addrs[k]; /* ends at the innermost */
         uint32_t m = SIOT_ADDR_MODULE(pick);
-        const char *path = m < t->nmodules ? t->modules[m] : "?";
-        const char *base = strrchr(path, '/');
+        const char *path = m < t->nmodules ? t->modules[m] : "?", *base = strrchr(path, '/');
         snprintf(loc[i].where, sizeof loc[i].where, "%s+0x%llx", base ? base + 1 : path,
                  (unsigned long long)SIOT_ADDR_OFFSET(pick));
-        off[i] = (int)m == exe_mod ? (uint64_t)SIOT_ADDR_OFFSET(pick) : UINT64_MAX;
         loc[i].no_line = 0;
+        first[i] = nf;
+        for (uint32_t k = 0; k < st->depth; k++)
+            if ((int)SIOT_ADDR_MODULE(st->addrs[k]) == exe_mod) {
+                snprintf(wh[nf], sizeof wh[nf], "%s+0x%llx", base ? base + 1 : path,
+                         (unsigned long long)SIOT_ADDR_OFFSET(st->addrs[k]));
+                where[nf] = wh[nf];
+                offs[nf++] = (uint64_t)SIOT_ADDR_OFFSET(st->addrs[k]);
+            }
     }
-    if (!siot_stats_resolve_sites || exe_mod < 0 || access(t->exe, R_OK) != 0 ||
-        access("/usr/bin/addr2line", X_OK) != 0) {
-        free(off);
-        return;
-    }
-    /* One addr2line run for all of them; its output is read back in order. */
-    char tmpl[] = "/tmp/siot-a2l-XXXXXX";
-    int fd = mkstemp(tmpl);
-    FILE *in = fd >= 0 ? fdopen(fd, "w") : NULL;
-    if (!in) {
-        free(off);
-        return;
-    }
-    uint32_t asked = 0;
-    for (uint32_t i = 0; i < n; i++)
-        if (off[i] != UINT64_MAX) {
-            fprintf(in, "0x%" PRIx64 "\n", off[i]);
-            asked++;
-        }
-    fclose(in);
-    char cmd[8400];
-    snprintf(cmd, sizeof cmd, "addr2line -f -C -e '%s' < '%s' 2>/dev/null", t->exe, tmpl);
-    FILE *p = strchr(t->exe, '\'') ? NULL : popen(cmd, "r");
-    if (p) {
-        char fn[512], line[512];
+    first[n] = nf;
+    if (offs && first && text && wh && where && known && nf && siot_stats_resolve_sites && access(t->exe, R_OK) == 0 &&
+        access("/usr/bin/addr2line", X_OK) == 0 && addr2line_all(t->exe, offs, nf, where, text, known) == 0)
         for (uint32_t i = 0; i < n; i++) {
-            if (off[i] == UINT64_MAX)
-                continue;
-            if (!fgets(fn, sizeof fn, p) || !fgets(line, sizeof line, p))
-                break;
-            fn[strcspn(fn, "\n")] = 0;
-            line[strcspn(line, "\n")] = 0;
-            line[strcspn(line, " ")] = 0; /* " (discriminator 3)": addr2line's, not the program's */
-            const char *file = strrchr(line, '/');
-            file = file ? file + 1 : line;
-            /* "??:?", ":?" (a directory without a file name), "x.c:?" */
-            int known = strncmp(file, "??", 2) != 0 && file[0] != ':' && !strstr(file, ":?");
-            loc[i].no_line = !known;
-            char w[1100];
-            if (known)
-                snprintf(w, sizeof w, "%.400s (%.400s)", file, fn);
-            else if (strcmp(fn, "??") != 0)
-                snprintf(w, sizeof w, "%.400s (%.400s)", loc[i].where, fn);
-            else
-                continue;
-            snprintf(loc[i].where, sizeof loc[i].where, "%.500s", w);
+            uint32_t best = UINT32_MAX;
+            for (uint32_t j = first[i]; j < first[i + 1] && best == UINT32_MAX; j++)
+                if (known[j])
+                    best = j;
+            if (best == UINT32_MAX && first[i] < first[i + 1] && text[first[i]][0])
+                best = first[i];
+            if (best != UINT32_MAX) {
+                snprintf(loc[i].where, sizeof loc[i].where, "%s", text[best]);
+                loc[i].no_line = !known[best];
+            }
         }
-        pclose(p);
-    }
-    (void)asked;
-    unlink(tmpl);
-    free(off);
+    free(offs);
+    free(first);
+    free(text);
+    free(wh);
+    free((void *)where);
+    free(known);
 }
 
 /* ------------------------------------------------------------ output */

@@ -42,4 +42,16 @@ for fid, (ev, site) in want.items():
 print("   %-12s %s" % (mode, ", ".join("%s (%s)" % (f, found[f]["sites"][0]["location"]) for f in sorted(found)) or "nothing"))
 PY
 done
+# A POSIX call that MPI-IO made is located at the program's line that made
+# the MPI-IO call (the libraries beneath have no line information).
+"$SIOT" stats --json independent.siot > ind-stats.json || fail "siot stats --json"
+python3 - "$SRC" ind-stats.json <<'PY' || fail "the POSIX writes beneath MPI_File_write_at are not located at the program's line"
+import json, re, sys
+src, stats = open(sys.argv[1]).read(), json.load(open(sys.argv[2]))
+line = next(n + 1 for n, l in enumerate(src.split("\n")) if "SITE:independent" in l)
+sites = [c for c in stats["call_sites"] if c["function"].startswith("pwrite")]
+if not sites or any(not c["location"].startswith("findings.c:%d " % line) for c in sites):
+    sys.exit("pwrite sites %s, want findings.c:%d" % (sites, line))
+print("   the pwrites beneath MPI_File_write_at: %s" % sites[0]["location"])
+PY
 pass "each purpose-built problem found with its numbers and source line, nothing on the clean program"
