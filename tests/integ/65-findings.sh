@@ -3,14 +3,15 @@
 # 7-byte unaligned pwrites from rank 0 give small-requests, misaligned-requests
 # and rank-imbalance; independent MPI_File_write_at to a shared file gives
 # independent-shared; an open/append/close per iteration gives reopened-file;
-# the collective, block-aligned program gives nothing. Each finding's numbers
+# an fsync after each append gives sync-in-loop; the collective, block-aligned
+# program gives nothing. Each finding's numbers
 # are the program's constants and its first call site is the source line
 # marked SITE: in findings.c.
 . "$(dirname "$0")/../lib.sh"
 build_traced findings
 P=4
 SRC=$ROOT/tests/progs/findings.c
-for mode in unaligned independent reopen clean; do
+for mode in unaligned independent reopen sync clean; do
     rm -f ./*.dat
     SIOT_TRACE=$WORK/$mode.siot mpirun_np $P ./findings $mode > /dev/null || fail "findings $mode"
     "$SIOT" findings --json $mode.siot > $mode.json || fail "siot findings --json ($mode) exited $?"
@@ -26,6 +27,7 @@ want = {  # id: (evidence that must hold, the marked line of its first site)
                   "rank-imbalance": ({"busiest_rank": 0, "busiest_bytes": C["N_TINY"] * C["TINY"]}, "unaligned")},
     "independent": {"independent-shared": ({"count": P * C["N_INDEP"], "ranks": P}, "independent")},
     "reopen": {"reopened-file": ({"count": P * C["N_REOPEN"]}, "reopen")},
+    "sync": {"sync-in-loop": ({"count": P * C["N_SYNC"]}, "sync")},
     "clean": {},
 }[mode]
 found = {f["id"]: f for f in got["findings"]}

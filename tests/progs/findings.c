@@ -7,6 +7,8 @@
  *                         independent MPI_File_write_at to one shared file
  *   findings reopen       every rank opens its own file N_REOPEN times, appends
  *                         BLOCK bytes and closes it
+ *   findings sync         every rank appends N_SYNC blocks of BLOCK bytes to its
+ *                         own file, each followed by fsync
  *   findings clean        every rank writes N_CLEAN blocks of BIG bytes with the
  *                         collective MPI_File_write_at_all, block-aligned */
 #define _GNU_SOURCE
@@ -22,6 +24,7 @@
 #define BLOCK 65536
 #define N_INDEP 8
 #define N_REOPEN 50
+#define N_SYNC 20
 #define BIG 1048576
 #define N_CLEAN 4
 
@@ -61,6 +64,17 @@ static void reopen(int rank)
     }
 }
 
+static void sync_each(int rank)
+{
+    char name[64];
+    snprintf(name, sizeof name, "sync-%d.dat", rank);
+    int fd = open(name, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+    for (int i = 0; i < N_SYNC; i++)
+        if (write(fd, buf, BLOCK) != BLOCK || fsync(fd) != 0) /* SITE:sync */
+            MPI_Abort(MPI_COMM_WORLD, 2);
+    close(fd);
+}
+
 static void clean(int rank, int size)
 {
     MPI_File fh;
@@ -86,6 +100,8 @@ int main(int argc, char **argv)
         independent(rank, size);
     else if (strcmp(mode, "reopen") == 0)
         reopen(rank);
+    else if (strcmp(mode, "sync") == 0)
+        sync_each(rank);
     else if (strcmp(mode, "clean") == 0)
         clean(rank, size);
     else
