@@ -36,14 +36,19 @@ def ns(text):
 
 
 def slack(value):
-    """half a unit of the last printed digit of siot_fmt_ns(value)"""
+    """how far the true time may be from the value the dump prints: half a
+    unit of the last printed digit of siot_fmt_ns(value), plus the trace
+    file's rounding of a histogram's min and max (10 significant bits, to
+    nearest: at most value/1024; docs/format.md)"""
     if value < 1e3:
-        return 0.5
-    if value < 1e6:
-        return 5.0
-    if value < 1e9:
-        return 5e3
-    return 5e5
+        printed = 0.5
+    elif value < 1e6:
+        printed = 5.0
+    elif value < 1e9:
+        printed = 5e3
+    else:
+        printed = 5e5
+    return printed + value / 1024
 
 
 def hist(line, label):
