@@ -13,6 +13,7 @@
 #include "replay/analyze.h"
 #include "siot/dump.h"
 #include "siot/files.h"
+#include "siot/findings.h"
 #include "replay/progress.h"
 #include "core/roles.h"
 #include "siot/stats.h"
@@ -532,6 +533,36 @@ static void file_table(FILE *o, const siot_files *fs)
     fprintf(o, "</table>\n");
 }
 
+/* siot findings' text (findings.h), its first line (the command) left out. */
+static void findings_section(FILE *o, const siot_trace *t)
+{
+    char *buf = NULL, err[256];
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m)
+        return;
+    int rc = siot_findings(t, "", 0, m, err, sizeof err);
+    if (fclose(m) != 0 || rc != 0 || !buf) {
+        free(buf);
+        return;
+    }
+    const char *body = strchr(buf, '\n');
+    fprintf(o, "<h2 id=\"findings\">Findings</h2>\n<p>Known I/O problems with their evidence and call sites "
+               "(<code>siot findings</code>; thresholds: <code>siot help findings</code>).</p>\n<pre class=\"findings\">");
+    /* line by line: esc shows a control character as its code */
+    for (char *line = body ? (char *)body + 1 : buf, *nl; *line; line = nl + 1) {
+        nl = strchr(line, '\n');
+        if (nl)
+            *nl = 0;
+        esc(o, line);
+        fputc('\n', o);
+        if (!nl)
+            break;
+    }
+    fprintf(o, "</pre>\n");
+    free(buf);
+}
+
 static void report_free(report *r)
 {
     for (uint32_t i = 0; r->sites && i <= r->t->nsites; i++)
@@ -612,6 +643,8 @@ int siot_report(const siot_trace *t, const char *path, const siot_report_opts *o
     if (t->flags & SIOT_TF_APPROX)
         fprintf(o, "<p class=\"note\">Approximate trace (SIOT_TOLERANCE): some loop counts are "
                    "summaries.</p>\n");
+
+    findings_section(o, t);
 
     /* Layers */
     fprintf(o, "<h2>Layers</h2>\n");

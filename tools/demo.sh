@@ -29,6 +29,9 @@ echo
 echo "== 2. siot stats flash-io.siot"
 "$SIOT" stats flash-io.siot
 echo
+echo "== 2b. siot findings flash-io.siot"
+"$SIOT" findings flash-io.siot | tail -n +2
+echo
 echo "== 3. replaying and verifying: $RUN -np $NP ioreplay --verify --root $D/replay flash-io.siot"
 # --verify: the replay traces itself (into replay.siot, beside its root) and
 # compares its calls with the original's at the replayed level.

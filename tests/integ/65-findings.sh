@@ -44,6 +44,14 @@ for fid, (ev, site) in want.items():
 print("   %-12s %s" % (mode, ", ".join("%s (%s)" % (f, found[f]["sites"][0]["location"]) for f in sorted(found)) or "nothing"))
 PY
 done
+# The report has the same findings, in its own section.
+"$SIOT" report unaligned.siot -o unaligned.html || fail "siot report unaligned.siot"
+"$SIOT" report clean.siot -o clean.html || fail "siot report clean.siot"
+grep -q '<h2 id="findings">' unaligned.html || fail "the report has no findings section"
+for id in small-requests misaligned-requests rank-imbalance; do
+    grep -q "\] $id: " unaligned.html || fail "the report lacks the finding $id"
+done
+grep -q "ranks: 0 findings" clean.html || fail "the clean program's report shows findings"
 # A POSIX call that MPI-IO made is located at the program's line that made
 # the MPI-IO call (the libraries beneath have no line information).
 "$SIOT" stats --json independent.siot > ind-stats.json || fail "siot stats --json"

@@ -6,6 +6,7 @@
 make -s -C "$ROOT" demo MPI="$MPI" > demo.out 2>&1 || { tail -30 demo.out >&2; fail "make demo"; }
 grep -q "^round trip: faithful (flash-io, 8 ranks, $MPI" demo.out || { tail -20 demo.out >&2; fail "no faithful verdict"; }
 grep -q "H5Dwrite" demo.out || fail "the demo's stats lack H5Dwrite"
+grep -Eq "^  8 ranks: [0-9]+ findings?$" demo.out || fail "the demo shows no findings"
 D=$B/demo
 n=$("$SIOT" dump --jsonl "$D/flash-io.siot" | grep -o '"rank":[0-9]*' | sort -u | wc -l)
 [ "$n" = 8 ] || fail "the demo's trace holds $n ranks, not 8"
