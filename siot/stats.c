@@ -138,8 +138,8 @@ static int frame_text(char *fn, char *line, const char *where, char *out, size_t
 /* Runs addr2line on the executable for offs[0..n), one line of text per
  * offset into text[n][512] ("" where it said nothing); known[n]: the line is
  * known. 0, or -1 when it cannot run. */
-static int addr2line_all(const char *exe, const uint64_t *offs, uint32_t n, const char *const *where,
-                         char (*text)[512], int *known)
+static int addr2line_all(const char *exe, const uint64_t *offs, uint32_t n, char (*where)[64], char (*text)[512],
+                         int *known)
 {
     char tmpl[] = "/tmp/siot-a2l-XXXXXX";
     int fd = mkstemp(tmpl);
@@ -182,9 +182,9 @@ void siot_resolve_sites(const siot_trace *t, siot_siteloc *loc, uint32_t n)
     uint64_t *offs = calloc(total + 1, sizeof *offs);
     uint32_t *first = calloc(n + 1, sizeof *first), nf = 0;
     char(*text)[512] = calloc(total + 1, sizeof *text), (*wh)[64] = calloc(total + 1, sizeof *wh);
-    const char **where = calloc(total + 1, sizeof *where);
     int *known = calloc(total + 1, sizeof *known);
-    for (uint32_t i = 0; offs && first && text && wh && where && known && i < n; i++) {
+    int ok = offs && first && text && wh && known; /* else: module+offset, from the loop below */
+    for (uint32_t i = 0; i < n; i++) {
         const siot_site *st = &t->sites[loc[i].site - 1];
         uint64_t pick = st->depth ? st->addrs[0] : 0;
         for (uint32_t k = st->depth; k-- > 0;)
@@ -195,18 +195,20 @@ void siot_resolve_sites(const siot_trace *t, siot_siteloc *loc, uint32_t n)
         snprintf(loc[i].where, sizeof loc[i].where, "%s+0x%llx", base ? base + 1 : path,
                  (unsigned long long)SIOT_ADDR_OFFSET(pick));
         loc[i].no_line = 0;
+        if (!ok)
+            continue;
         first[i] = nf;
         for (uint32_t k = 0; k < st->depth; k++)
             if ((int)SIOT_ADDR_MODULE(st->addrs[k]) == exe_mod) {
                 snprintf(wh[nf], sizeof wh[nf], "%s+0x%llx", base ? base + 1 : path,
                          (unsigned long long)SIOT_ADDR_OFFSET(st->addrs[k]));
-                where[nf] = wh[nf];
                 offs[nf++] = (uint64_t)SIOT_ADDR_OFFSET(st->addrs[k]);
             }
     }
-    first[n] = nf;
-    if (offs && first && text && wh && where && known && nf && siot_stats_resolve_sites && access(t->exe, R_OK) == 0 &&
-        access("/usr/bin/addr2line", X_OK) == 0 && addr2line_all(t->exe, offs, nf, where, text, known) == 0)
+    if (ok)
+        first[n] = nf;
+    if (ok && nf && siot_stats_resolve_sites && access(t->exe, R_OK) == 0 && access("/usr/bin/addr2line", X_OK) == 0 &&
+        addr2line_all(t->exe, offs, nf, wh, text, known) == 0)
         for (uint32_t i = 0; i < n; i++) {
             uint32_t best = UINT32_MAX;
             for (uint32_t j = first[i]; j < first[i + 1] && best == UINT32_MAX; j++)
@@ -223,7 +225,6 @@ void siot_resolve_sites(const siot_trace *t, siot_siteloc *loc, uint32_t n)
     free(first);
     free(text);
     free(wh);
-    free((void *)where);
     free(known);
 }
 
