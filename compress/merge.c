@@ -623,7 +623,7 @@ int siot_trace_merge(siot_trace *dst, siot_trace *src, unsigned window)
     if (!window)
         window = 64;
     int urc = unify_tables(dst, src);
-    if (urc || siot_merge_notes(dst, src)) {
+    if (urc || siot_merge_notes(dst, src) || siot_rt_union(dst, src)) {
         siot_trace_free(src);
         return urc ? urc : -1;
     }

@@ -26,7 +26,7 @@ static const uint8_t MAGIC[8] = {0x89, 'S', 'I', 'O', 'T', '\r', '\n', 0x1a};
 
 int siot_format_verify_crc = 1;
 
-enum { SEC_HEADER = 1, SEC_FUNCS = 2, SEC_SITES = 3, SEC_NODES = 4, SEC_END = 5 };
+enum { SEC_HEADER = 1, SEC_FUNCS = 2, SEC_SITES = 3, SEC_NODES = 4, SEC_END = 5, SEC_RANKTIMES = 6 };
 
 void siot_trace_init(siot_trace *t)
 {
@@ -410,6 +410,43 @@ static void sites_section(const siot_trace *t, siot_vbuf *s, siot_vbuf *out)
     end_section(out, SEC_SITES, s);
 }
 
+/* Only the quantities some rank has are listed; ranks as gaps from the
+ * previous row (rows are sorted); times in the file form, exact between
+ * ranks. */
+static void ranktimes_section(const siot_trace *t, int exact, siot_vbuf *s, siot_vbuf *out)
+{
+    s->len = 0;
+    uint8_t used[SIOT_RT_N] = {0};
+    uint64_t nused = 0;
+    for (uint32_t r = 0; r < t->nrt; r++)
+        for (unsigned k = 0; k < SIOT_RT_N; k++)
+            used[k] |= t->rt[r].v[k] != 0;
+    for (unsigned k = 0; k < SIOT_RT_N; k++)
+        nused += used[k];
+    siot_vbuf_uvar(s, nused);
+    for (unsigned k = 0; k < SIOT_RT_N; k++)
+        if (used[k])
+            put_cstr(s, siot_rt_name(k));
+    siot_vbuf_uvar(s, t->nrt);
+    int64_t prev = -1;
+    for (uint32_t r = 0; r < t->nrt; r++) {
+        siot_vbuf_uvar(s, (uint64_t)(t->rt[r].rank - prev - 1));
+        prev = t->rt[r].rank;
+        for (unsigned k = 0; k < SIOT_RT_N; k++) {
+            if (!used[k])
+                continue;
+            if (exact) {
+                siot_vbuf_uvar(s, t->rt[r].v[k]);
+            } else {
+                uint16_t c = time16(t->rt[r].v[k]);
+                siot_vbuf_u8(s, (uint8_t)(c & 0xff));
+                siot_vbuf_u8(s, (uint8_t)(c >> 8));
+            }
+        }
+    }
+    end_section(out, SEC_RANKTIMES, s);
+}
+
 /* fmap ids are the compact ids + 1 (0: unused) */
 static void nodes_section(siot_node *const *nodes, uint32_t n, const siot_fmap *m, int exact, siot_vbuf *s,
                           siot_vbuf *out)
@@ -446,6 +483,7 @@ int siot_block_tables(const siot_trace *t, const siot_fmap *m, siot_vbuf *out)
     siot_vbuf_init(&s);
     funcs_section(t->funcs, m, &s, out);
     sites_section(t, &s, out);
+    ranktimes_section(t, 0, &s, out);
     int oom = s.oom || out->oom;
     siot_vbuf_free(&s);
     return oom ? -1 : 0;
@@ -501,8 +539,9 @@ static int encode(const siot_trace *t, siot_vbuf *out, int exact)
     siot_free(used);
     funcs_section(t->funcs, &m, &s, out);
     sites_section(t, &s, out);
+    ranktimes_section(t, exact, &s, out);
     nodes_section(t->top, t->ntop, &m, exact, &s, out);
-    end_marker(4, &s, out);
+    end_marker(5, &s, out);
     int oom = s.oom || out->oom;
     siot_fmap_free(&m);
     siot_vbuf_free(&s);
@@ -1029,6 +1068,77 @@ static int dec_nodes(dec *d)
     return d->rd.err ? -1 : 0;
 }
 
+/* One time of a RANKTIMES row, in the form the header's flags say. */
+static uint64_t dec_rt_time(dec *d)
+{
+    if (!(d->t->flags & SIOT_TF_QBINS))
+        return siot_rd_uvar(&d->rd);
+    unsigned code = siot_rd_u8(&d->rd);
+    code |= (unsigned)siot_rd_u8(&d->rd) << 8;
+    return time16_value((uint16_t)code);
+}
+
+/* Rows are added to those of earlier blocks; each block's rows are sorted
+ * by construction (gaps), and siot_rt_settle sorts the whole and refuses a
+ * rank listed twice. */
+static int dec_ranktimes(dec *d)
+{
+    siot_trace *t = d->t;
+    uint64_t nk = siot_rd_uvar_max(&d->rd, 64, "too many per-rank quantities");
+    int key[64];
+    for (uint64_t k = 0; k < nk && !d->rd.err; k++) {
+        uint64_t len = siot_rd_uvar_max(&d->rd, 256, "quantity name too long");
+        const char *name = (const char *)d->rd.p;
+        if (!d->rd.err && len > siot_rd_left(&d->rd))
+            return dfail(d, "quantity name runs past the section");
+        if (d->rd.err)
+            break;
+        d->rd.p += len;
+        key[k] = siot_rt_from_name(name, len); /* -1: from a newer version, skipped */
+    }
+    uint64_t n = siot_rd_count(&d->rd, 1 + (t->flags & SIOT_TF_QBINS ? 2 : 1) * nk, "rank rows longer than the data");
+    if (d->rd.err)
+        return -1;
+    if (t->nrt + n > t->nranks)
+        return dfail(d, "more rank rows than ranks");
+    siot_rtrow *rows = dalloc(d, (t->nrt + n + 1) * sizeof *rows);
+    if (!rows)
+        return -1;
+    copy_n(rows, t->rt, t->nrt * sizeof *rows);
+    int64_t rank = -1;
+    for (uint64_t i = 0; i < n && !d->rd.err; i++) {
+        rank += 1 + (int64_t)siot_rd_uvar_max(&d->rd, SIOT_MAX_RANKS, "rank out of range");
+        if (rank >= (int64_t)t->nranks)
+            return dfail(d, "rank row beyond the rank count");
+        siot_rtrow *row = &rows[t->nrt + i];
+        row->rank = (int32_t)rank;
+        for (uint64_t k = 0; k < nk; k++) {
+            uint64_t v = dec_rt_time(d);
+            if (key[k] >= 0)
+                row->v[key[k]] = v;
+        }
+    }
+    t->rt = rows;
+    t->nrt += (uint32_t)n;
+    return d->rd.err ? -1 : 0;
+}
+
+static int rt_cmp(const void *a, const void *b)
+{
+    const siot_rtrow *x = a, *y = b;
+    return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+int siot_rt_settle(siot_trace *t)
+{
+    if (t->nrt > 1)
+        qsort(t->rt, t->nrt, sizeof *t->rt, rt_cmp);
+    for (uint32_t i = 1; i < t->nrt; i++)
+        if (t->rt[i].rank == t->rt[i - 1].rank)
+            return -1;
+    return 0;
+}
+
 /* Decoding a whole file: HEADER, then blocks of FUNCS SITES NODES
  * [NODES...], then END; each block after the first is joined to the trace. */
 typedef struct file_dec {
@@ -1154,6 +1264,11 @@ static int dec_section(file_dec *fd, uint8_t tag, const uint8_t *payload, uint64
             siot_rd_fail(&sub.rd, "section count does not match");
         break;
     }
+    case SEC_RANKTIMES:
+        /* into the job's trace whatever the block: rows are not per block */
+        sub.t = fd->t;
+        rc = fd->state == WANT_HEADER ? dfail(&sub, "rank times before the header") : dec_ranktimes(&sub);
+        break;
     default:
         break; /* unknown optional section from a newer minor version */
     }
@@ -1161,7 +1276,7 @@ static int dec_section(file_dec *fd, uint8_t tag, const uint8_t *payload, uint64
         snprintf(fd->whybuf, sizeof fd->whybuf, "trace is corrupt (%s)", sub.rd.err ? sub.rd.err : "bad section");
         return fd_fail(fd, fd->whybuf);
     }
-    if (siot_rd_left(&sub.rd) != 0 && tag <= SEC_END)
+    if (siot_rd_left(&sub.rd) != 0 && tag <= SEC_RANKTIMES)
         return fd_fail(fd, "trace is corrupt (unexpected bytes at the end of a section)");
     return 0;
 }
@@ -1189,6 +1304,8 @@ int siot_trace_decode(const void *p, size_t n, siot_trace *t, char *err, size_t 
     }
     if (rc == 0 && siot_rd_left(&fd.d.rd) != 0)
         rc = fd_fail(&fd, "trace is corrupt (data after the end marker)");
+    if (rc == 0 && siot_rt_settle(t) != 0)
+        rc = fd_fail(&fd, "trace is corrupt (a rank has two rows of rank times)");
     if (rc == 0) {
         siot_trace_index(t);
         return 0;
@@ -1309,8 +1426,31 @@ static void remap_sites(siot_node *n, uint32_t add)
         remap_sites(n->u.loop.body[i], add);
 }
 
+int siot_rt_union(siot_trace *dst, const siot_trace *src)
+{
+    if (!src->nrt)
+        return 0;
+    siot_rtrow *rows = siot_arena_alloc(&dst->arena, ((size_t)dst->nrt + src->nrt) * sizeof *rows);
+    if (!rows)
+        return -1;
+    copy_n(rows, dst->rt, dst->nrt * sizeof *rows);
+    copy_n(rows + dst->nrt, src->rt, src->nrt * sizeof *rows);
+    uint32_t n = dst->nrt + src->nrt, kept = 0;
+    qsort(rows, n, sizeof *rows, rt_cmp);
+    for (uint32_t i = 0; i < n; i++) /* a rank on both sides (no merge makes one): the first row */
+        if (!kept || rows[kept - 1].rank != rows[i].rank)
+            rows[kept++] = rows[i];
+    dst->rt = rows;
+    dst->nrt = kept;
+    return 0;
+}
+
 int siot_trace_append(siot_trace *dst, siot_trace *src)
 {
+    if (siot_rt_union(dst, src) != 0) {
+        siot_trace_free(src);
+        return -1;
+    }
     uint32_t *map = siot_malloc((src->nfuncs + 1) * sizeof *map);
     if (!map) {
         siot_trace_free(src);

@@ -45,7 +45,7 @@ int siot_trace_encode(const siot_trace *t, siot_vbuf *out);
 int siot_trace_encode_exact(const siot_trace *t, siot_vbuf *out);
 /* Writing a file piece by piece (a rank that spilled part of its trace to
  * disk, SIOT_MAX_MEMORY): start (magic and header), then one block per rank
- * or part: its tables (FUNCS, SITES) and one or more NODES sections, then the
+ * or part: its tables (FUNCS, SITES, RANKTIMES) and one or more NODES sections, then the
  * end marker with the number of sections before it. A block's function ids
  * come from an siot_fmap that numbers functions as NODES sections first use
  * them, so the tables can follow the sections they describe. */
@@ -58,6 +58,8 @@ int siot_fmap_init(siot_fmap *m, uint32_t nfuncs);
 void siot_fmap_free(siot_fmap *m);
 int siot_file_start(const siot_trace *t, siot_vbuf *out);
 int siot_nodes_section(siot_node *const *nodes, uint32_t n, siot_fmap *m, siot_vbuf *out);
+/* A block's tables: FUNCS, SITES and RANKTIMES (SIOT_BLOCK_TABLE_SECTIONS). */
+#define SIOT_BLOCK_TABLE_SECTIONS 3
 int siot_block_tables(const siot_trace *t, const siot_fmap *m, siot_vbuf *out);
 int siot_file_end(uint32_t nsec, siot_vbuf *out);
 
@@ -75,6 +77,11 @@ int siot_trace_load(const char *path, siot_trace *t, char *err, size_t errlen);
  * The rank lists are kept as they are. Returns 0, -1 when out of memory, or
  * SIOT_E_CONFLICT when the two traces describe one function differently. */
 int siot_trace_append(siot_trace *dst, siot_trace *src);
+/* dst's per-rank time rows united with src's (kept sorted; a rank on both
+ * sides keeps dst's row); -1 without memory, dst unchanged. */
+int siot_rt_union(siot_trace *dst, const siot_trace *src);
+/* Sorts t's rows by rank; -1 when a rank has two. */
+int siot_rt_settle(siot_trace *t);
 #define SIOT_E_CONFLICT (-2)
 
 /* Table union shared by append and merge. funcs[0..*n) has room for nsrc

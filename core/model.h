@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/ranktimes.h"
 #include "core/vbuf.h"
 
 /* ---- arena: bump allocation, freed all at once ---- */
@@ -243,6 +244,8 @@ typedef struct siot_trace {
     siot_node **top;
     uint32_t nnodes;    /* total number of nodes; ids are < nnodes */
     uint32_t max_depth; /* deepest loop nesting */
+    uint32_t nrt;       /* per-rank time totals (core/ranktimes.h), sorted by rank, */
+    siot_rtrow *rt;     /* each rank at most once; none in traces of older versions */
 } siot_trace;
 
 #endif

@@ -210,7 +210,7 @@ static void note_blocks(siot_trace *mine, const uint64_t *info, const job_state 
     uint64_t refused = 0, events = 0;
     for (int r = 0; r < js->size; r++) {
         nblocks += info[NINFO * r + INFO_NSEC] > 0;
-        nspilled += info[NINFO * r + INFO_NSEC] > 3;
+        nspilled += info[NINFO * r + INFO_NSEC] > SIOT_BLOCK_TABLE_SECTIONS + 1;
         refused += info[NINFO * r + INFO_REFUSED];
         events += info[NINFO * r + INFO_EVENTS];
     }

@@ -29,7 +29,7 @@ static const char *const LAYER_TITLE[SIOT_NLAYERS] = {"POSIX", "stdio", "MPI", "
 
 typedef struct rankrow {
     double rbytes, wbytes; /* outermost I/O calls: what the program asked for */
-    double io_ns, mpi_ns;  /* outermost calls: calls x mean duration */
+    double io_ns, mpi_ns;  /* outermost calls: the rank's own totals, or calls x mean duration */
 } rankrow;
 
 typedef struct sitestat {
@@ -582,6 +582,21 @@ static const char *CSS = "body{font:14px/1.4 sans-serif;margin:24px;color:#222;m
                          ".legend span{margin-right:14px}.legend i{display:inline-block;width:11px;height:11px;"
                          "margin-right:4px;vertical-align:-1px}.note{color:#a33}";
 
+/* Each rank's own I/O and MPI time (MPI_Init and MPI_Finalize apart) where
+ * the trace keeps them; 1 when it does for every rank. */
+static int own_rank_times(report *r)
+{
+    const siot_trace *t = r->t;
+    for (uint32_t k = 0; k < t->nranks; k++)
+        if (siot_rank_time(t, k, SIOT_RT_io) < 0)
+            return 0;
+    for (uint32_t k = 0; k < t->nranks; k++) {
+        r->ranks[k].io_ns = siot_rank_time(t, k, SIOT_RT_io);
+        r->ranks[k].mpi_ns = siot_rank_time(t, k, SIOT_RT_mpi);
+    }
+    return 1;
+}
+
 int siot_report(const siot_trace *t, const char *path, const siot_report_opts *opt, FILE *o, char *err,
                 size_t errlen)
 {
@@ -604,6 +619,7 @@ int siot_report(const siot_trace *t, const char *path, const siot_report_opts *o
         report_free(&r);
         return -1;
     }
+    int own = own_rank_times(&r);
     if (r.oom || r.files.oom || siot_files_summarise(&r.files) != 0) {
         report_free(&r);
         snprintf(err, errlen, "out of memory");
@@ -678,8 +694,9 @@ int siot_report(const siot_trace *t, const char *path, const siot_report_opts *o
                "HDF5, and the MPI-IO and POSIX calls it issued in theirs.</p>\n");
 
     /* Ranks */
-    fprintf(o, "<h2>Ranks</h2>\n<p>Who does the I/O and who waits: the outermost calls of each rank (times are "
-               "calls &times; mean duration).</p>\n");
+    fprintf(o, "<h2>Ranks</h2>\n<p>Who does the I/O and who waits: the outermost calls of each rank (%s).</p>\n",
+            own ? "times are each rank's own totals, recorded; MPI_Init and MPI_Finalize left out"
+                : "times are calls &times; mean duration: the trace has no per-rank totals");
     const char *time_series[2] = {"I/O", "MPI"}, *time_colours[2] = {"#59a14f", "#e15759"};
     rank_bars(o, &r, "Bytes per rank", 0, rw_series, rw_colours, fmt_bytes);
     legend(o, 2, rw_series, rw_colours);

@@ -49,18 +49,8 @@ typedef struct stats {
     int oom;
 } stats;
 
-static unsigned comm_kind(unsigned cls)
-{
-    unsigned b = SIOT_CLASS_BASE(cls);
-    if (b == SIOT_CLASS_coll || (cls & SIOT_CLS_COLL))
-        return COMM_COLL;
-    if (b == SIOT_CLASS_send || b == SIOT_CLASS_recv || b == SIOT_CLASS_sendrecv || b == SIOT_CLASS_probe ||
-        b == SIOT_CLASS_wait || b == SIOT_CLASS_test || b == SIOT_CLASS_start)
-        return (cls & SIOT_CLS_NB) || b == SIOT_CLASS_wait || b == SIOT_CLASS_test || b == SIOT_CLASS_start
-                   ? COMM_NB
-                   : COMM_BLOCK;
-    return COMM_OTHER;
-}
+/* the kinds in the order of SIOT_RT_mpi_collective... (core/ranktimes.h) */
+static unsigned comm_kind(unsigned cls) { return siot_rt_mpi_kind(cls) - SIOT_RT_mpi_collective; }
 
 static void on_event(void *user, const siot_agg_event *e)
 {
@@ -335,6 +325,74 @@ static void print_files_human(siot_files *fs, FILE *o)
     siot_vbuf_free(&rl);
 }
 
+double siot_rank_time(const siot_trace *t, uint32_t rank, unsigned key)
+{
+    const siot_rtrow *row = siot_rt_find(t->rt, t->nrt, (int32_t)rank);
+    if (!row || key > SIOT_RT_N)
+        return -1;
+    if (key < SIOT_RT_N)
+        return (double)row->v[key];
+    double calls = (double)row->v[SIOT_RT_io] + (double)row->v[SIOT_RT_mpi] + (double)row->v[SIOT_RT_mpi_init];
+    double span = (double)row->v[SIOT_RT_span];
+    return span > calls ? span - calls : 0;
+}
+
+const char *siot_rank_time_name(unsigned key) { return key == SIOT_RT_N ? "compute" : siot_rt_name(key); }
+
+const char *siot_rank_time_title(unsigned key)
+{
+    static const char *const titles[SIOT_RT_N + 1] = {
+        "run (span)", "I/O (outermost calls)", "MPI (outermost, no init)", "MPI_Init, MPI_Finalize",
+        "  MPI collective", "  MPI blocking", "  MPI nonblocking", "  MPI other", "POSIX (every call)",
+        "stdio (every call)", "MPI (every call)", "MPI-IO (every call)", "HDF5 (every call)",
+        "PnetCDF (every call)", "computation (span - calls)"};
+    return key <= SIOT_RT_N ? titles[key] : "unknown";
+}
+
+/* Display order: the span and how it divides, then the layers. */
+static const unsigned RT_ORDER[SIOT_RT_N + 1] = {
+    SIOT_RT_span, SIOT_RT_N, SIOT_RT_io, SIOT_RT_mpi_init, SIOT_RT_mpi, SIOT_RT_mpi_collective,
+    SIOT_RT_mpi_blocking, SIOT_RT_mpi_nonblocking, SIOT_RT_mpi_other, SIOT_RT_layer_posix, SIOT_RT_layer_stdio,
+    SIOT_RT_layer_mpi, SIOT_RT_layer_mpiio, SIOT_RT_layer_hdf5, SIOT_RT_layer_pnetcdf};
+
+/* Each rank's own times (the trace's per-rank rows): rank 0, the others'
+ * mean, min and max with the rank of the max. */
+static void print_rank_times(const siot_trace *t, FILE *o)
+{
+    if (!t->nrt)
+        return;
+    char a[32], b[32], c[32], d[32];
+    fprintf(o, "\nTime per rank (each rank's own)   rank 0    other ranks: mean          min          max (rank)\n");
+    for (unsigned i = 0; i <= SIOT_RT_N; i++) {
+        unsigned k = RT_ORDER[i];
+        double r0 = siot_rank_time(t, 0, k), sum = 0, min = -1, max = -1;
+        uint32_t n = 0, at = 0;
+        for (uint32_t r = 1; r < t->nranks; r++) {
+            double v = siot_rank_time(t, r, k);
+            if (v < 0)
+                continue;
+            n++;
+            sum += v;
+            min = min < 0 || v < min ? v : min;
+            if (v > max) {
+                max = v;
+                at = r;
+            }
+        }
+        if (r0 <= 0 && max <= 0)
+            continue;
+        siot_fmt_ns(a, sizeof a, r0 < 0 ? 0 : r0);
+        if (n) {
+            siot_fmt_ns(b, sizeof b, sum / n);
+            siot_fmt_ns(c, sizeof c, min);
+            siot_fmt_ns(d, sizeof d, max);
+            fprintf(o, "  %-28s %10s %17s %12s %12s (%u)\n", siot_rank_time_title(k), a, b, c, d, at);
+        } else {
+            fprintf(o, "  %-28s %10s %17s %12s %12s\n", siot_rank_time_title(k), a, "-", "-", "-");
+        }
+    }
+}
+
 static void print_human(stats *s, const char *path, FILE *o)
 {
     const siot_trace *t = s->t;
@@ -367,6 +425,8 @@ static void print_human(stats *s, const char *path, FILE *o)
         else
             fprintf(o, "  %-22s %10" PRIu64 "   %17s %10s %10s %12" PRIu64 "\n", name, sp.r0, "-", "-", "-", tot);
     }
+
+    print_rank_times(t, o);
 
     fprintf(o, "\nBytes per layer                 read       written      time in calls\n");
     for (unsigned l = 0; l < SIOT_NLAYERS; l++) {
@@ -437,7 +497,8 @@ static void json_name(FILE *o, const char *name)
 }
 
 /* Each rank's calls per layer and per kind of MPI communication (the
- * CSV's "rank" rows): {"rank":0,"calls":{"posix":24,...,"collective":3}}. */
+ * CSV's "rank" rows), and its own times when the trace has them:
+ * {"rank":0,"calls":{"posix":24,...,"collective":3},"time_s":{"span":..}}. */
 static void print_ranks_json(const stats *s, FILE *o)
 {
     for (uint32_t r = 0; r < s->t->nranks; r++) {
@@ -446,7 +507,13 @@ static void print_ranks_json(const stats *s, FILE *o)
             fprintf(o, "%s\"%s\":%" PRIu64, c ? "," : "",
                     c < SIOT_NLAYERS ? siot_layer_name(c) : COMM_NAMES[c - SIOT_NLAYERS],
                     s->rank_calls[(uint64_t)r * NCOLS + c]);
-        fprintf(o, "}}");
+        fprintf(o, "}");
+        for (unsigned k = 0; k <= SIOT_RT_N; k++) {
+            double v = siot_rank_time(s->t, r, k);
+            if (v >= 0)
+                fprintf(o, "%s\"%s\":%.9g", k ? "," : ",\"time_s\":{", siot_rank_time_name(k), v * 1e-9);
+        }
+        fprintf(o, "%s}", siot_rank_time(s->t, r, 0) >= 0 ? "}" : "");
     }
 }
 
@@ -632,6 +699,12 @@ static void print_csv(stats *s, FILE *o)
                 fprintf(o, "rank,%u,%s_calls,%" PRIu64 ",%s\n", r,
                         c < SIOT_NLAYERS ? siot_layer_name(c) : COMM_NAMES[c - SIOT_NLAYERS], v,
                         c < SIOT_NLAYERS ? siot_layer_name(c) : "mpi");
+        }
+    for (uint32_t r = 0; r < t->nranks; r++)
+        for (unsigned k = 0; k <= SIOT_RT_N; k++) {
+            double v = siot_rank_time(t, r, k);
+            if (v > 0)
+                fprintf(o, "rank,%u,time_%s_s,%.9g,\n", r, siot_rank_time_name(k), v * 1e-9);
         }
     print_files_csv(&s->files, o);
 }

@@ -26,6 +26,12 @@ typedef struct siot_siteloc {
 void siot_resolve_sites(const siot_trace *t, siot_siteloc *loc, uint32_t n);
 
 /* format: 0 tables for a person, 1 JSON, 2 CSV. */
+/* A rank's own time in ns for a quantity of core/ranktimes.h, or, for key
+ * SIOT_RT_N, its computation (span less its outermost calls); -1 when the
+ * trace has no row for the rank (older traces). */
+double siot_rank_time(const siot_trace *t, uint32_t rank, unsigned key);
+const char *siot_rank_time_name(unsigned key);  /* "span", ..., "compute" */
+const char *siot_rank_time_title(unsigned key); /* for tables and charts */
 int siot_stats(const siot_trace *t, const char *path, int format, FILE *out, char *err, size_t errlen);
 
 #endif

@@ -42,6 +42,8 @@ static struct {
     uint64_t ckpts;   /* checkpoints written */
     uint64_t ckpt_ns; /* time they took */
     siot_out ckpt_out; /* a checkpoint written, to be committed out of the lock (fd >= 0) */
+    uint64_t first, last;      /* start of the first traced call, end of the last */
+    uint64_t rt[SIOT_RT_N];    /* the rank's own time totals (core/ranktimes.h) */
 } S = {.ckpt_next = UINT64_MAX, .ckpt_out = {.fd = -1}};
 
 void siot_runtime_init(void)
@@ -108,6 +110,8 @@ void siot_session_restart(int32_t rank, uint32_t nranks)
     siot_spill_attach(&S.queue, rank);
     siot_fd_forget_all();
     siot_h_reset_all();
+    memset(S.rt, 0, sizeof S.rt);
+    S.first = S.last = 0;
     S.ended = 0;
     siot_unlock();
     atomic_store(&siot_layer_mask, siot_cfg.layers);
@@ -154,6 +158,13 @@ static int describe_session(siot_trace *t)
         t->ntop = S.queue.n;
     } else {
         rc = -1;
+    }
+    t->rt = siot_cfg.rank_times ? siot_arena_alloc(&t->arena, sizeof *t->rt) : NULL;
+    if (t->rt) {
+        t->nrt = 1;
+        t->rt->rank = S.rank;
+        memcpy(t->rt->v, S.rt, sizeof S.rt);
+        t->rt->v[SIOT_RT_span] = S.last - S.first;
     }
     if (S.queue.oom) {
         char why[200];
@@ -260,8 +271,17 @@ static int checkpoint(uint64_t now)
 
 int siot_session_push(const siot_raw *stage, uint32_t n, const uint8_t *pool, uint64_t now)
 {
-    if (!S.ended)
+    if (!S.ended) {
         siot_queue_push(&S.queue, stage, n, pool);
+        if (!S.first || stage[0].t_start < S.first) /* threads: groups end out of order */
+            S.first = stage[0].t_start;
+        if (now > S.last)
+            S.last = now;
+        for (uint32_t i = 0; i < n; i++) {
+            const siot_funcdesc *f = &siot_functab[stage[i].func];
+            siot_rt_add(S.rt, f->layer, f->cls, stage[i].parent < 0, stage[i].t_end - stage[i].t_start);
+        }
+    }
     if (SIOT_LIKELY(now < S.ckpt_next))
         return 0;
     return checkpoint(now);

@@ -600,6 +600,57 @@ static void file_with_arg(siot_vbuf *f, uint64_t nranks, const siot_vbuf *arg)
     craft_free(&c);
 }
 
+/* Per-rank time rows: exact between ranks, within 0.1% in the file form,
+ * united by append (sorted, each rank once); a rank row beyond the rank
+ * count or a rank listed twice is refused. */
+static void check_rank_times(void)
+{
+    siot_trace a, b, d;
+    siot_vbuf f;
+    char err[256];
+    static const uint64_t V[3] = {123456789, 0, 1023};
+    build_rich(&a);
+    build_rich(&b);
+    a.rt = siot_arena_alloc(&a.arena, 2 * sizeof *a.rt);
+    a.nrt = 2;
+    a.rt[0].rank = 1, a.rt[1].rank = 9;
+    b.rt = siot_arena_alloc(&b.arena, sizeof *b.rt);
+    b.nrt = 1;
+    b.rt[0].rank = 4;
+    for (unsigned k = 0; k < 3; k++) {
+        a.rt[0].v[SIOT_RT_span + k] = V[k];
+        a.rt[1].v[SIOT_RT_layer_hdf5] = V[0] + 7;
+        b.rt[0].v[SIOT_RT_mpi_collective] = V[k] * 3 + 1;
+    }
+    for (int exact = 1; exact >= 0; exact--) {
+        siot_vbuf_init(&f);
+        CHECK((exact ? siot_trace_encode_exact(&a, &f) : siot_trace_encode(&a, &f)) == 0);
+        CHECK(decode_exact(f.data, f.len, &d, err, sizeof err) == 0);
+        CHECK(d.nrt == 2 && d.rt[0].rank == 1 && d.rt[1].rank == 9);
+        for (unsigned k = 0; k < SIOT_RT_N && d.nrt == 2; k++)
+            for (int r = 0; r < 2; r++) {
+                double want = (double)a.rt[r].v[k], got = (double)d.rt[r].v[k];
+                CHECK(exact ? got == want : got >= want * 0.999 && got <= want * 1.001);
+            }
+        siot_trace_free(&d);
+        siot_vbuf_free(&f);
+    }
+    CHECK(siot_trace_append(&a, &b) == 0);
+    CHECK(a.nrt == 3 && a.rt[0].rank == 1 && a.rt[1].rank == 4 && a.rt[2].rank == 9);
+    CHECK(a.nrt == 3 && a.rt[1].v[SIOT_RT_mpi_collective] == 3 * V[2] + 1 && a.rt[2].v[SIOT_RT_layer_hdf5] == V[0] + 7);
+    /* rows of several blocks are settled at the end of a decode: a rank twice is refused */
+    a.rt[1].rank = 9;
+    CHECK(siot_rt_settle(&a) == -1);
+    a.rt[1].rank = 4;
+    CHECK(siot_rt_settle(&a) == 0 && a.rt[0].rank == 1 && a.rt[1].rank == 4);
+    siot_vbuf_init(&f);
+    a.rt[2].rank = NRANKS; /* beyond the rank count */
+    CHECK(siot_trace_encode_exact(&a, &f) == 0);
+    CHECK(expect_reject("rank times: a row beyond the rank count", &f));
+    siot_vbuf_free(&f);
+    siot_trace_free(&a);
+}
+
 /* ==================================================================== main */
 
 int main(void)
@@ -607,6 +658,7 @@ int main(void)
     siot_trace t, d;
     siot_vbuf enc, enc2;
     char err[256];
+    check_rank_times();
     build_rich(&t);
     siot_vbuf_init(&enc);
     siot_vbuf_init(&enc2);

@@ -1,0 +1,66 @@
+"""check_rank_times.py SRC P STATS.json STATS.csv STATS.txt REPORT.html
+
+tests/progs/imbalance.c: rank r computes r*STEP_MS ms before each of ITERS
+MPI_Allreduce calls, so it waits about (P-1-r)*STEP_MS ms in each. Checks
+each rank's own collective time and computation in siot stats --json against
+that (10%, plus 2 ms per call for scheduling), that the CSV and the report's
+"Time per rank" chart carry the same numbers, and that the text shows the
+table."""
+import csv
+import json
+import re
+import sys
+
+src, P = open(sys.argv[1]).read(), int(sys.argv[2])
+C = {m.group(1): int(m.group(2)) for m in re.finditer(r"#define (\w+) (\d+)", src)}
+ITERS, STEP = C["ITERS"], C["STEP_MS"] * 1e-3
+stats = json.load(open(sys.argv[3]))
+slack = 2e-3 * (ITERS + 1)
+errors = []
+coll = []
+for r in range(P):
+    row = stats["ranks"][r]
+    t = row.get("time_s")
+    if t is None:
+        sys.exit("rank %d: no time_s in stats --json" % r)
+    want_wait, want_comp = (P - 1 - r) * STEP * ITERS, r * STEP * ITERS
+    got_wait, got_comp = t["mpi_collective"], t["compute"]
+    print("   rank %d: MPI collective %.1f ms (source: %.0f), computation %.1f ms (source: %.0f)"
+          % (r, got_wait * 1e3, want_wait * 1e3, got_comp * 1e3, want_comp * 1e3))
+    if abs(got_wait - want_wait) > 0.1 * want_wait + slack:
+        errors.append("rank %d waits %.4f s in collectives, the source says %.4f" % (r, got_wait, want_wait))
+    if abs(got_comp - want_comp) > 0.1 * want_comp + slack:
+        errors.append("rank %d computes %.4f s, the source says %.4f" % (r, got_comp, want_comp))
+    if abs(t["span"] - (t["compute"] + t["io"] + t["mpi"] + t["mpi_init"])) > 0.01 * t["span"] + 1e-6:
+        errors.append("rank %d: span %.6f is not computation + I/O + MPI + MPI init" % (r, t["span"]))
+    if t["io"] <= 0 or t["layer_posix"] <= 0:
+        errors.append("rank %d: its pwrite calls took no time" % r)
+    coll.append(got_wait)
+if not coll[0] > coll[P - 1] + STEP * ITERS:
+    errors.append("the ranks' waits do not differ: %s" % coll)
+
+rows = {(int(x["name"]), x["metric"]): float(x["value"]) for x in csv.DictReader(open(sys.argv[4]))
+        if x["section"] == "rank"}
+for r in range(P):
+    for k in ("mpi_collective", "compute", "span"):
+        want = stats["ranks"][r]["time_s"][k]
+        got = rows.get((r, "time_%s_s" % k))
+        if got is None or abs(got - want) > 1e-9 * max(1, want):
+            errors.append("CSV rank %d time_%s_s %s, JSON %s" % (r, k, got, want))
+
+text = open(sys.argv[5]).read()
+if "Time per rank (each rank's own)" not in text or "MPI collective" not in text:
+    errors.append("siot stats shows no per-rank time table")
+
+UNIT = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+html = open(sys.argv[6]).read()
+chart = {}
+for m in re.finditer(r"<title>rank (\d+) MPI: ([\d.]+)(ns|us|ms|s)</title>", html):
+    chart[int(m.group(1))] = float(m.group(2)) * UNIT[m.group(3)]
+for r in range(P):
+    want = stats["ranks"][r]["time_s"]["mpi"]
+    got = chart.get(r)
+    if want > 1e-3 and (got is None or abs(got - want) > 0.01 * want):
+        errors.append("report: rank %d MPI %s s, stats %s s" % (r, got, want))
+if errors:
+    sys.exit("\n".join(errors))
