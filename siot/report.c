@@ -274,8 +274,8 @@ static void hbars(FILE *o, const char *title, uint32_t n, const char *const *lab
             fprintf(o, "%s%s: %s</title></rect>\n", series[s][0] ? " " : "", series[s], fmt(a, sizeof a, v[i][s]));
             x += w;
         }
-        fprintf(o, "<text x=\"%.1f\" y=\"%d\" class=\"v\">%s</text>\n", x + 4, y + 14,
-                fmt(a, sizeof a, v[i][0] + v[i][1]));
+        fprintf(o, "<text x=\"%.1f\" y=\"%d\" class=\"v\" data-row=\"%s\" data-v=\"%.17g,%.17g\">%s</text>\n",
+                x + 4, y + 14, labels[i], v[i][0], v[i][1], fmt(a, sizeof a, v[i][0] + v[i][1]));
     }
     int flat[2 * (SIOT_NLAYERS + 1)], legend[SIOT_NCONCEPTS];
     uint32_t m = n < SIOT_NLAYERS + 1 ? n : SIOT_NLAYERS + 1;
