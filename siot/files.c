@@ -332,6 +332,34 @@ static void touch(siot_files *fs, int32_t row, int32_t rank)
         fs->oom = 1;
 }
 
+/* A failed open of the name in fs->name, on rank. */
+static void failed_open(siot_files *fs, uint8_t layer, uint64_t calls, int32_t rank)
+{
+    const char *name = (const char *)fs->name.data;
+    uint32_t i = 0;
+    while (i < fs->nfailed && (fs->failed[i].layer != layer || strcmp(fs->failed[i].name, name) != 0))
+        i++;
+    if (i == SIOT_MAX_FAILED) {
+        fs->failed_more += calls;
+        return;
+    }
+    if (i == fs->nfailed) {
+        siot_failedopen *v = realloc(fs->failed, (i + 1) * sizeof *v);
+        if (v)
+            fs->failed = v;
+        char *copy = v ? strdup(name) : NULL;
+        if (!copy) {
+            fs->oom = 1;
+            return;
+        }
+        v[i] = (siot_failedopen){.name = copy, .layer = layer};
+        fs->nfailed++;
+    }
+    fs->failed[i].calls += calls;
+    if (siot_rankset_add(&fs->failed[i].ranks, rank) != 0)
+        fs->oom = 1;
+}
+
 /* An open with a path: a new handle on each of the record's ranks (the
  * MPI_File or netCDF id it writes back, else its return), naming the file. */
 static void on_open(siot_files *fs, const siot_agg_event *e, int kpath)
@@ -347,9 +375,13 @@ static void on_open(siot_files *fs, const siot_agg_event *e, int kpath)
         c.rank = e->ranks[i];
         int64_t ret = siot_eval_int(ev->ret, &c, -1);
         int64_t id = kout >= 0 ? (ret == 0 ? arg_at(fs, ev, kout, &c) : -1) : ret;
-        if (id < 0 || kind == HK_NONE)
-            continue; /* a failed open touched no file */
+        if (kind == HK_NONE)
+            continue;
         int exact = open_name(fs, e, ev->args[kpath], &c);
+        if (id < 0 && exact >= 0) {
+            failed_open(fs, f->layer, e->calls, e->ranks[i]); /* it touched no file */
+            continue;
+        }
         int32_t row = exact < 0 ? -1 : row_for(fs, (const char *)fs->name.data, f->layer, exact);
         if (row < 0) {
             fs->oom = 1;
@@ -602,6 +634,11 @@ void siot_files_free(siot_files *fs)
         free(fs->patterns[i].pattern);
         siot_rankset_free(&fs->patterns[i].ranks);
     }
+    for (uint32_t i = 0; i < fs->nfailed; i++) {
+        free(fs->failed[i].name);
+        siot_rankset_free(&fs->failed[i].ranks);
+    }
+    free(fs->failed);
     free(fs->rows);
     free(fs->patterns);
     if (fs->ix) {

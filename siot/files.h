@@ -53,9 +53,22 @@ typedef struct siot_filepattern {
     siot_rankset ranks;
 } siot_filepattern;
 
+/* An open that failed, per file name and layer: the file is in no row
+ * unless another open of it succeeded. */
+typedef struct siot_failedopen {
+    char *name;
+    uint8_t layer;
+    uint64_t calls;
+    siot_rankset ranks;
+} siot_failedopen;
+#define SIOT_MAX_FAILED 256 /* names kept; the failed opens of further names are only counted */
+
 typedef struct siot_files {
     siot_filerow *rows;
     uint32_t nrows, caprows;
+    siot_failedopen *failed; /* in the order first seen */
+    uint32_t nfailed;
+    uint64_t failed_more; /* failed opens of names past SIOT_MAX_FAILED */
     siot_filepattern *patterns; /* filled by siot_files_summarise */
     uint32_t npatterns;
     struct siot_files_index *ix; /* name and handle lookup */

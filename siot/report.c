@@ -11,6 +11,7 @@
 #include "core/expr.h"
 #include "core/hist.h"
 #include "replay/analyze.h"
+#include "siot/chart.h"
 #include "siot/dump.h"
 #include "siot/files.h"
 #include "siot/findings.h"
@@ -22,10 +23,9 @@
 #define SIZE_BINS 64
 #define MAX_BARS 400 /* per-rank charts: more ranks are grouped */
 #define TOP_SITES 50
+#define INIT_ROW SIOT_NLAYERS /* the layer charts' row of MPI init/finalize */
 
-static const char *const LAYER_COLOUR[SIOT_NLAYERS] = {"#4e79a7", "#f28e2b", "#e15759",
-                                                       "#76b7b2", "#59a14f", "#b07aa1"};
-static const char *const LAYER_TITLE[SIOT_NLAYERS] = {"POSIX", "stdio", "MPI", "MPI-IO", "HDF5", "PnetCDF"};
+#define LAYER_TITLE(l) (siot_concepts[l].name)
 
 typedef struct rankrow {
     double rbytes, wbytes; /* outermost I/O calls: what the program asked for */
@@ -43,15 +43,32 @@ typedef struct sitestat {
 typedef struct report {
     const siot_trace *t;
     uint64_t total;
-    uint64_t lcalls[SIOT_NLAYERS];
-    double lread[SIOT_NLAYERS], lwrite[SIOT_NLAYERS], ltime[SIOT_NLAYERS];
+    /* per layer, and MPI init/finalize apart (row INIT_ROW, not in the MPI row) */
+    uint64_t lcalls[SIOT_NLAYERS + 1];
+    double lread[SIOT_NLAYERS], lwrite[SIOT_NLAYERS], ltime[SIOT_NLAYERS + 1];
     uint64_t sizes[SIOT_NLAYERS][2][SIZE_BINS];
+    double size_bytes[SIOT_NLAYERS][2][SIZE_BINS];
     rankrow *ranks;
+    int own_times; /* ranks[] times are the ranks' own (the trace's RANKTIMES) */
     sitestat *sites; /* per site index + 1 */
     siot_files files; /* the same per-file rows as siot stats */
+    siot_vbuf scratch;
     int oom;
     FILE *o;
 } report;
+
+/* MPI_Init, MPI_Init_thread, MPI_Finalize: start-up and shutdown, neither
+ * I/O nor communication. */
+static int is_init_fini(const siot_funcdesc *f)
+{
+    unsigned b = SIOT_CLASS_BASE(f->cls);
+    return f->layer == SIOT_LAYER_mpi && (b == SIOT_CLASS_init || b == SIOT_CLASS_finalize);
+}
+
+static int concept_of(const siot_funcdesc *f)
+{
+    return is_init_fini(f) ? SIOT_C_INIT : f->layer;
+}
 
 /* ------------------------------------------------------------ formatting */
 
@@ -110,46 +127,73 @@ typedef const char *(*fmt_fn)(char *, size_t, double);
 
 /* ------------------------------------------------------------ aggregation */
 
+/* Calls, bytes and time per layer (MPI init/finalize apart), and the
+ * request sizes, counted as siot stats counts them. */
+static void layer_account(report *r, const siot_agg_event *e, double bytes)
+{
+    const siot_funcdesc *f = e->fn;
+    const siot_event *ev = &e->node->u.ev;
+    uint64_t total = e->calls * e->nranks;
+    unsigned row = is_init_fini(f) ? INIT_ROW : f->layer, b = SIOT_CLASS_BASE(f->cls);
+    int64_t aiofd;
+    unsigned aio = siot_aio_direction(e, &r->scratch, &aiofd);
+    if (aio)
+        b = aio; /* an aio completion's bytes: read or written */
+    r->total += total;
+    r->lcalls[row] += total;
+    if (e->first_visit)
+        r->ltime[row] += ev->dur.mean * (double)ev->dur.count;
+    if ((b != SIOT_CLASS_read && b != SIOT_CLASS_write) || f->layer == SIOT_LAYER_mpi)
+        return;
+    int w = b == SIOT_CLASS_write;
+    if (w)
+        r->lwrite[f->layer] += bytes * (double)total;
+    else
+        r->lread[f->layer] += bytes * (double)total;
+    if (e->bytes > 0) {
+        unsigned bin = siot_hist_bin((uint64_t)e->bytes);
+        r->sizes[f->layer][w][bin] += total;
+        r->size_bytes[f->layer][w][bin] += bytes * (double)total;
+    }
+}
+
+/* Per rank: the outermost calls' bytes and time, I/O against MPI. */
+static void rank_account(report *r, const siot_agg_event *e, double bytes)
+{
+    const siot_funcdesc *f = e->fn;
+    const siot_event *ev = &e->node->u.ev;
+    unsigned b = SIOT_CLASS_BASE(f->cls);
+    int io = b == SIOT_CLASS_read || b == SIOT_CLASS_write;
+    if (siot_eval_int(ev->parent, &e->ctx, 0) != 0)
+        return;
+    double t = ev->dur.mean * (double)e->calls;
+    for (uint32_t i = 0; i < e->nranks; i++) {
+        uint32_t k = (uint32_t)e->ranks[i];
+        if (k >= r->t->nranks)
+            continue;
+        rankrow *row = &r->ranks[k];
+        if (f->layer == SIOT_LAYER_mpi) {
+            if (b != SIOT_CLASS_init && b != SIOT_CLASS_finalize) /* start-up apart, as the ranks' own times */
+                row->mpi_ns += t;
+        } else {
+            row->io_ns += t;
+            if (io && b == SIOT_CLASS_read)
+                row->rbytes += bytes * (double)e->calls;
+            else if (io)
+                row->wbytes += bytes * (double)e->calls;
+        }
+    }
+}
+
 static void on_event(void *user, const siot_agg_event *e)
 {
     report *r = user;
     const siot_funcdesc *f = e->fn;
     const siot_event *ev = &e->node->u.ev;
     uint64_t total = e->calls * e->nranks;
-    unsigned b = SIOT_CLASS_BASE(f->cls);
-    int io = b == SIOT_CLASS_read || b == SIOT_CLASS_write;
     double bytes = siot_is_data_class(f->cls) && e->bytes > 0 ? (double)e->bytes : 0;
-    r->total += total;
-    r->lcalls[f->layer] += total;
-    if (io && f->layer != SIOT_LAYER_mpi) {
-        if (b == SIOT_CLASS_read)
-            r->lread[f->layer] += bytes * (double)total;
-        else
-            r->lwrite[f->layer] += bytes * (double)total;
-        if (e->bytes > 0)
-            r->sizes[f->layer][b == SIOT_CLASS_write][siot_hist_bin((uint64_t)e->bytes)] += total;
-    }
-    if (e->first_visit)
-        r->ltime[f->layer] += ev->dur.mean * (double)ev->dur.count;
-    int outermost = siot_eval_int(ev->parent, &e->ctx, 0) == 0;
-    if (outermost) {
-        double t = ev->dur.mean * (double)e->calls;
-        for (uint32_t i = 0; i < e->nranks; i++) {
-            uint32_t k = (uint32_t)e->ranks[i];
-            if (k >= r->t->nranks)
-                continue;
-            rankrow *row = &r->ranks[k];
-            if (f->layer == SIOT_LAYER_mpi) {
-                row->mpi_ns += t;
-            } else {
-                row->io_ns += t;
-                if (io && b == SIOT_CLASS_read)
-                    row->rbytes += bytes * (double)e->calls;
-                else if (io)
-                    row->wbytes += bytes * (double)e->calls;
-            }
-        }
-    }
+    layer_account(r, e, bytes);
+    rank_account(r, e, bytes);
     if (ev->site <= r->t->nsites) {
         sitestat *s = &r->sites[ev->site];
         s->used = 1;
@@ -167,20 +211,55 @@ static void on_event(void *user, const siot_agg_event *e)
 
 /* ------------------------------------------------------------ charts */
 
-/* Horizontal bars, one row a label, up to two stacked series. */
-static void hbars(FILE *o, const char *title, uint32_t n, const char *const *labels, double (*v)[2],
-                  const char *const *colours, const char *const *series, fmt_fn fmt)
+/* A chart and its own legend, side by side with the next ones. */
+static void fig_open(FILE *o, int w, int h, const char *cls)
 {
-    const int W = 360, LW = 70, RH = 22, TOP = 26;
+    fprintf(o, "<div class=\"fig\"><svg class=\"chart%s%s\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+               "role=\"img\">\n",
+            cls ? " " : "", cls ? cls : "", w, h, w, h);
+}
+
+static void fig_close(FILE *o, int n, const int *concepts)
+{
+    fprintf(o, "</svg>\n");
+    siot_chart_legend(o, n, concepts);
+    fprintf(o, "</div>\n");
+}
+
+static void chart_title(FILE *o, const char *title)
+{
+    fprintf(o, "<text x=\"0\" y=\"16\" class=\"t\">");
+    esc(o, title);
+    fprintf(o, "</text>\n");
+}
+
+/* The concepts of a chart's legend: the distinct ones of c[0..n), in order. */
+static int distinct(const int *c, int n, int *out)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        int j = 0;
+        while (j < k && out[j] != c[i])
+            j++;
+        if (j == k && c[i] >= 0)
+            out[k++] = c[i];
+    }
+    return k;
+}
+
+/* Horizontal bars, one row a label, up to two stacked series, each bar
+ * of the concept c[row][series]; the value written after the bar. */
+static void hbars(FILE *o, const char *title, uint32_t n, const char *const *labels, double (*v)[2], int (*c)[2],
+                  const char *const *series, fmt_fn fmt)
+{
+    const int W = 380, LW = 120, RH = 22, TOP = 26;
     double max = 0;
     for (uint32_t i = 0; i < n; i++)
         if (v[i][0] + v[i][1] > max)
             max = v[i][0] + v[i][1];
-    int h = TOP + RH * (int)n + 8;
-    fprintf(o, "<svg class=\"chart\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\">\n", W, h, W, h);
-    fprintf(o, "<text x=\"0\" y=\"16\" class=\"t\">");
-    esc(o, title);
-    fprintf(o, "</text>\n");
+    fig_open(o, W, TOP + RH * (int)n + 8, NULL);
+    chart_title(o, title);
+    char a[48];
     for (uint32_t i = 0; i < n; i++) {
         int y = TOP + RH * (int)i;
         fprintf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", LW - 6, y + 14);
@@ -191,37 +270,42 @@ static void hbars(FILE *o, const char *title, uint32_t n, const char *const *lab
             double w = max > 0 ? v[i][s] / max * (W - LW - 70) : 0;
             if (w <= 0)
                 continue;
-            char a[48];
-            fprintf(o, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"><title>", x, y + 3, w,
-                    RH - 6, colours[s]);
+            siot_chart_rect(o, c[i][s], x, y + 3, w, RH - 6);
+            fprintf(o, "<title>");
             esc(o, labels[i]);
-            fprintf(o, " %s: %s</title></rect>\n", series[s] ? series[s] : "", fmt(a, sizeof a, v[i][s]));
+            fprintf(o, "%s%s: %s</title></rect>\n", series[s][0] ? " " : "", series[s], fmt(a, sizeof a, v[i][s]));
             x += w;
         }
-        char a[48];
-        fprintf(o, "<text x=\"%.1f\" y=\"%d\" class=\"v\">%s</text>\n", x + 4, y + 14,
-                fmt(a, sizeof a, v[i][0] + v[i][1]));
+        fprintf(o, "<text x=\"%.1f\" y=\"%d\" class=\"v\" data-row=\"%s\" data-v=\"%.17g,%.17g\">%s</text>\n",
+                x + 4, y + 14, labels[i], v[i][0], v[i][1], fmt(a, sizeof a, v[i][0] + v[i][1]));
     }
-    fprintf(o, "</svg>\n");
+    int flat[2 * (SIOT_NLAYERS + 1)], legend[SIOT_NCONCEPTS];
+    uint32_t m = n < SIOT_NLAYERS + 1 ? n : SIOT_NLAYERS + 1;
+    for (uint32_t i = 0; i < m; i++)
+        for (int s = 0; s < 2; s++)
+            flat[2 * i + s] = c[i][s];
+    fig_close(o, distinct(flat, 2 * (int)m, legend), legend);
 }
 
-static void legend(FILE *o, int n, const char *const *names, const char *const *colours)
+/* Horizontal grid lines and tick labels of a vertical axis; the ticks
+ * carry class "tick" (and "log" on a logarithmic axis). */
+static void y_axis(FILE *o, const siot_axis *ax, int L, int R, int TOP, int H)
 {
-    fprintf(o, "<div class=\"legend\">");
-    for (int i = 0; i < n; i++) {
-        fprintf(o, "<span><i style=\"background:%s\"></i>", colours[i]);
-        esc(o, names[i]);
-        fprintf(o, "</span>");
+    char a[48];
+    for (int t = 0; t <= ax->nticks; t++) {
+        double y = TOP + H - H * siot_axis_pos(ax, siot_axis_tick(ax, t));
+        fprintf(o, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" class=\"grid\"/>", L, R, y, y);
+        fprintf(o, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" class=\"tick%s\">%s</text>\n", L - 4, y + 4,
+                ax->log ? " log" : "", siot_axis_label(ax, t, a, sizeof a));
     }
-    fprintf(o, "</div>\n");
 }
 
 /* Vertical bars over ranks (grouped when there are many), two stacked series. */
 static void rank_bars(FILE *o, const report *r, const char *title, int which, const char *const *series,
-                      const char *const *colours, fmt_fn fmt)
+                      const int *c, fmt_fn fmt)
 {
     uint32_t n = r->t->nranks, group = (n + MAX_BARS - 1) / MAX_BARS, bars = (n + group - 1) / group;
-    const int W = 900, H = 200, L = 70, B = 28, TOP = 26;
+    const int W = 900, H = 200, L = 80, B = 28, TOP = 26;
     double *v = calloc((size_t)bars * 2 + 2, sizeof *v), max = 0;
     if (!v)
         return;
@@ -234,34 +318,29 @@ static void rank_bars(FILE *o, const report *r, const char *title, int which, co
     for (uint32_t i = 0; i < bars; i++)
         if (v[2 * i] + v[2 * i + 1] > max)
             max = v[2 * i] + v[2 * i + 1];
-    fprintf(o, "<svg class=\"chart\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\">\n", W,
-            H + B + TOP, W, H + B + TOP);
+    siot_axis ax;
+    siot_axis_linear(&ax, which ? SIOT_AX_TIME : SIOT_AX_BYTES, max);
+    fig_open(o, W, H + B + TOP, NULL);
     fprintf(o, "<text x=\"0\" y=\"16\" class=\"t\">");
     esc(o, title);
     if (group > 1)
         fprintf(o, " (bars of %u ranks)", group);
     fprintf(o, "</text>\n");
+    y_axis(o, &ax, L, W, TOP, H);
     char a[48];
-    for (int t = 0; t <= 4; t++) {
-        double y = TOP + H - H * t / 4.0;
-        fprintf(o, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" class=\"grid\"/>", L, W, y, y);
-        fprintf(o, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n", L - 4, y + 4,
-                fmt(a, sizeof a, max * t / 4.0));
-    }
     double bw = (double)(W - L) / bars;
     for (uint32_t i = 0; i < bars; i++) {
         double y = TOP + H;
         for (int s = 0; s < 2; s++) {
-            double h = max > 0 ? v[2 * i + s] / max * H : 0;
+            double h = siot_axis_pos(&ax, v[2 * i + s]) * H;
             if (h <= 0)
                 continue;
             y -= h;
-            fprintf(o, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\"><title>", L + bw * i,
-                    y, bw > 2 ? bw - 1 : bw, h, colours[s]);
+            siot_chart_rect(o, c[s], L + bw * i, y, bw > 2 ? bw - 1 : bw, h);
             if (group > 1)
-                fprintf(o, "ranks %u-%u", i * group, (i + 1) * group - 1 < n ? (i + 1) * group - 1 : n - 1);
+                fprintf(o, "<title>ranks %u-%u", i * group, (i + 1) * group - 1 < n ? (i + 1) * group - 1 : n - 1);
             else
-                fprintf(o, "rank %u", i);
+                fprintf(o, "<title>rank %u", i);
             fprintf(o, " %s: %s</title></rect>\n", series[s], fmt(a, sizeof a, v[2 * i + s]));
         }
     }
@@ -270,56 +349,81 @@ static void rank_bars(FILE *o, const report *r, const char *title, int which, co
         fprintf(o, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%u</text>\n", L + bw * (i + 0.5), TOP + H + 16,
                 i * group);
     fprintf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">rank</text>\n", W, TOP + H + B);
-    fprintf(o, "</svg>\n");
     free(v);
+    fig_close(o, 2, c);
 }
 
-static void size_hist(FILE *o, const report *r, unsigned layer)
+/* One bar of a size histogram and its value written above it (turned, so
+ * that narrow bars keep readable values). */
+static void size_bar(FILE *o, unsigned layer, int w, unsigned bin, double v, int bytes, double x, double bw,
+                     double h, int base)
 {
-    const uint64_t(*s)[SIZE_BINS] = r->sizes[layer];
-    int lo = SIZE_BINS, hi = -1;
-    uint64_t max = 0;
+    char a[48], lo[48];
+    siot_chart_rect(o, w ? SIOT_C_WRITE : SIOT_C_READ, x, base - h, bw, h);
+    fprintf(o, "<title>%s %s of %s.. bytes: %s</title></rect>\n", LAYER_TITLE(layer), w ? "writes" : "reads",
+            fmt_size_bin(lo, sizeof lo, bin), bytes ? fmt_bytes(a, sizeof a, v) : siot_fmt_count(a, sizeof a, v));
+    if (bytes)
+        fmt_bytes(a, sizeof a, v);
+    else
+        snprintf(a, sizeof a, "%.0f", v);
+    double cx = x + bw / 2 + 3, cy = base - h - 3;
+    fprintf(o, "<text x=\"%.1f\" y=\"%.1f\" class=\"bv\" data-layer=\"%s\" data-dir=\"%s\" data-min=\"%.0f\" "
+               "data-what=\"%s\" transform=\"rotate(-90 %.1f %.1f)\">%s</text>\n",
+            cx, cy, siot_layer_name(layer), w ? "write" : "read", ldexp(1.0, (int)bin), bytes ? "bytes" : "calls", cx,
+            cy, a);
+}
+
+/* Request sizes of a layer on a logarithmic axis: the calls per size, or
+ * the bytes they moved (bytes != 0), read and write bars side by side. */
+static void size_hist(FILE *o, const report *r, unsigned layer, int bytes)
+{
+    int lo = SIZE_BINS, hi = -1, dirs[2] = {0, 0};
+    double max = 0;
     for (int b = 0; b < SIZE_BINS; b++)
-        if (s[0][b] || s[1][b]) {
-            if (b < lo)
-                lo = b;
+        for (int w = 0; w < 2; w++) {
+            double v = bytes ? r->size_bytes[layer][w][b] : (double)r->sizes[layer][w][b];
+            if (!r->sizes[layer][w][b])
+                continue;
+            lo = b < lo ? b : lo;
             hi = b;
-            if (s[0][b] > max)
-                max = s[0][b];
-            if (s[1][b] > max)
-                max = s[1][b];
+            dirs[w] = 1;
+            max = v > max ? v : max;
         }
     if (hi < 0)
         return;
-    const int H = 140, L = 50, TOP = 26, B = 30;
-    int nb = hi - lo + 1, bw = nb > 20 ? 20 : 36, W = L + nb * bw + 10;
-    if (W < 260)
-        W = 260;
-    fprintf(o, "<svg class=\"chart\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\">\n", W,
-            H + TOP + B, W, H + TOP + B);
-    fprintf(o, "<text x=\"0\" y=\"16\" class=\"t\">%s requests by size</text>\n", LAYER_TITLE[layer]);
+    const int H = 140, L = 64, TOP = 74, B = 30, nd = dirs[0] + dirs[1];
+    int nb = hi - lo + 1, bw = nb > 20 ? 22 : 36, W = L + nb * bw + 10;
+    W = W < 280 ? 280 : W;
+    siot_axis ax;
+    siot_axis_log(&ax, bytes ? SIOT_AX_BYTES : SIOT_AX_COUNT, max);
+    fig_open(o, W, H + TOP + B, "log");
+    fprintf(o, "<text x=\"0\" y=\"16\" class=\"t\">%s requests by size: %s</text>\n", LAYER_TITLE(layer),
+            bytes ? "bytes moved" : "calls");
+    fprintf(o, "<text x=\"0\" y=\"30\" class=\"axis\">logarithmic axis</text>\n");
+    y_axis(o, &ax, L, W, TOP, H);
     char a[48];
-    fprintf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>\n", L - 4, TOP + 8, siot_fmt_count(a, sizeof a, (double)max));
-    fprintf(o, "<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" class=\"grid\"/>\n", L, W, TOP + H, TOP + H);
     for (int b = lo; b <= hi; b++) {
-        int x = L + (b - lo) * bw;
+        int x = L + (b - lo) * bw, k = 0;
         for (int w = 0; w < 2; w++) {
-            if (!s[w][b])
-                continue;
-            double h = (double)s[w][b] / (double)max * H;
-            if (h < 1)
-                h = 1;
-            fprintf(o, "<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" fill=\"%s\"><title>%s %s..: %" PRIu64
-                       " calls</title></rect>\n",
-                    x + 1 + w * (bw / 2 - 1), TOP + H - h, bw / 2 - 1, h, w ? "#e15759" : "#4e79a7",
-                    w ? "writes" : "reads", fmt_size_bin(a, sizeof a, (unsigned)b), s[w][b]);
+            double v = bytes ? r->size_bytes[layer][w][b] : (double)r->sizes[layer][w][b];
+            if (!dirs[w] || !r->sizes[layer][w][b])
+                k += dirs[w];
+            else {
+                double h = siot_axis_pos(&ax, v) * H;
+                size_bar(o, layer, w, (unsigned)b, v, bytes, x + 1 + k++ * (bw - 2) / (double)nd,
+                         (bw - 2) / (double)nd - 1, h < 2 ? 2 : h, TOP + H);
+            }
         }
         if (nb <= 12 || (b - lo) % 2 == 0)
             fprintf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>\n", x + bw / 2, TOP + H + 14,
                     fmt_size_bin(a, sizeof a, (unsigned)b));
     }
     fprintf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">bytes per call (from)</text>\n", W, TOP + H + 28);
-    fprintf(o, "</svg>\n");
+    int legend[2], nl = 0;
+    for (int w = 0; w < 2; w++)
+        if (dirs[w])
+            legend[nl++] = w ? SIOT_C_WRITE : SIOT_C_READ;
+    fig_close(o, nl, legend);
 }
 
 /* The ranks the timeline shows: all of them when few, else spread evenly
@@ -336,9 +440,93 @@ static uint32_t pick_ranks(uint32_t nranks, uint32_t want, uint32_t *out)
     return want;
 }
 
-/* Pass 1 finds the span, pass 2 draws the outermost calls; neighbouring calls
- * of one layer closer than a pixel become one rectangle, so the page stays
- * small whatever the number of events. */
+/* The timeline's state: the rectangle being merged, and what was drawn. */
+typedef struct tline {
+    FILE *o;
+    const report *r;
+    const siot_report_opts *opt;
+    double span, scale;
+    int draw, truncated, L, RH, y;
+    int cur; /* the concept of the open rectangle, -1 when none */
+    double x0, x1;
+    uint64_t merged;
+    unsigned used; /* bit per concept drawn */
+} tline;
+
+static void tl_flush(tline *tl)
+{
+    if (tl->cur >= 0 && tl->x1 - tl->x0 >= 0.3) {
+        siot_chart_rect(tl->o, tl->cur, tl->x0, tl->y + 2, tl->x1 - tl->x0 < 0.5 ? 0.5 : tl->x1 - tl->x0, tl->RH - 4);
+        fprintf(tl->o, "<title>%s, %" PRIu64 " calls</title></rect>\n", siot_concepts[tl->cur].name, tl->merged);
+        tl->used |= 1u << tl->cur;
+    }
+    tl->cur = -1;
+}
+
+/* One rank's outermost calls: their span (not drawing), or their
+ * rectangles. Returns 0, or -1 with a reason in err. */
+static int tl_rank(tline *tl, uint32_t rank, char *err, size_t errlen)
+{
+    siot_synth s;
+    if (siot_synth_init(&s, tl->r->t, rank) != 0) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    siot_synth_ev ev;
+    uint64_t n = 0;
+    int k;
+    tl->cur = -1;
+    while ((k = siot_synth_next(&s, &ev)) == 1) {
+        if (++n > tl->opt->timeline_events) {
+            tl->truncated = 1;
+            break;
+        }
+        if (ev.depth != 0)
+            continue;
+        double end = ev.start_ns + ev.dur_ns;
+        if (!tl->draw) {
+            tl->span = end > tl->span ? end : tl->span;
+            continue;
+        }
+        int c = concept_of(&tl->r->t->funcs[ev.node->u.ev.func]);
+        double a = tl->L + ev.start_ns * tl->scale, b = tl->L + end * tl->scale;
+        if (c == tl->cur && a - tl->x1 < 1.0) {
+            tl->x1 = b > tl->x1 ? b : tl->x1;
+            tl->merged++;
+            continue;
+        }
+        tl_flush(tl);
+        tl->cur = c;
+        tl->x0 = a;
+        tl->x1 = b;
+        tl->merged = 1;
+    }
+    if (tl->draw)
+        tl_flush(tl);
+    if (k < 0)
+        snprintf(err, errlen, "rank %u: %s", rank, s.it.err ? s.it.err : "inconsistent trace");
+    siot_synth_free(&s);
+    return k < 0 ? -1 : 0;
+}
+
+/* The time axis along the bottom: 1-2-5 ticks, the last at or after the span. */
+static void tl_axis(tline *tl, const siot_axis *ax, int W, int TOP, int nr)
+{
+    char a[48];
+    for (int k = 0; k <= ax->nticks; k++) {
+        double x = tl->L + (W - tl->L - 10) * siot_axis_pos(ax, siot_axis_tick(ax, k));
+        fprintf(tl->o, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" class=\"grid\"/>", x, x, TOP,
+                TOP + tl->RH * nr);
+        fprintf(tl->o, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"%s\" class=\"tick\">%s</text>\n", x,
+                TOP + tl->RH * nr + 14, k == 0 ? "start" : k == ax->nticks ? "end" : "middle",
+                siot_axis_label(ax, k, a, sizeof a));
+    }
+}
+
+/* Pass 1 finds the span, pass 2 draws the outermost calls over a grey
+ * "other" (no traced call) band; neighbouring calls of one concept closer
+ * than a pixel become one rectangle, so the page stays small whatever the
+ * number of events. */
 static int timeline(FILE *o, const report *r, const siot_report_opts *opt, char *err, size_t errlen)
 {
     const siot_trace *t = r->t;
@@ -349,93 +537,37 @@ static int timeline(FILE *o, const report *r, const siot_report_opts *opt, char 
         return -1;
     }
     uint32_t nr = pick_ranks(t->nranks, want < 2 ? 2 : want, rk);
-    if (nr > want)
-        nr = want;
-    double span = 0;
-    int truncated = 0;
-    for (int pass = 0; pass < 2; pass++) {
-        const int W = 900, L = 70, RH = 16, TOP = 26;
-        if (pass == 1) {
-            int h = TOP + RH * (int)nr + 30;
-            fprintf(o, "<svg class=\"chart\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\">\n", W, h,
-                    W, h);
-            fprintf(o, "<text x=\"0\" y=\"16\" class=\"t\">Timeline per rank (outermost calls; times synthesised "
-                       "from the histogram means%s)</text>\n",
-                    truncated ? "; the first events of each rank only" : "");
-            char a[48];
-            for (int k = 0; k <= 5; k++) {
-                double x = L + (W - L - 10) * k / 5.0;
-                fprintf(o, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" class=\"grid\"/>", x, x, TOP,
-                        TOP + RH * (int)nr);
-                fprintf(o, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"%s\">%s</text>\n", x, TOP + RH * (int)nr + 14,
-                        k == 0 ? "start" : k == 5 ? "end" : "middle", fmt_time(a, sizeof a, span * k / 5.0));
-            }
-        }
-        double scale = span > 0 ? (W - L - 10) / span : 0;
-        for (uint32_t i = 0; i < nr; i++) {
-            siot_synth s;
-            if (siot_synth_init(&s, t, rk[i]) != 0) {
-                free(rk);
-                snprintf(err, errlen, "out of memory");
-                return -1;
-            }
-            int y = TOP + RH * (int)i;
-            if (pass == 1)
-                fprintf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">rank %u</text>\n", L - 6, y + 12, rk[i]);
-            siot_synth_ev ev;
-            uint64_t n = 0;
-            int cur_layer = -1;
-            double x0 = 0, x1 = 0;
-            uint64_t merged = 0;
-            int k;
-            while ((k = siot_synth_next(&s, &ev)) == 1) {
-                if (++n > opt->timeline_events) {
-                    truncated = 1;
-                    break;
-                }
-                if (ev.depth != 0)
-                    continue;
-                double end = ev.start_ns + ev.dur_ns;
-                if (pass == 0) {
-                    if (end > span)
-                        span = end;
-                    continue;
-                }
-                int layer = t->funcs[ev.node->u.ev.func].layer;
-                double a = L + ev.start_ns * scale, b = L + end * scale;
-                if (layer == cur_layer && a - x1 < 1.0) {
-                    x1 = b > x1 ? b : x1;
-                    merged++;
-                    continue;
-                }
-                if (cur_layer >= 0 && x1 - x0 >= 0.3)
-                    fprintf(o, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"><title>%s, %" PRIu64
-                               " calls</title></rect>\n",
-                            x0, y + 2, x1 - x0 < 0.5 ? 0.5 : x1 - x0, RH - 4, LAYER_COLOUR[cur_layer],
-                            LAYER_TITLE[cur_layer], merged);
-                cur_layer = layer;
-                x0 = a;
-                x1 = b;
-                merged = 1;
-            }
-            if (pass == 1 && cur_layer >= 0 && x1 - x0 >= 0.3)
-                fprintf(o, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"><title>%s, %" PRIu64
-                           " calls</title></rect>\n",
-                        x0, y + 2, x1 - x0 < 0.5 ? 0.5 : x1 - x0, RH - 4, LAYER_COLOUR[cur_layer],
-                        LAYER_TITLE[cur_layer], merged);
-            if (k < 0) {
-                snprintf(err, errlen, "rank %u: %s", rk[i], s.it.err ? s.it.err : "inconsistent trace");
-                siot_synth_free(&s);
-                free(rk);
-                return -1;
-            }
-            siot_synth_free(&s);
-        }
-        if (pass == 1)
-            fprintf(o, "</svg>\n");
+    nr = nr > want ? want : nr;
+    const int W = 900, TOP = 26;
+    tline tl = {.o = o, .r = r, .opt = opt, .L = 70, .RH = 16, .cur = -1};
+    int rc = 0;
+    for (uint32_t i = 0; i < nr && rc == 0; i++)
+        rc = tl_rank(&tl, rk[i], err, errlen);
+    siot_axis ax;
+    siot_axis_linear(&ax, SIOT_AX_TIME, tl.span);
+    tl.scale = ax.top > 0 ? (W - tl.L - 10) / ax.top : 0;
+    tl.draw = 1;
+    fig_open(o, W, TOP + tl.RH * (int)nr + 30, NULL);
+    fprintf(o, "<text x=\"0\" y=\"16\" class=\"t\">Timeline per rank (outermost calls; times synthesised from the "
+               "histogram means%s)</text>\n",
+            tl.truncated ? "; the first events of each rank only" : "");
+    if (rc == 0)
+        tl_axis(&tl, &ax, W, TOP, (int)nr);
+    for (uint32_t i = 0; i < nr && rc == 0; i++) {
+        tl.y = TOP + tl.RH * (int)i;
+        fprintf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">rank %u</text>\n", tl.L - 6, tl.y + 12, rk[i]);
+        siot_chart_rect(o, SIOT_C_OTHER, tl.L, tl.y + 2, tl.span * tl.scale, tl.RH - 4);
+        fprintf(o, "<title>no traced call (compute)</title></rect>\n");
+        rc = tl_rank(&tl, rk[i], err, errlen);
     }
+    int legend[SIOT_NCONCEPTS], n = 0;
+    for (int c = 0; c < SIOT_NCONCEPTS; c++)
+        if (tl.used >> c & 1)
+            legend[n++] = c;
+    legend[n++] = SIOT_C_OTHER;
+    fig_close(o, n, legend);
     free(rk);
-    return 0;
+    return rc;
 }
 
 /* ------------------------------------------------------------ page */
@@ -448,27 +580,27 @@ static int cmp_site_time(const void *a, const void *b, void *ctx)
     return tx < ty ? 1 : tx > ty ? -1 : (int)x->site - (int)y->site;
 }
 
+/* The call sites of I/O and communication that took the most time; MPI
+ * init/finalize summed apart in one line under them. */
 static void site_table(FILE *o, const report *r)
 {
     const siot_trace *t = r->t;
     uint32_t n = 0;
-    for (uint32_t i = 1; i <= t->nsites; i++)
-        n += r->sites[i].used;
-    siot_siteloc *loc = calloc(n ? n : 1, sizeof *loc);
+    siot_siteloc *loc = calloc(t->nsites ? t->nsites : 1, sizeof *loc);
     if (!loc)
         return;
-    n = 0;
     for (uint32_t i = 1; i <= t->nsites; i++)
-        if (r->sites[i].used)
+        if (r->sites[i].used && !is_init_fini(&t->funcs[r->sites[i].func]))
             loc[n++].site = i;
     qsort_r(loc, n, sizeof *loc, cmp_site_time, r->sites);
     uint32_t shown = n > TOP_SITES ? TOP_SITES : n;
     siot_resolve_sites(t, loc, shown);
-    fprintf(o, "<h2>Call sites</h2>\n<p>The %u call sites (of %u) that took the most time: the sum of their calls' "
-               "durations over all ranks.</p>\n",
+    fprintf(o, "<h2>Call sites</h2>\n<p>The %u call sites of I/O and communication (of %u) that took the most time: "
+               "the sum of their calls' durations over all ranks.</p>\n",
             shown, n);
-    fprintf(o, "<table><tr><th>where</th><th>function</th><th>layer</th><th>calls</th><th>bytes</th><th>time</th>"
-               "<th>ranks</th></tr>\n");
+    fprintf(o, "<table class=\"sites\"><tr><th>where</th><th>function</th><th>layer</th><th>calls</th><th>bytes</th>"
+               "<th>time</th><th>ranks</th></tr>\n");
+    int no_line = 0;
     for (uint32_t i = 0; i < shown; i++) {
         const sitestat *s = &r->sites[loc[i].site];
         const siot_funcdesc *f = &t->funcs[s->func];
@@ -479,11 +611,19 @@ static void site_table(FILE *o, const report *r)
         esc(o, f->name);
         fprintf(o, "</td><td>%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td>"
                    "<td class=\"n\">%" PRIu64 "</td></tr>\n",
-                LAYER_TITLE[f->layer], siot_fmt_count(a, sizeof a, (double)s->calls),
+                LAYER_TITLE(f->layer), siot_fmt_count(a, sizeof a, (double)s->calls),
                 s->bytes ? fmt_bytes(b, sizeof b, (double)s->bytes) : "", fmt_time(c, sizeof c, s->time_ns),
                 siot_rankset_count(&s->ranks));
+        no_line |= loc[i].no_line;
     }
     fprintf(o, "</table>\n");
+    if (no_line)
+        fprintf(o, "<p class=\"hint\">%s.</p>\n", siot_no_line_hint);
+    char a[48];
+    if (r->lcalls[INIT_ROW])
+        fprintf(o, "<p class=\"init\">Not in the table: MPI init/finalize (MPI_Init, MPI_Init_thread, "
+                   "MPI_Finalize), %" PRIu64 " calls, %s.</p>\n",
+                r->lcalls[INIT_ROW], fmt_time(a, sizeof a, r->ltime[INIT_ROW]));
     free(loc);
 }
 
@@ -495,37 +635,61 @@ static void file_cell_bytes(FILE *o, uint64_t v)
     fprintf(o, "<td class=\"n\" title=\"%" PRIu64 "\">%s</td>", v, fmt_bytes(b, sizeof b, (double)v));
 }
 
+/* A row's first cells: the name (a file or pattern) and its layer. */
+static void name_cells(FILE *o, const char *name, unsigned layer)
+{
+    fprintf(o, "<tr><td class=\"site\">");
+    esc(o, name);
+    fprintf(o, "</td><td>%s</td>", LAYER_TITLE(layer));
+}
+
+/* Opens that failed: no file, so not in the files table. */
+static void failed_table(FILE *o, const siot_files *fs)
+{
+    if (!fs->nfailed)
+        return;
+    fprintf(o, "<p>Failed opens (the open returned an error; no file was touched):</p>\n<table class=\"failed\">"
+               "<tr><th>file</th><th>layer</th><th>failed opens</th><th>ranks</th></tr>\n");
+    for (uint32_t i = 0; i < fs->nfailed; i++) {
+        const siot_failedopen *f = &fs->failed[i];
+        name_cells(o, f->name, f->layer);
+        fprintf(o, "<td class=\"n\">%" PRIu64 "</td><td class=\"n\">%" PRIu64 "</td></tr>\n", f->calls,
+                siot_rankset_count(&f->ranks));
+    }
+    fprintf(o, "</table>\n");
+    if (fs->failed_more)
+        fprintf(o, "<p>and %" PRIu64 " failed opens of further names.</p>\n", fs->failed_more);
+}
+
 static void file_table(FILE *o, const siot_files *fs)
 {
     fprintf(o, "<h2>Files</h2>\n");
-    if (!fs->nrows) {
+    if (!fs->nrows)
         fprintf(o, "<p>No file was opened.</p>\n");
-        return;
-    }
-    fprintf(o, "<table class=\"files\"><tr><th>file</th><th>layer</th><th>calls</th><th>read</th><th>written</th>"
-               "<th>ranks</th><th>sharing</th></tr>\n");
+    else
+        fprintf(o, "<table class=\"files\"><tr><th>file</th><th>layer</th><th>opens</th><th>data calls</th>"
+                   "<th>read</th><th>written</th><th>ranks</th><th>sharing</th></tr>\n");
     for (uint32_t i = 0; i < fs->nrows; i++) {
         const siot_filerow *f = &fs->rows[i];
-        fprintf(o, "<tr><td class=\"site\">");
-        esc(o, f->name);
-        fprintf(o, "</td><td>%s</td><td class=\"n\">%" PRIu64 "</td>", LAYER_TITLE[f->layer], f->calls);
+        name_cells(o, f->name, f->layer);
+        fprintf(o, "<td class=\"n\">%" PRIu64 "</td><td class=\"n\">%" PRIu64 "</td>", f->opens, f->calls);
         file_cell_bytes(o, f->rbytes);
         file_cell_bytes(o, f->wbytes);
         fprintf(o, "<td class=\"n\">%" PRIu64 "</td><td>%s</td></tr>\n", siot_rankset_count(&f->ranks),
                 siot_file_sharing(f));
     }
-    fprintf(o, "</table>\n");
+    if (fs->nrows)
+        fprintf(o, "</table>\n");
+    failed_table(o, fs);
     if (!fs->npatterns)
         return;
     fprintf(o, "<p>Files whose names differ only in numbers, summed:</p>\n<table class=\"patterns\"><tr><th>"
-               "pattern</th><th>layer</th><th>files</th><th>calls</th><th>read</th><th>written</th><th>ranks</th>"
+               "pattern</th><th>layer</th><th>files</th><th>data calls</th><th>read</th><th>written</th><th>ranks</th>"
                "</tr>\n");
     for (uint32_t i = 0; i < fs->npatterns; i++) {
         const siot_filepattern *p = &fs->patterns[i];
-        fprintf(o, "<tr><td class=\"site\">");
-        esc(o, p->pattern);
-        fprintf(o, "</td><td>%s</td><td class=\"n\">%u</td><td class=\"n\">%" PRIu64 "</td>", LAYER_TITLE[p->layer],
-                p->files, p->calls);
+        name_cells(o, p->pattern, p->layer);
+        fprintf(o, "<td class=\"n\">%u</td><td class=\"n\">%" PRIu64 "</td>", p->files, p->calls);
         file_cell_bytes(o, p->rbytes);
         file_cell_bytes(o, p->wbytes);
         fprintf(o, "<td class=\"n\">%" PRIu64 "</td></tr>\n", siot_rankset_count(&p->ranks));
@@ -570,17 +734,21 @@ static void report_free(report *r)
     free(r->ranks);
     free(r->sites);
     siot_files_free(&r->files);
+    siot_vbuf_free(&r->scratch);
 }
 
 static const char *CSS = "body{font:14px/1.4 sans-serif;margin:24px;color:#222;max-width:1000px}"
                          "h1{font-size:22px}h2{font-size:17px;margin-top:28px;border-bottom:1px solid #ddd}"
-                         "svg.chart{display:inline-block;margin:6px 18px 6px 0;font:11px sans-serif}"
-                         "svg .t{font-weight:bold;font-size:12px}svg .v{fill:#555}svg .grid{stroke:#e4e4e4}"
+                         "div.fig{display:inline-block;vertical-align:top;margin:6px 18px 10px 0}"
+                         "svg.chart{display:block;font:11px sans-serif}"
+                         "svg .t{font-weight:bold;font-size:12px}svg .v,svg .axis{fill:#555}svg .bv{font-size:10px}"
+                         "svg .grid{stroke:#e4e4e4}"
                          "table{border-collapse:collapse}td,th{padding:2px 10px;border-bottom:1px solid #eee;"
                          "text-align:left}td.n{text-align:right;font-variant-numeric:tabular-nums}"
                          "td.site{font-family:monospace;font-size:12px}"
-                         ".legend span{margin-right:14px}.legend i{display:inline-block;width:11px;height:11px;"
-                         "margin-right:4px;vertical-align:-1px}.note{color:#a33}";
+                         ".legend{font-size:12px}.legend span{margin-right:14px}.legend i{display:inline-block;"
+                         "width:11px;height:11px;margin-right:4px;vertical-align:-1px}.note{color:#a33}"
+                         ".hint{color:#555;font-style:italic}";
 
 /* Each rank's own I/O and MPI time (MPI_Init and MPI_Finalize apart) where
  * the trace keeps them; 1 when it does for every rank. */
@@ -597,37 +765,12 @@ static int own_rank_times(report *r)
     return 1;
 }
 
-int siot_report(const siot_trace *t, const char *path, const siot_report_opts *opt, FILE *o, char *err,
-                size_t errlen)
+static void page_head(FILE *o, const report *r, const char *path)
 {
-    report r;
-    memset(&r, 0, sizeof r);
-    r.t = t;
-    r.o = o;
-    siot_files_init(&r.files);
-    r.ranks = calloc(t->nranks ? t->nranks : 1, sizeof *r.ranks);
-    r.sites = calloc((size_t)t->nsites + 1, sizeof *r.sites);
-    if (!r.ranks || !r.sites) {
-        report_free(&r);
-        snprintf(err, errlen, "out of memory");
-        return -1;
-    }
-    siot_handlers h = {0};
-    h.user = &r;
-    h.event = on_event;
-    if (siot_analyze(t, &h, err, errlen) != 0) {
-        report_free(&r);
-        return -1;
-    }
-    int own = own_rank_times(&r);
-    if (r.oom || r.files.oom || siot_files_summarise(&r.files) != 0) {
-        report_free(&r);
-        snprintf(err, errlen, "out of memory");
-        return -1;
-    }
+    const siot_trace *t = r->t;
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
-    char a[64], b[64], c[64];
+    char a[64], b[64];
     fprintf(o, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>siotrace report: ");
     esc(o, base);
     fprintf(o, "</title>\n<style>%s</style></head>\n<body>\n<h1>I/O report: ", CSS);
@@ -635,7 +778,7 @@ int siot_report(const siot_trace *t, const char *path, const siot_report_opts *o
     fprintf(o, "</h1>\n<table>\n<tr><td>program</td><td>");
     esc(o, t->exe ? t->exe : "?");
     fprintf(o, "</td></tr>\n<tr><td>ranks</td><td>%u</td></tr>\n", t->nranks);
-    fprintf(o, "<tr><td>events</td><td>%" PRIu64 "</td></tr>\n", r.total);
+    fprintf(o, "<tr><td>events</td><td>%" PRIu64 "</td></tr>\n", r->total);
     struct stat st;
     if (stat(path, &st) == 0)
         fprintf(o, "<tr><td>trace file</td><td>%s</td></tr>\n", fmt_bytes(a, sizeof a, (double)st.st_size));
@@ -659,72 +802,110 @@ int siot_report(const siot_trace *t, const char *path, const siot_report_opts *o
     if (t->flags & SIOT_TF_APPROX)
         fprintf(o, "<p class=\"note\">Approximate trace (SIOT_TOLERANCE): some loop counts are "
                    "summaries.</p>\n");
+}
 
-    findings_section(o, t);
-
-    /* Layers */
+/* Calls, bytes and time per layer; MPI init/finalize a row of its own. */
+static void layers_section(FILE *o, const report *r)
+{
     fprintf(o, "<h2>Layers</h2>\n");
-    const char *labels[SIOT_NLAYERS] = {0};
-    double v[SIOT_NLAYERS][2];
-    uint32_t n = 0;
-    unsigned which[SIOT_NLAYERS];
-    for (unsigned l = 0; l < SIOT_NLAYERS; l++)
-        if (r.lcalls[l])
+    const char *labels[SIOT_NLAYERS + 1] = {0};
+    double v[SIOT_NLAYERS + 1][2];
+    int c[SIOT_NLAYERS + 1][2], cb[SIOT_NLAYERS + 1][2];
+    uint32_t n = 0, nb = 0;
+    unsigned which[SIOT_NLAYERS + 1];
+    for (unsigned l = 0; l <= INIT_ROW; l++)
+        if (r->lcalls[l])
             which[n++] = l;
-    const char *rw_colours[2] = {"#4e79a7", "#e15759"}, *rw_series[2] = {"read", "written"};
-    const char *one_colour[2] = {"#76b7b2", "#76b7b2"}, *no_series[2] = {"", ""};
     for (uint32_t i = 0; i < n; i++) {
-        labels[i] = LAYER_TITLE[which[i]];
-        v[i][0] = (double)r.lcalls[which[i]];
+        unsigned l = which[i];
+        labels[i] = l == INIT_ROW ? siot_concepts[SIOT_C_INIT].name : LAYER_TITLE(l);
+        c[i][0] = l == INIT_ROW ? SIOT_C_INIT : (int)l;
+        c[i][1] = -1;
+        cb[i][0] = SIOT_C_READ;
+        cb[i][1] = SIOT_C_WRITE;
+        nb += l != INIT_ROW;
+        v[i][0] = (double)r->lcalls[l];
         v[i][1] = 0;
     }
-    hbars(o, "Calls", n, labels, v, one_colour, no_series, siot_fmt_count);
-    for (uint32_t i = 0; i < n; i++) {
-        v[i][0] = r.lread[which[i]];
-        v[i][1] = r.lwrite[which[i]];
+    const char *no_series[2] = {"", ""}, *rw_series[2] = {"read", "written"};
+    hbars(o, "Calls", n, labels, v, c, no_series, siot_fmt_count);
+    for (uint32_t i = 0; i < nb; i++) {
+        v[i][0] = r->lread[which[i]];
+        v[i][1] = r->lwrite[which[i]];
     }
-    hbars(o, "Bytes read and written", n, labels, v, rw_colours, rw_series, fmt_bytes);
+    hbars(o, "Bytes read and written", nb, labels, v, cb, rw_series, fmt_bytes);
     for (uint32_t i = 0; i < n; i++) {
-        v[i][0] = r.ltime[which[i]];
+        v[i][0] = r->ltime[which[i]];
         v[i][1] = 0;
     }
-    hbars(o, "Time in calls (all ranks)", n, labels, v, one_colour, no_series, fmt_time);
-    legend(o, 2, rw_series, rw_colours);
+    hbars(o, "Time in calls (all ranks)", n, labels, v, c, no_series, fmt_time);
     fprintf(o, "<p>A layer's bytes include those of the layers under it: an <code>H5Dwrite</code> is counted in "
-               "HDF5, and the MPI-IO and POSIX calls it issued in theirs.</p>\n");
+               "HDF5, and the MPI-IO and POSIX calls it issued in theirs. MPI init/finalize (<code>MPI_Init</code>, "
+               "<code>MPI_Init_thread</code>, <code>MPI_Finalize</code>) is start-up and shutdown, apart from MPI "
+               "communication.</p>\n");
+}
 
-    /* Ranks */
+static void ranks_and_sizes(FILE *o, const report *r)
+{
     fprintf(o, "<h2>Ranks</h2>\n<p>Who does the I/O and who waits: the outermost calls of each rank (%s).</p>\n",
-            own ? "times are each rank's own totals, recorded; MPI_Init and MPI_Finalize left out"
-                : "times are calls &times; mean duration: the trace has no per-rank totals");
-    const char *time_series[2] = {"I/O", "MPI"}, *time_colours[2] = {"#59a14f", "#e15759"};
-    rank_bars(o, &r, "Bytes per rank", 0, rw_series, rw_colours, fmt_bytes);
-    legend(o, 2, rw_series, rw_colours);
-    rank_bars(o, &r, "Time per rank", 1, time_series, time_colours, fmt_time);
-    legend(o, 2, time_series, time_colours);
+            r->own_times ? "times are each rank's own totals, recorded; MPI_Init and MPI_Finalize left out"
+                         : "times are calls &times; mean duration: the trace has no per-rank totals");
+    const char *rw_series[2] = {"read", "written"}, *time_series[2] = {"I/O", "MPI"};
+    rank_bars(o, r, "Bytes per rank", 0, rw_series, (const int[]){SIOT_C_READ, SIOT_C_WRITE}, fmt_bytes);
+    rank_bars(o, r, "Time per rank", 1, time_series, (const int[]){SIOT_C_IO, SIOT_LAYER_mpi}, fmt_time);
 
-    /* Sizes */
-    fprintf(o, "<h2>Request sizes</h2>\n");
+    fprintf(o, "<h2>Request sizes</h2>\n<p>Calls and the bytes they moved per request size, on logarithmic axes: a "
+               "few large requests that move most of the bytes show beside many small ones.</p>\n");
     int any = 0;
     for (unsigned l = 0; l < SIOT_NLAYERS; l++)
-        if (l != SIOT_LAYER_mpi && (r.lread[l] > 0 || r.lwrite[l] > 0)) {
-            size_hist(o, &r, l);
+        if (l != SIOT_LAYER_mpi && (r->lread[l] > 0 || r->lwrite[l] > 0)) {
+            size_hist(o, r, l, 0);
+            size_hist(o, r, l, 1);
             any = 1;
         }
-    if (any)
-        legend(o, 2, (const char *const[]){"reads", "writes"}, rw_colours);
-    else
+    if (!any)
         fprintf(o, "<p>No data was read or written.</p>\n");
+}
 
+int siot_report(const siot_trace *t, const char *path, const siot_report_opts *opt, FILE *o, char *err,
+                size_t errlen)
+{
+    report r;
+    memset(&r, 0, sizeof r);
+    r.t = t;
+    r.o = o;
+    siot_files_init(&r.files);
+    siot_vbuf_init(&r.scratch);
+    r.ranks = calloc(t->nranks ? t->nranks : 1, sizeof *r.ranks);
+    r.sites = calloc((size_t)t->nsites + 1, sizeof *r.sites);
+    if (!r.ranks || !r.sites) {
+        report_free(&r);
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    siot_handlers h = {0};
+    h.user = &r;
+    h.event = on_event;
+    if (siot_analyze(t, &h, err, errlen) != 0) {
+        report_free(&r);
+        return -1;
+    }
+    r.own_times = own_rank_times(&r);
+    if (r.oom || r.files.oom || r.scratch.oom || siot_files_summarise(&r.files) != 0) {
+        report_free(&r);
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    page_head(o, &r, path);
+    findings_section(o, t);
+    layers_section(o, &r);
+    ranks_and_sizes(o, &r);
     file_table(o, &r.files);
-
-    /* Timeline */
     fprintf(o, "<h2>Timeline</h2>\n");
     int rc = timeline(o, &r, opt, err, errlen);
-    legend(o, SIOT_NLAYERS, LAYER_TITLE, LAYER_COLOUR);
-
     if (rc == 0)
         site_table(o, &r);
+    char c[64];
     fprintf(o, "<p style=\"color:#888\">Made by siot report from a trace of siotrace ");
     esc(o, t->version ? t->version : "?");
     fprintf(o, ": %s nodes in its compressed form.</p>\n</body></html>\n", siot_fmt_count(c, sizeof c, (double)t->nnodes));

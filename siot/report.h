@@ -1,7 +1,8 @@
 /* report: `siot report`, one self-contained HTML page about a trace: SVG
  * charts of bytes and calls per layer, bytes and time per rank, request
- * sizes, a timeline per rank synthesised from the compressed structure, and
- * the call-site table. No script, no fetched resource: the page opens
+ * sizes (log axes), the files and failed opens, a timeline per rank
+ * synthesised from the compressed structure, and the call-site table; one
+ * colour per concept over the page (siot/chart.h). No script, no fetched resource: the page opens
  * offline and can be mailed around.
  *
  * Errors: siot_report returns 0, or -1 with a one-line reason in err (out of

@@ -43,6 +43,7 @@ typedef struct stats {
     uint64_t *rank_calls; /* nranks x NCOLS */
     siot_files files; /* exact per-file rows (siot/files.h) */
     uint64_t sizes[SIOT_NLAYERS][2][SIZE_BINS];
+    uint64_t size_bytes[SIOT_NLAYERS][2][SIZE_BINS]; /* the bytes those calls moved */
     uint64_t *site_calls; /* per site + 1 */
     uint32_t *site_func;
     siot_vbuf scratch;
@@ -82,6 +83,7 @@ static void on_event(void *user, const siot_agg_event *e)
     if ((b == SIOT_CLASS_read || b == SIOT_CLASS_write) && e->bytes > 0 && f->layer != SIOT_LAYER_mpi) {
         unsigned bin = siot_hist_bin((uint64_t)e->bytes);
         s->sizes[f->layer][b == SIOT_CLASS_write][bin] += total;
+        s->size_bytes[f->layer][b == SIOT_CLASS_write][bin] += bytes;
     }
     if (e->first_visit) {
         const siot_hist *d = &e->node->u.ev.dur;
@@ -322,6 +324,17 @@ static void print_files_human(siot_files *fs, FILE *o)
         fprintf(o, "  %-38s %-8s %5u %8" PRIu64 " %12s %12s  %" PRIu64 "\n", p->pattern, siot_layer_name(p->layer),
                 p->files, p->calls, rw[0], rw[1], siot_rankset_count(&p->ranks));
     }
+    if (fs->nfailed)
+        fprintf(o, "\nFailed opens (no file: the open returned an error)  layer        calls  ranks\n");
+    for (uint32_t i = 0; i < fs->nfailed; i++) {
+        const siot_failedopen *f = &fs->failed[i];
+        rl.len = 0;
+        siot_rankset_format(&f->ranks, &rl);
+        fprintf(o, "  %-50s %-8s %9" PRIu64 "  %" PRIu64 " (%.*s)\n", f->name, siot_layer_name(f->layer), f->calls,
+                siot_rankset_count(&f->ranks), (int)rl.len, (const char *)rl.data);
+    }
+    if (fs->failed_more)
+        fprintf(o, "  and %" PRIu64 " failed opens of further names\n", fs->failed_more);
     siot_vbuf_free(&rl);
 }
 
@@ -483,9 +496,12 @@ static void print_human(stats *s, const char *path, FILE *o)
             no_line |= loc[i].no_line;
         }
         if (no_line)
-            fprintf(o, "  (module+offset: that code has no line information; for your own code, build with -g)\n");
+            fprintf(o, "  (%s)\n", siot_no_line_hint);
     }
 }
+
+const char siot_no_line_hint[] = "module+offset: that code has no line information; to see file:line, rebuild "
+                                 "the program with -g";
 
 static void json_name(FILE *o, const char *name)
 {
@@ -517,6 +533,15 @@ static void print_ranks_json(const stats *s, FILE *o)
     }
 }
 
+/* A row's start, {"name":"...", its ranks formatted into rl. */
+static void json_row(FILE *o, uint32_t i, const char *name, const siot_rankset *ranks, siot_vbuf *rl)
+{
+    rl->len = 0;
+    siot_rankset_format(ranks, rl);
+    fprintf(o, "%s{\"name\":", i ? "," : "");
+    json_name(o, name);
+}
+
 /* The same rows as the text: "files" exact, "file_patterns" their summary. */
 static void print_files_json(siot_files *fs, FILE *o)
 {
@@ -524,10 +549,7 @@ static void print_files_json(siot_files *fs, FILE *o)
     siot_vbuf_init(&rl);
     for (uint32_t i = 0; i < fs->nrows; i++) {
         const siot_filerow *f = &fs->rows[i];
-        rl.len = 0;
-        siot_rankset_format(&f->ranks, &rl);
-        fprintf(o, "%s{\"name\":", i ? "," : "");
-        json_name(o, f->name);
+        json_row(o, i, f->name, &f->ranks, &rl);
         fprintf(o, ",\"layer\":\"%s\",\"calls\":%" PRIu64 ",\"bytes_read\":%" PRIu64 ",\"bytes_written\":%" PRIu64
                    ",\"opens\":%" PRIu64 ",\"ranks\":%" PRIu64 ",\"rank_list\":\"%.*s\",\"sharing\":\"%s\",\"exact\":%s}",
                 siot_layer_name(f->layer), f->calls, f->rbytes, f->wbytes, f->opens, siot_rankset_count(&f->ranks),
@@ -542,6 +564,14 @@ static void print_files_json(siot_files *fs, FILE *o)
                    ",\"bytes_written\":%" PRIu64 ",\"ranks\":%" PRIu64 "}",
                 siot_layer_name(p->layer), p->files, p->calls, p->rbytes, p->wbytes, siot_rankset_count(&p->ranks));
     }
+    fprintf(o, "],\"failed_opens\":[");
+    for (uint32_t i = 0; i < fs->nfailed; i++) {
+        const siot_failedopen *f = &fs->failed[i];
+        json_row(o, i, f->name, &f->ranks, &rl);
+        fprintf(o, ",\"layer\":\"%s\",\"calls\":%" PRIu64 ",\"ranks\":%" PRIu64 ",\"rank_list\":\"%.*s\"}",
+                siot_layer_name(f->layer), f->calls, siot_rankset_count(&f->ranks), (int)rl.len, (const char *)rl.data);
+    }
+    fprintf(o, "],\"failed_opens_more\":%" PRIu64, fs->failed_more);
     siot_vbuf_free(&rl);
 }
 
@@ -596,7 +626,7 @@ static void print_json(stats *s, FILE *o)
     print_ranks_json(s, o);
     fprintf(o, "],\"files\":[");
     print_files_json(&s->files, o);
-    fprintf(o, "],\"request_sizes\":{");
+    fprintf(o, ",\"request_sizes\":{");
     first = 1;
     for (unsigned l = 0; l < SIOT_NLAYERS; l++)
         for (unsigned w = 0; w < 2; w++) {
@@ -613,8 +643,8 @@ static void print_json(stats *s, FILE *o)
                     continue;
                 uint64_t lo, hi;
                 siot_hist_bin_range(k, &lo, &hi);
-                fprintf(o, "%s{\"min\":%" PRIu64 ",\"max\":%" PRIu64 ",\"count\":%" PRIu64 "}", f2 ? "" : ",", lo,
-                        hi - 1, s->sizes[l][w][k]);
+                fprintf(o, "%s{\"min\":%" PRIu64 ",\"max\":%" PRIu64 ",\"count\":%" PRIu64 ",\"bytes\":%" PRIu64 "}",
+                        f2 ? "" : ",", lo, hi - 1, s->sizes[l][w][k], s->size_bytes[l][w][k]);
                 f2 = 0;
             }
             fprintf(o, "]");

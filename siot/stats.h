@@ -24,6 +24,9 @@ typedef struct siot_siteloc {
     int no_line; /* in the executable, but addr2line found no source line (built without -g) */
 } siot_siteloc;
 void siot_resolve_sites(const siot_trace *t, siot_siteloc *loc, uint32_t n);
+/* What siot stats and siot report say under call sites some of which are
+ * module+offset for want of line information. */
+extern const char siot_no_line_hint[];
 
 /* format: 0 tables for a person, 1 JSON, 2 CSV. */
 /* A rank's own time in ns for a quantity of core/ranktimes.h, or, for key

@@ -67,8 +67,8 @@ for tr in re.findall(r"<tr>(.*?)</tr>", files)[1:]:
     name, layer = html.unescape(cols[0][1]), cols[1][1]
     if layer != "MPI-IO":
         continue
-    got = (int(cols[2][1]), int(cols[3][0]), int(cols[4][0]), int(cols[5][1]), cols[6][1])
-    if name not in names or got != (want["calls"], 0, want["bytes_written"], P, "shared"):
+    got = (int(cols[2][1]), int(cols[3][1]), int(cols[4][0]), int(cols[5][0]), int(cols[6][1]), cols[7][1])
+    if name not in names or got != (P, want["calls"], 0, want["bytes_written"], P, "shared"):
         fail("report row %s %s" % (name, got))
     names.remove(name)
 if names:
@@ -82,8 +82,9 @@ for tr in re.findall(r"<tr>(.*?)</tr>", sites)[1:]:
         mpi += 1
         if int(cols[6]) != P:
             fail("report call site %s %s: %s ranks, want %d" % (cols[0], cols[1], cols[6], P))
-if mpi < 6:
-    fail("report shows %d MPI call sites, ckpt5.c makes 6 kinds of MPI calls" % mpi)
+if mpi < 5:
+    fail("report shows %d MPI call sites, ckpt5.c makes 5 kinds of MPI calls besides MPI_Init and MPI_Finalize "
+         "(summed apart, under the table)" % mpi)
 PY
 
 # HDF5 over MPI-IO: the rows equal the events', and every byte H5Dwrite

@@ -1,7 +1,9 @@
 #!/bin/bash
 # siot report and siot export, checked outside the code that wrote them:
 # the HTML page is loaded by a real headless Chromium (no load errors, no
-# fetched resources, its charts in the DOM, a non-blank screenshot); the
+# fetched resources, its charts in the DOM, a non-blank screenshot; its
+# colours, ticks, log-scale size charts and tables in the DOM checked
+# against siot stats --json and siot dump: check_report.py); the
 # Chrome trace-event JSON and the CSV are parsed by Python's json and csv
 # modules and hold the events the programs' sources say they made, with
 # synthesised times that nest and follow program order; --max-events refuses
@@ -33,6 +35,20 @@ done
 grep -q 'HDF5' flash.html && grep -q 'MPI-IO' flash.html && grep -q 'H5Dwrite' flash.html ||
     fail "flash.html lacks the HDF5 layer or its call sites"
 grep -q 'rank 3' flash.html || fail "flash.html: no rank 3 in the timeline"
+# one colour per concept, 1-2-5 ticks, log-scale size charts with their bars'
+# values, MPI init/finalize apart, the files and failed opens: as Chromium's
+# DOM holds them, against siot stats --json, siot stats and siot dump
+for t in flash known; do
+    "$SIOT" stats --json $t.siot > $t.stats.json || fail "stats --json $t"
+    "$SIOT" stats $t.siot > $t.stats.txt || fail "stats $t"
+    "$SIOT" dump $t.siot > $t.dump.txt || fail "dump $t"
+    py check_report.py $t.dom $t.stats.json $t.stats.txt $t.dump.txt || fail "$t.html against siot stats"
+done
+if [ "$MPI" = mpich ] && [ ! -e /etc/romio-hints ]; then # ROMIO looks for its hints file at every MPI_File_open
+    grep -q '/etc/romio-hints' flash.dump.txt || fail "flash-io: no open of /etc/romio-hints in the trace"
+    grep -q '<table class="failed">.*' flash.dom && grep -q '<td class="site">/etc/romio-hints</td>' flash.dom ||
+        fail "flash.html: /etc/romio-hints not among the failed opens"
+fi
 
 # --- export: facts from the sources (known.c's offsets; big.c's LCG offsets)
 "$ASAN_SIOT" export --chrome known.siot -o known.json 2> export.err || fail "export --chrome known"
