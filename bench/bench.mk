@@ -5,12 +5,14 @@ BB := $(B)/bench
 MPICC := mpicc.$(MPI)
 
 .PHONY: run
-run: $(BB)/pwrite_loop $(BB)/pwrite_loop.plain $(BB)/lseek_loop $(BB)/hotpath $(BB)/hotpath.plain
+run: $(BB)/pwrite_loop $(BB)/pwrite_loop.plain $(BB)/lseek_loop $(BB)/hotpath $(BB)/hotpath.plain $(BB)/segments
 	@MPI=$(MPI) bash bench/hotpath.sh
 	@echo
 	@MPI=$(MPI) bash bench/pwrite.sh
 	@echo
 	@MPI=$(MPI) bash bench/merge.sh
+	@echo
+	@MPI=$(MPI) bash bench/compress.sh
 	@echo
 	@MPI=$(MPI) bash bench/stats.sh
 	@echo
@@ -22,6 +24,12 @@ $(BB)/%: bench/%.c $(B)/wrap.flags $(B)/lib/libsiotrace.a
 	@mkdir -p $(@D)
 	$(MPICC) -O2 -c -o $@.o $<
 	$(MPICC) $@.o -Wl,@$(B)/wrap.flags -o $@ -pthread
+
+# the IOR-shaped segments program of the tests (tests/progs/segments.c)
+$(BB)/segments: tests/progs/segments.c $(B)/wrap.flags $(B)/lib/libsiotrace.a
+	@mkdir -p $(@D)
+	$(MPICC) -O2 -c -o $@.o $<
+	$(MPICC) $@.o -Wl,@$(B)/wrap.flags -o $@
 
 $(BB)/%.plain: bench/%.c
 	@mkdir -p $(@D)

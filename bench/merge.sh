@@ -7,19 +7,9 @@
 # one (parallel HDF5, 3 files of 24 and 4 variables; independent transfers on
 # MPICH, whose collectives with 64 ranks on 2 cores take long), beside the
 # flat form (SIOT_COMPRESS=0: every rank's events, concatenated).
-set -euo pipefail
-MPI=${MPI:-mpich}
-B=$(pwd)/build/$MPI
-SIOT=$B/bin/siot
+BENCH_NAME=merge
+. "$(dirname "$0")/common.sh"
 PS=${PS:-"2 4 8 16 32 64"}
-W=$(mktemp -d /dev/shm/siot-merge.XXXXXX)
-trap 'rm -rf "$W"' EXIT
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-run() { # P ARGS...
-    local np=$1
-    shift
-    if [ "$MPI" = openmpi ]; then mpirun.openmpi --oversubscribe -np "$np" "$@"; else mpirun.mpich -np "$np" "$@"; fi
-}
 note() { "$SIOT" dump "$1" | sed -n "s/.*note $2: //p"; }
 flash_args=""
 [ "$MPI" = mpich ] && flash_args="-i"

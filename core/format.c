@@ -549,6 +549,70 @@ static int encode(const siot_trace *t, siot_vbuf *out, int exact)
 }
 
 int siot_trace_encode(const siot_trace *t, siot_vbuf *out) { return encode(t, out, 0); }
+
+/* ---- sizes in the file form, for siot dump --sizes */
+
+size_t siot_expr_size(const siot_expr *x, siot_vbuf *scratch)
+{
+    scratch->len = 0;
+    enc_expr(scratch, x);
+    return scratch->len;
+}
+
+size_t siot_hist_size(const siot_hist *h, siot_vbuf *scratch)
+{
+    scratch->len = 0;
+    enc_hist(scratch, h, 0);
+    return scratch->len;
+}
+
+/* An event's own bytes (a loop's: its count and body list, not the body's
+ * nodes); function ids as written (at most as many bytes as here). */
+size_t siot_node_own_size(const siot_node *n, siot_vbuf *scratch)
+{
+    scratch->len = 0;
+    if (n->kind == SIOT_N_EVENT) {
+        enc_node(scratch, n, NULL, 0);
+        return scratch->len;
+    }
+    siot_vbuf_u8(scratch, n->kind);
+    enc_ranklist(scratch, &n->ranks);
+    enc_expr(scratch, n->u.loop.count);
+    siot_vbuf_uvar(scratch, n->u.loop.nbody);
+    return scratch->len;
+}
+
+int siot_section_sizes(const siot_trace *t, uint64_t out[SIOT_NSECTION_SIZES])
+{
+    siot_vbuf s, o;
+    siot_vbuf_init(&s);
+    siot_vbuf_init(&o);
+    siot_fmap m;
+    int rc = siot_fmap_init(&m, t->nfuncs);
+    for (uint32_t i = 0; rc == 0 && i < t->ntop; i++)
+        fmap_mark(&m, t->top[i]);
+    uint64_t at = 0;
+    file_start(&o);
+    out[0] = o.len;
+    header_section(t, 0, &s, &o);
+    out[1] = o.len - out[0];
+    at = o.len;
+    funcs_section(t->funcs, &m, &s, &o);
+    out[2] = o.len - at, at = o.len;
+    sites_section(t, &s, &o);
+    out[3] = o.len - at, at = o.len;
+    ranktimes_section(t, 0, &s, &o);
+    out[4] = o.len - at, at = o.len;
+    nodes_section(t->top, t->ntop, &m, 0, &s, &o);
+    out[5] = o.len - at, at = o.len;
+    end_marker(5, &s, &o);
+    out[6] = o.len - at;
+    rc = rc || s.oom || o.oom ? -1 : 0;
+    siot_fmap_free(&m);
+    siot_vbuf_free(&s);
+    siot_vbuf_free(&o);
+    return rc;
+}
 int siot_trace_encode_exact(const siot_trace *t, siot_vbuf *out) { return encode(t, out, 1); }
 
 /* ------------------------------------------------------------------ decode */

@@ -16,6 +16,8 @@
 #include "core/ranklist.h"
 #include "replay/compare.h"
 #include "siot/dump.h"
+#include "siot/sizes.h"
+#include <sys/stat.h>
 #include "siot/export.h"
 #include "siot/findings.h"
 #include "core/format.h"
@@ -60,7 +62,7 @@ static const char *USAGE =
     "2 bad usage or an unreadable or corrupt trace.\n";
 
 static const char *DUMP_HELP =
-    "usage: siot dump [--jsonl|--raw] FILE\n"
+    "usage: siot dump [--jsonl|--raw|--sizes] FILE\n"
     "\n"
     "Without --jsonl: the trace header and its nodes as recorded: loops with\n"
     "their iteration counts, rank lists ([r0-7], [r<0;4x+2>] = 0,2,4,6),\n"
@@ -84,7 +86,12 @@ static const char *DUMP_HELP =
     "the call failed, thread when it ran on a thread other than the first.\n"
     "names, when any value has one, gives those names beside the numbers:\n"
     "  \"names\":{\"flags\":\"O_WRONLY|O_CREAT\",\"mode\":\"0644\",\"errno\":\"ENOENT\"}\n"
-    "(export --csv and --chrome carry the same \"names\" in their args).\n";
+    "(export --csv and --chrome carry the same \"names\" in their args).\n"
+    "\n"
+    "With --sizes: where the trace's bytes go: its sections, events against\n"
+    "loops and timing histograms, values by kind (constants, progressions, run\n"
+    "tables...), and the ten largest events with the value that takes most of\n"
+    "their bytes: what did not fold.\n";
 
 static const char *DIFF_HELP =
     "usage: siot diff [--layers L,L...] [--outermost] A B\n"
@@ -325,7 +332,7 @@ static int wants_help(int argc, char **argv)
 
 static int cmd_dump(int argc, char **argv)
 {
-    int jsonl = 0, raw = 0;
+    int jsonl = 0, raw = 0, sizes = 0;
     const char *path = NULL;
     if (wants_help(argc, argv)) {
         fputs(DUMP_HELP, stdout);
@@ -336,6 +343,8 @@ static int cmd_dump(int argc, char **argv)
             jsonl = 1;
         else if (strcmp(argv[i], "--raw") == 0)
             raw = 1;
+        else if (strcmp(argv[i], "--sizes") == 0)
+            sizes = 1;
         else if (argv[i][0] == '-' && argv[i][1])
             return bad_option("dump", argv[i]);
         else if (!path)
@@ -349,9 +358,12 @@ static int cmd_dump(int argc, char **argv)
     if (load(path, &t) != 0)
         return 2;
     char err[256];
-    int rc = jsonl ? siot_dump_jsonl(&t, stdout, err, sizeof err) : siot_dump_human(&t, path, stdout, raw);
+    struct stat st;
+    int rc = sizes   ? siot_dump_sizes(&t, path, stat(path, &st) == 0 ? (uint64_t)st.st_size : 0, stdout)
+             : jsonl ? siot_dump_jsonl(&t, stdout, err, sizeof err)
+                     : siot_dump_human(&t, path, stdout, raw);
     if (rc != 0)
-        fprintf(stderr, "siot: %s: %s\n", path, jsonl ? err : "write error");
+        fprintf(stderr, "siot: %s: %s\n", path, jsonl ? err : "write error or out of memory");
     siot_trace_free(&t);
     if (fflush(stdout) != 0 && rc == 0) {
         fprintf(stderr, "siot: write error\n");

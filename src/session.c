@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "compress/queue.h"
+#include "compress/renest.h"
 #include "core/format.h"
 #include "core/predef.h"
 #include "src/config.h"
@@ -236,7 +237,16 @@ int siot_session_take_within(siot_trace *t, uint64_t wait_ns)
     return rc;
 }
 
-int siot_session_take(siot_trace *t) { return siot_session_take_within(t, 0); }
+/* The ending the program chose (MPI_Finalize, exit): the trace is
+ * complete, so loops whose run tables hide a nest are rewritten as one
+ * (compress/renest.h) before it is merged and written. */
+int siot_session_take(siot_trace *t)
+{
+    int rc = siot_session_take_within(t, 0);
+    if (rc == 0 && siot_cfg.compress && !siot_spill_owns(t))
+        siot_renest(t);
+    return rc;
+}
 
 /* SIOT_CHECKPOINT: the rank's trace so far, as the part an abnormal ending
  * would write (a later checkpoint, the ending, or the job's trace supersede

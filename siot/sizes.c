@@ -1,0 +1,154 @@
+/* sizes: `siot dump --sizes`, where a trace's bytes go (siot/sizes.h). */
+#include "siot/sizes.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "core/expr.h"
+#include "core/format.h"
+
+#define TOP_EVENTS 10
+static const char *const META[5] = {"thread", "parent", "ret", "errno", "bytes"};
+#define NTAGS (SIOT_X_APPROX + 1)
+
+static const char *const TAG_NAMES[NTAGS] = {"none", "constant", "progression", "sequence of integers",
+                                              "sequence", "per-rank table", "string pattern", "array",
+                                              "run table", "approximate count"};
+
+typedef struct bigevent {
+    const siot_node *n;
+    uint64_t bytes;
+    uint32_t depth;      /* loops around it */
+    uint64_t iterations; /* product of the constant counts around it */
+    int worst;           /* the slot that takes most: -2 histograms, -10-i META[i], else an argument */
+    uint64_t worst_bytes;
+    uint8_t worst_tag;
+} bigevent;
+
+typedef struct sizes {
+    const siot_trace *t;
+    siot_vbuf scratch;
+    uint64_t by_tag[NTAGS], n_by_tag[NTAGS];
+    uint64_t hist_bytes, nhist, loop_bytes, nloops, event_bytes, nevents;
+    bigevent top[TOP_EVENTS];
+    uint32_t ntop;
+} sizes;
+
+static uint64_t slot(sizes *z, const siot_expr *x, uint64_t *worst, int *which, int id, uint8_t *tag)
+{
+    if (!x)
+        return 0;
+    uint64_t b = siot_expr_size(x, &z->scratch);
+    unsigned k = x->tag < NTAGS ? x->tag : 0;
+    z->by_tag[k] += b;
+    z->n_by_tag[k]++;
+    if (b > *worst) {
+        *worst = b;
+        *which = id;
+        *tag = (uint8_t)k;
+    }
+    return b;
+}
+
+static void keep_big(sizes *z, const bigevent *b)
+{
+    uint32_t at = z->ntop < TOP_EVENTS ? z->ntop++ : TOP_EVENTS - 1;
+    if (at == TOP_EVENTS - 1 && z->top[at].bytes >= b->bytes && z->ntop == TOP_EVENTS)
+        return;
+    while (at > 0 && z->top[at - 1].bytes < b->bytes) {
+        z->top[at] = z->top[at - 1];
+        at--;
+    }
+    z->top[at] = *b;
+}
+
+static void on_event(sizes *z, const siot_node *n, uint32_t depth, uint64_t iterations)
+{
+    const siot_event *e = &n->u.ev;
+    bigevent b = {n, siot_node_own_size(n, &z->scratch), depth, iterations, -3, 0, 0};
+    z->event_bytes += b.bytes;
+    z->nevents++;
+    const siot_expr *meta[5] = {e->thread, e->parent, e->ret, e->err, e->bytes};
+    for (int i = 0; i < 5; i++)
+        slot(z, meta[i], &b.worst_bytes, &b.worst, -10 - i, &b.worst_tag);
+    for (uint32_t i = 0; i < e->nargs; i++)
+        slot(z, e->args[i], &b.worst_bytes, &b.worst, (int)i, &b.worst_tag);
+    uint64_t h = siot_hist_size(&e->comp, &z->scratch) + siot_hist_size(&e->dur, &z->scratch);
+    z->hist_bytes += h;
+    z->nhist += 2;
+    if (h > b.worst_bytes) {
+        b.worst_bytes = h;
+        b.worst = -2;
+    }
+    keep_big(z, &b);
+}
+
+static void walk(sizes *z, const siot_node *n, uint32_t depth, uint64_t iterations)
+{
+    if (n->kind == SIOT_N_EVENT) {
+        on_event(z, n, depth, iterations);
+        return;
+    }
+    z->loop_bytes += siot_node_own_size(n, &z->scratch);
+    z->nloops++;
+    const siot_expr *c = n->u.loop.count;
+    uint64_t k = c && c->tag == SIOT_X_CONST && c->base > 0 ? (uint64_t)c->base : 1;
+    for (uint32_t i = 0; i < n->u.loop.nbody; i++)
+        walk(z, n->u.loop.body[i], depth + 1, iterations * k);
+}
+
+static void print_big(const sizes *z, FILE *fp)
+{
+    const siot_trace *t = z->t;
+    fprintf(fp, "\nlargest events (bytes, the part that takes most, loops around them):\n");
+    for (uint32_t i = 0; i < z->ntop; i++) {
+        const bigevent *b = &z->top[i];
+        const siot_funcdesc *f = &t->funcs[b->n->u.ev.func];
+        char what[160];
+        if (b->worst == -2)
+            snprintf(what, sizeof what, "its two timing histograms");
+        else if (b->worst <= -10 && b->worst > -15)
+            snprintf(what, sizeof what, "%s (%s)", META[-10 - b->worst], TAG_NAMES[b->worst_tag]);
+        else if (b->worst >= 0 && (uint32_t)b->worst < f->nargs)
+            snprintf(what, sizeof what, "%s (%s)", f->argnames[b->worst], TAG_NAMES[b->worst_tag]);
+        else
+            snprintf(what, sizeof what, "-");
+        fprintf(fp, "  %7" PRIu64 "  %-22s @s%-4u %" PRIu64 " B in %s; %u loop(s) deep\n", b->bytes, f->name,
+                b->n->u.ev.site, b->worst_bytes, what, b->depth);
+    }
+}
+
+int siot_dump_sizes(const siot_trace *t, const char *path, uint64_t file_bytes, FILE *fp)
+{
+    sizes z;
+    memset(&z, 0, sizeof z);
+    z.t = t;
+    siot_vbuf_init(&z.scratch);
+    uint64_t sec[SIOT_NSECTION_SIZES];
+    int rc = siot_section_sizes(t, sec);
+    for (uint32_t i = 0; rc == 0 && i < t->ntop; i++)
+        walk(&z, t->top[i], 0, 1);
+    if (rc == 0 && z.scratch.oom)
+        rc = -1;
+    siot_vbuf_free(&z.scratch);
+    if (rc != 0)
+        return -1;
+    uint64_t total = 0;
+    for (int i = 0; i < SIOT_NSECTION_SIZES; i++)
+        total += sec[i];
+    fprintf(fp, "sizes of %s: %" PRIu64 " bytes (%" PRIu64 " written again as one block, below)\n", path, file_bytes,
+            total);
+    fprintf(fp, "  sections: magic %" PRIu64 ", header %" PRIu64 ", functions %" PRIu64 ", call sites %" PRIu64
+                ", rank times %" PRIu64 " (%u ranks), nodes %" PRIu64 ", end %" PRIu64 "\n",
+            sec[0], sec[1], sec[2], sec[3], sec[4], t->nrt, sec[5], sec[6]);
+    fprintf(fp, "  nodes: %" PRIu64 " events %" PRIu64 " B (of which histograms %" PRIu64 " B in %" PRIu64
+                "), %" PRIu64 " loops %" PRIu64 " B\n",
+            z.nevents, z.event_bytes, z.hist_bytes, z.nhist, z.nloops, z.loop_bytes);
+    fprintf(fp, "  values by kind (bytes in count):");
+    for (unsigned k = 1; k < NTAGS; k++)
+        if (z.n_by_tag[k])
+            fprintf(fp, " %s %" PRIu64 " in %" PRIu64 ";", TAG_NAMES[k], z.by_tag[k], z.n_by_tag[k]);
+    fprintf(fp, "\n");
+    print_big(&z, fp);
+    return ferror(fp) ? -1 : 0;
+}
