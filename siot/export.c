@@ -9,6 +9,7 @@
 #include "replay/progress.h"
 #include "core/roles.h"
 #include "replay/synth.h"
+#include "siot/files.h"
 
 static void put(siot_vbuf *o, const char *s)
 {
@@ -26,6 +27,7 @@ static void putf_i64(siot_vbuf *o, const char *key, int64_t v)
  * the names of values (core/names.h). */
 typedef struct ex_bufs {
     siot_vbuf scratch, args, names;
+    siot_files files; /* which file each handle refers to, event by event */
 } ex_bufs;
 
 /* The arguments as the members of a JSON object (no braces), then
@@ -44,7 +46,9 @@ static int put_args(siot_vbuf *o, const siot_trace *t, const siot_synth_ev *ev, 
                  ev->ctx.rank, ev->seq, f->name, f->argnames[bad]);
         return -1;
     }
+    siot_files_name_handles(&b->files, names, t, ev->node, &ev->ctx);
     siot_json_errno_name(names, siot_eval_int(e->err, &ev->ctx, 0));
+    siot_json_ret_name(names, t->flavour, f->retrole, siot_eval_int(e->ret, &ev->ctx, 0));
     if (names->len && !e->nargs && !after) { /* the first member: no comma */
         siot_vbuf_put(o, "\"names\":{", 9);
         siot_vbuf_put(o, names->data, names->len);
@@ -100,6 +104,20 @@ static void csv_quoted(siot_vbuf *o, const char *s, size_t n)
     siot_vbuf_u8(o, '"');
 }
 
+/* The file the event's handle (its first: fd, stream, MPI file...) refers
+ * to before the event, or NULL; valid until the export ends. */
+static const char *handle_file(const siot_trace *t, const siot_synth_ev *ev, ex_bufs *b)
+{
+    const siot_event *e = &ev->node->u.ev;
+    const siot_funcdesc *f = &t->funcs[e->func];
+    int k = siot_file_handle_arg(f);
+    siot_value v;
+    if (k < 0 || (uint32_t)k >= e->nargs || siot_eval(e->args[k], &ev->ctx, &b->scratch, &v) != 0 ||
+        v.kind != SIOT_V_INT)
+        return NULL;
+    return siot_files_handle_file(&b->files, (int32_t)ev->ctx.rank, f->argroles[k], v.i);
+}
+
 static int csv_event(siot_vbuf *o, const siot_trace *t, const siot_synth_ev *ev, ex_bufs *b, char *err,
                      size_t errlen)
 {
@@ -119,6 +137,10 @@ static int csv_event(siot_vbuf *o, const siot_trace *t, const siot_synth_ev *ev,
     if (data)
         putf_i64(o, "", siot_eval_int(e->bytes, &ev->ctx, 0));
     putf_i64(o, ",", siot_eval_int(e->thread, &ev->ctx, 0));
+    siot_vbuf_u8(o, ',');
+    const char *file = handle_file(t, ev, b);
+    if (file)
+        csv_quoted(o, file, strlen(file));
     siot_vbuf_u8(o, ',');
     siot_vbuf *argbuf = &b->args;
     argbuf->len = 0;
@@ -175,6 +197,7 @@ int siot_export(const siot_trace *t, const siot_export_opts *opt, FILE *out, uin
     siot_vbuf_init(&b.scratch);
     siot_vbuf_init(&b.args);
     siot_vbuf_init(&b.names);
+    siot_files_init(&b.files);
     int rc = 0, first = 1;
     if (opt->format == SIOT_EXPORT_CHROME) {
         put(&o, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"producer\":\"siotrace\",\"times\":\"synthesised from "
@@ -194,7 +217,7 @@ int siot_export(const siot_trace *t, const siot_export_opts *opt, FILE *out, uin
             siot_vbuf_put(&o, m, (size_t)n);
         }
     } else {
-        put(&o, "rank,seq,layer,func,parent,depth,start_ns,dur_ns,ret,errno,bytes,thread,args\n");
+        put(&o, "rank,seq,layer,func,parent,depth,start_ns,dur_ns,ret,errno,bytes,thread,file,args\n");
     }
     siot_progress pg;
     siot_progress_start(&pg, "siot export", total, opt->progress);
@@ -215,6 +238,8 @@ int siot_export(const siot_trace *t, const siot_export_opts *opt, FILE *out, uin
                 rc = opt->format == SIOT_EXPORT_CHROME ? chrome_event(&o, t, &ev, &b, &first, err, errlen)
                                                        : csv_event(&o, t, &ev, &b, err, errlen);
                 (*written)++;
+            } else { /* a skipped event still opens and closes handles */
+                siot_files_step(&b.files, t, ev.node, &ev.ctx);
             }
             if (rc == 0 && flush(&o, out, 0) != 0) {
                 snprintf(err, errlen, "write error");
@@ -239,6 +264,7 @@ int siot_export(const siot_trace *t, const siot_export_opts *opt, FILE *out, uin
     siot_vbuf_free(&b.scratch);
     siot_vbuf_free(&b.args);
     siot_vbuf_free(&b.names);
+    siot_files_free(&b.files);
     free(has);
     return rc;
 }
