@@ -251,16 +251,35 @@ typedef struct hmap {
     siot_vbuf tmp;
 } hmap;
 
+/* The newest entry for the handle that holds rank, or NULL. */
+static const hentry *hmap_rank(const hmap *m, uint8_t kind, int64_t id, int64_t rank)
+{
+    for (uint32_t i = m->n; i-- > 0;)
+        if (m->v[i].kind == kind && m->v[i].id == id && siot_rl_contains(m->v[i].ranks, rank) > 0)
+            return &m->v[i];
+    return NULL;
+}
+
+/* The file of the handle on all of ranks, when they agree: opens of the
+ * same path are often split between ranks (rank 0 creates, the others
+ * open). Lists of more than 4096 ranks need one entry holding them all. */
 static const char *hmap_find(const hmap *m, uint8_t kind, int64_t id, const siot_ranklist *ranks)
 {
-    for (uint32_t i = m->n; i-- > 0;) {
-        if (m->v[i].kind != kind || m->v[i].id != id)
-            continue;
-        int rel = ranks_in(m->v[i].ranks, ranks);
-        if (rel != RL_NONE)
-            return rel == RL_ALL ? m->v[i].text : NULL;
+    uint64_t n = siot_rl_size(ranks);
+    if (n > 4096) {
+        for (uint32_t i = m->n; i-- > 0;)
+            if (m->v[i].kind == kind && m->v[i].id == id && ranks_in(m->v[i].ranks, ranks) != RL_NONE)
+                return ranks_in(m->v[i].ranks, ranks) == RL_ALL ? m->v[i].text : NULL;
+        return NULL;
     }
-    return NULL;
+    const char *text = NULL;
+    for (uint64_t k = 0; k < n; k++) {
+        const hentry *h = hmap_rank(m, kind, id, siot_rl_nth(ranks, k));
+        if (!h || !h->text || (text && strcmp(text, h->text) != 0))
+            return NULL;
+        text = h->text;
+    }
+    return text;
 }
 
 /* text: a path expression's form, without its quotes; NULL for none. */
