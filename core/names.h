@@ -4,7 +4,8 @@
  * the predefined MPI handles. Traces are made on Linux x86-64, so flags
  * and errno are this platform's numbers; MPI-IO's access modes are ROMIO's
  * (MPI_MODE_CREATE 1 ... MPI_MODE_SEQUENTIAL 256), the same in MPICH and
- * Open MPI. Pure functions; no locks.
+ * Open MPI. MPI error classes are named by the flavour's own numbers
+ * (core/mpierr.c). Pure functions; no locks.
  *
  * Errors: NULL when the value has no name for that role (the caller shows
  * the number); a name that does not fit in buf is cut. */
@@ -20,5 +21,9 @@
 const char *siot_value_name(unsigned role, int64_t v, char *buf, size_t n);
 /* "ENOENT" for 2; NULL for 0 or a number with no name. */
 const char *siot_errno_name(int64_t e);
+/* "MPI_ERR_NO_SUCH_FILE" for the class an MPI call of a trace made with
+ * this flavour ("mpich", "openmpi": the trace header's) returned; NULL for
+ * an unknown flavour or number. */
+const char *siot_mpi_error_name(const char *flavour, int64_t cls);
 
 #endif

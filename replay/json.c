@@ -93,6 +93,19 @@ void siot_json_errno_name(siot_vbuf *names, int64_t e)
         name_member(names, "errno", name);
 }
 
+void siot_json_ret_name(siot_vbuf *names, const char *flavour, unsigned retrole, int64_t ret)
+{
+    /* MPI_SUCCESS is not named: a name is news, and 0 is the usual. */
+    const char *name = retrole == SIOT_ROLE_r_mpi && ret ? siot_mpi_error_name(flavour, ret) : NULL;
+    if (name)
+        name_member(names, "ret", name);
+}
+
+void siot_json_name_str(siot_vbuf *names, const char *key, const char *text)
+{
+    name_member(names, key, text);
+}
+
 void siot_json_put_names(siot_vbuf *o, const siot_vbuf *names)
 {
     if (!names->len)

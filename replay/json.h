@@ -23,6 +23,11 @@ void siot_json_value(siot_vbuf *o, unsigned role, const siot_value *v);
  * "O_WRONLY|O_CREAT",...}. errno is named with role 0 and key "errno". */
 void siot_json_name(siot_vbuf *names, const char *key, unsigned role, const siot_value *v);
 void siot_json_errno_name(siot_vbuf *names, int64_t e);
+/* ,"ret":"MPI_ERR_NO_SUCH_FILE" for an MPI call (return role r_mpi) that
+ * returned an error class this flavour names (siot_mpi_error_name). */
+void siot_json_ret_name(siot_vbuf *names, const char *flavour, unsigned retrole, int64_t ret);
+/* ,"key":"text" in names, for names that are no value's (a handle's file). */
+void siot_json_name_str(siot_vbuf *names, const char *key, const char *text);
 /* An event's arguments as JSON members (no braces), and their names into
  * names (siot_json_name). -1 when argument *bad cannot be evaluated. */
 int siot_json_args(siot_vbuf *o, siot_vbuf *names, const siot_funcdesc *f, const siot_event *e, const siot_ctx *c,

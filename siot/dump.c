@@ -2,6 +2,7 @@
  * structure for a person to read. */
 #include "siot/dump.h"
 
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include "replay/walk.h"
 #include "core/names.h"
 #include "core/roles.h"
+#include "siot/files.h"
 
 /* wait: the completion that reports an asynchronous request's bytes
  * (aio_return); MPI waits record none (their requests' calls do). */
@@ -34,9 +36,10 @@ static int flush_out(siot_vbuf *o, FILE *fp)
 
 /* One event as a JSON line: the raw values, and the names of those that
  * have one (names.h) in "names". -1 when an argument cannot be evaluated. */
-static int jsonl_event(siot_vbuf *o, const siot_trace *t, const siot_event *e, const siot_ctx *c, uint32_t r,
-                       int64_t seq, siot_vbuf *scratch, siot_vbuf *names, char *err, size_t errlen)
+static int jsonl_event(siot_vbuf *o, const siot_trace *t, const siot_node *n, const siot_ctx *c, uint32_t r,
+                       int64_t seq, siot_vbuf *scratch, siot_vbuf *names, siot_files *fs, char *err, size_t errlen)
 {
+    const siot_event *e = &n->u.ev;
     const siot_funcdesc *f = &t->funcs[e->func];
     char head[160];
     int64_t pd = siot_eval_int(e->parent, c, 0);
@@ -53,6 +56,7 @@ static int jsonl_event(siot_vbuf *o, const siot_trace *t, const siot_event *e, c
                  f->argnames[bad]);
         return -1;
     }
+    siot_files_name_handles(fs, names, t, n, c);
     int64_t ret = siot_eval_int(e->ret, c, 0), ern = siot_eval_int(e->err, c, 0);
     int64_t bytes = siot_eval_int(e->bytes, c, 0), th = siot_eval_int(e->thread, c, 0);
     hn = snprintf(head, sizeof head, "},\"ret\":%" PRId64, ret);
@@ -66,6 +70,7 @@ static int jsonl_event(siot_vbuf *o, const siot_trace *t, const siot_event *e, c
         siot_vbuf_put(o, head, (size_t)hn);
         siot_json_errno_name(names, ern);
     }
+    siot_json_ret_name(names, t->flavour, f->retrole, ret);
     if (th) {
         hn = snprintf(head, sizeof head, ",\"thread\":%" PRId64, th);
         siot_vbuf_put(o, head, (size_t)hn);
@@ -81,6 +86,8 @@ int siot_dump_jsonl(const siot_trace *t, FILE *fp, char *err, size_t errlen)
     siot_vbuf_init(&o);
     siot_vbuf_init(&scratch);
     siot_vbuf_init(&names);
+    siot_files fs; /* which file each handle refers to, event by event */
+    siot_files_init(&fs);
     int rc = 0;
     for (uint32_t r = 0; r < t->nranks && rc == 0; r++) {
         siot_iter it;
@@ -93,7 +100,7 @@ int siot_dump_jsonl(const siot_trace *t, FILE *fp, char *err, size_t errlen)
         const siot_node *n;
         int64_t seq = 0;
         while ((n = siot_iter_next(&it, &c))) {
-            if (jsonl_event(&o, t, &n->u.ev, &c, r, seq, &scratch, &names, err, errlen) != 0) {
+            if (jsonl_event(&o, t, n, &c, r, seq, &scratch, &names, &fs, err, errlen) != 0) {
                 rc = -1;
                 break;
             }
@@ -110,7 +117,7 @@ int siot_dump_jsonl(const siot_trace *t, FILE *fp, char *err, size_t errlen)
         }
         siot_iter_free(&it);
     }
-    if (rc == 0 && (o.oom || scratch.oom || names.oom)) {
+    if (rc == 0 && (o.oom || scratch.oom || names.oom || fs.oom)) {
         snprintf(err, errlen, "out of memory");
         rc = -1;
     }
@@ -121,6 +128,7 @@ int siot_dump_jsonl(const siot_trace *t, FILE *fp, char *err, size_t errlen)
     siot_vbuf_free(&o);
     siot_vbuf_free(&scratch);
     siot_vbuf_free(&names);
+    siot_files_free(&fs);
     return rc;
 }
 
@@ -178,6 +186,18 @@ static void put_errno(siot_vbuf *o, const siot_expr *x)
         siot_x_format(x, o);
 }
 
+/* An MPI call's error class by its name in the trace's flavour
+ * (MPI_ERR_NO_SUCH_FILE is 37 in MPICH, 42 in Open MPI); 0 stays 0. */
+static void put_ret(siot_vbuf *o, const char *flavour, unsigned retrole, const siot_expr *x)
+{
+    const char *name = retrole == SIOT_ROLE_r_mpi && x->tag == SIOT_X_CONST && x->base
+                           ? siot_mpi_error_name(flavour, x->base) : NULL;
+    if (name)
+        siot_vbuf_put(o, name, strlen(name));
+    else
+        siot_x_format(x, o);
+}
+
 /* Whether the ranks of i are all in k, none, or some. Lists of more than
  * 4096 ranks are compared whole (equal: all, else some). */
 enum { RL_ALL, RL_NONE, RL_SOME };
@@ -214,11 +234,142 @@ static int64_t issuer(siot_node *const *nodes, uint32_t i)
     return -1;
 }
 
+/* The file beside a handle in the compressed form: the path expression of
+ * the open that produced the handle's id, as the node order of the dump
+ * meets it (files.h's classification of calls, on constant handle ids).
+ * An entry holds for the ranks of its open; a use whose ranks are not all
+ * covered by one entry, or whose id is not a constant, names no file. */
+typedef struct hentry {
+    uint8_t kind;
+    int64_t id;
+    const siot_ranklist *ranks;
+    char *text; /* NULL: the handle names no file */
+} hentry;
+typedef struct hmap {
+    hentry *v;
+    uint32_t n, cap;
+    siot_vbuf tmp;
+} hmap;
+
+/* The newest entry for the handle that holds rank, or NULL. */
+static const hentry *hmap_rank(const hmap *m, uint8_t kind, int64_t id, int64_t rank)
+{
+    for (uint32_t i = m->n; i-- > 0;)
+        if (m->v[i].kind == kind && m->v[i].id == id && siot_rl_contains(m->v[i].ranks, rank) > 0)
+            return &m->v[i];
+    return NULL;
+}
+
+/* The file of the handle on all of ranks, when they agree: opens of the
+ * same path are often split between ranks (rank 0 creates, the others
+ * open). Lists of more than 4096 ranks need one entry holding them all. */
+static const char *hmap_find(const hmap *m, uint8_t kind, int64_t id, const siot_ranklist *ranks)
+{
+    uint64_t n = siot_rl_size(ranks);
+    if (n > 4096) {
+        for (uint32_t i = m->n; i-- > 0;)
+            if (m->v[i].kind == kind && m->v[i].id == id && ranks_in(m->v[i].ranks, ranks) != RL_NONE)
+                return ranks_in(m->v[i].ranks, ranks) == RL_ALL ? m->v[i].text : NULL;
+        return NULL;
+    }
+    const char *text = NULL;
+    for (uint64_t k = 0; k < n; k++) {
+        const hentry *h = hmap_rank(m, kind, id, siot_rl_nth(ranks, k));
+        if (!h || !h->text || (text && strcmp(text, h->text) != 0))
+            return NULL;
+        text = h->text;
+    }
+    return text;
+}
+
+/* text: a path expression's form, without its quotes; NULL for none. */
+static void hmap_set(hmap *m, uint8_t kind, int64_t id, const siot_ranklist *ranks, const char *text, size_t len)
+{
+    uint32_t w = 0;
+    for (uint32_t i = 0; i < m->n; i++) /* entries the new one replaces on all their ranks */
+        if (m->v[i].kind == kind && m->v[i].id == id && ranks_in(ranks, m->v[i].ranks) == RL_ALL)
+            free(m->v[i].text);
+        else
+            m->v[w++] = m->v[i];
+    m->n = w;
+    if (m->n == m->cap) {
+        uint32_t cap = m->cap ? m->cap * 2 : 16;
+        hentry *v = realloc(m->v, cap * sizeof *v);
+        if (!v)
+            return; /* the handle is then shown without its file */
+        m->v = v;
+        m->cap = cap;
+    }
+    char *t = text ? malloc(len + 1) : NULL;
+    if (t) {
+        memcpy(t, text, len);
+        t[len] = 0;
+    }
+    m->v[m->n++] = (hentry){kind, id, ranks, t};
+}
+
+static int const_id(const siot_expr *x, int64_t *id)
+{
+    if (!x || x->tag != SIOT_X_CONST || x->base < 0)
+        return 0;
+    *id = x->base;
+    return 1;
+}
+
+/* What the event node does to the map: an open binds its new handle to its
+ * path, a derived handle takes its source's file. */
+static void hmap_event(hmap *m, const siot_trace *t, const siot_node *nd)
+{
+    siot_vbuf *tmp = &m->tmp;
+    const siot_event *e = &nd->u.ev;
+    const siot_funcdesc *f = &t->funcs[e->func];
+    int fdup = siot_arg_index(f, SIOT_ROLE_fcntlarg) >= 0 && e->nargs > 1 && e->args[1]->tag == SIOT_X_CONST &&
+               (e->args[1]->base == F_DUPFD || e->args[1]->base == F_DUPFD_CLOEXEC);
+    siot_handle_op op = siot_handle_op_of(f, fdup);
+    int64_t id, src;
+    if (op.what == SIOT_HOP_OPEN && const_id(op.kout >= 0 ? e->args[op.kout] : e->ret, &id)) {
+        tmp->len = 0;
+        siot_x_format(e->args[op.karg], tmp);
+        const char *p = (const char *)tmp->data;
+        size_t len = tmp->len;
+        if (len >= 2 && p[0] == '"' && p[len - 1] == '"') {
+            p++;
+            len -= 2;
+        }
+        if (!tmp->oom)
+            hmap_set(m, op.kind, id, &nd->ranks, p, len);
+    } else if (op.what == SIOT_HOP_DERIVE && const_id(e->ret, &id)) {
+        const char *from = const_id(e->args[op.karg], &src)
+                               ? hmap_find(m, siot_handle_kind(f->argroles[op.karg]), src, &nd->ranks) : NULL;
+        hmap_set(m, op.kind, id, &nd->ranks, from, from ? strlen(from) : 0);
+    } else if (op.what == SIOT_HOP_UNNAMED && const_id(e->ret, &id)) {
+        hmap_set(m, op.kind, id, &nd->ranks, NULL, 0);
+    }
+}
+
+/* <file> after a handle argument: the file its open named, or <stdout>... */
+static void put_handle_file(siot_vbuf *o, const hmap *m, unsigned role, const siot_expr *x,
+                            const siot_ranklist *ranks)
+{
+    int64_t id;
+    if (!m || !siot_role_uses_handle(role) || !const_id(x, &id))
+        return;
+    const char *file = hmap_find(m, siot_handle_kind(role), id, ranks);
+    if (file) {
+        siot_vbuf_u8(o, '<');
+        siot_vbuf_put(o, file, strlen(file));
+        siot_vbuf_u8(o, '>');
+    } else if ((file = siot_std_stream_name(role, id))) {
+        siot_vbuf_put(o, file, strlen(file));
+    }
+}
+
 /* One event: the call, its arguments (by name where they have one), its
  * result, the distance to its parent unless it is shown nested, its call
  * site and its timing. */
-static void dump_event(const siot_trace *t, const siot_event *e, int nested, siot_vbuf *o)
+static void dump_event(const siot_trace *t, const siot_node *nd, int nested, siot_vbuf *o, hmap *hm)
 {
+    const siot_event *e = &nd->u.ev;
     const siot_funcdesc *f = &t->funcs[e->func];
     siot_vbuf_put(o, f->name, strlen(f->name));
     siot_vbuf_u8(o, '(');
@@ -228,9 +379,10 @@ static void dump_event(const siot_trace *t, const siot_event *e, int nested, sio
         siot_vbuf_put(o, f->argnames[k], strlen(f->argnames[k]));
         siot_vbuf_u8(o, '=');
         put_arg(o, f->argroles[k], e->args[k]);
+        put_handle_file(o, hm, f->argroles[k], e->args[k], &nd->ranks);
     }
     siot_vbuf_put(o, ") ret=", 6);
-    siot_x_format(e->ret, o);
+    put_ret(o, t->flavour, f->retrole, e->ret);
     if (!(e->err->tag == SIOT_X_CONST && e->err->base == 0)) {
         siot_vbuf_put(o, " errno=", 7);
         put_errno(o, e->err);
@@ -258,7 +410,7 @@ static void dump_event(const siot_trace *t, const siot_event *e, int nested, sio
 }
 
 static void dump_nodes(const siot_trace *t, siot_node *const *nodes, uint32_t n, int indent, siot_vbuf *o,
-                       const siot_ranklist *parent_ranks, int raw)
+                       const siot_ranklist *parent_ranks, int raw, hmap *hm)
 {
     /* calls issued by a sibling are indented under it (not with --raw) */
     uint32_t *depth = raw ? NULL : calloc(n ? n : 1, sizeof *depth);
@@ -280,13 +432,14 @@ static void dump_nodes(const siot_trace *t, siot_node *const *nodes, uint32_t n,
             siot_vbuf_put(o, "loop x", 6);
             siot_x_format(nd->u.loop.count, o);
             siot_vbuf_put(o, " {\n", 3);
-            dump_nodes(t, nd->u.loop.body, nd->u.loop.nbody, indent + 1, o, &nd->ranks, raw);
+            dump_nodes(t, nd->u.loop.body, nd->u.loop.nbody, indent + 1, o, &nd->ranks, raw, hm);
             for (int k = 0; k < indent; k++)
                 siot_vbuf_put(o, "  ", 2);
             siot_vbuf_put(o, "}\n", 2);
             continue;
         }
-        dump_event(t, &nd->u.ev, up >= 0, o);
+        dump_event(t, nd, up >= 0, o, hm);
+        hmap_event(hm, t, nd);
     }
     free(depth);
 }
@@ -311,7 +464,13 @@ int siot_dump_human(const siot_trace *t, const char *path, FILE *fp, int raw)
     for (uint32_t i = 0; i < t->nkv; i++)
         fprintf(fp, "  note %s: %s\n", t->kv[i].key, t->kv[i].val);
     fputc('\n', fp);
-    dump_nodes(t, t->top, t->ntop, 0, &o, NULL, raw);
+    hmap hm = {0};
+    siot_vbuf_init(&hm.tmp);
+    dump_nodes(t, t->top, t->ntop, 0, &o, NULL, raw, &hm);
+    for (uint32_t i = 0; i < hm.n; i++)
+        free(hm.v[i].text);
+    free(hm.v);
+    siot_vbuf_free(&hm.tmp);
     if (t->nsites) {
         /* Call sites: frames innermost first, as module+offset (addr2line -e MODULE OFFSET). */
         fprintf(fp, "%.*s", (int)o.len, (const char *)o.data);

@@ -12,6 +12,7 @@
 #include "compress/xmerge.h"
 #include "core/expr.h"
 #include "core/roles.h"
+#include "replay/json.h"
 
 /* ------------------------------------------------------------ rank sets */
 
@@ -104,7 +105,8 @@ const char *siot_file_sharing(const siot_filerow *r)
 
 /* Handles are per rank: fd 3 of rank 0 and fd 3 of rank 1 are two handles,
  * and so are MPI file 0 before and after a reopen (the later open wins). */
-enum { HK_NONE, HK_FD, HK_STREAM, HK_MPIFILE, HK_HID, HK_NCID };
+enum { HK_NONE = SIOT_HK_NONE, HK_FD = SIOT_HK_FD, HK_STREAM = SIOT_HK_STREAM, HK_MPIFILE = SIOT_HK_MPIFILE,
+       HK_HID = SIOT_HK_HID, HK_NCID = SIOT_HK_NCID };
 
 typedef struct hslot {
     int64_t id;
@@ -247,7 +249,7 @@ static int32_t row_for(siot_files *fs, const char *name, uint8_t layer, int exac
 
 /* ------------------------------------------------------------ events */
 
-static uint8_t kind_of_role(unsigned role)
+uint8_t siot_handle_kind(unsigned role)
 {
     switch (role) {
     case SIOT_ROLE_fd:
@@ -362,14 +364,10 @@ static void failed_open(siot_files *fs, uint8_t layer, uint64_t calls, int32_t r
 
 /* An open with a path: a new handle on each of the record's ranks (the
  * MPI_File or netCDF id it writes back, else its return), naming the file. */
-static void on_open(siot_files *fs, const siot_agg_event *e, int kpath)
+static void on_open(siot_files *fs, const siot_agg_event *e, int kpath, int kout, uint8_t kind)
 {
     const siot_funcdesc *f = e->fn;
     const siot_event *ev = &e->node->u.ev;
-    int kout = siot_arg_index(f, SIOT_ROLE_newfile);
-    if (kout < 0)
-        kout = siot_arg_index(f, SIOT_ROLE_outncid);
-    uint8_t kind = kind_of_role(kout >= 0 ? f->argroles[kout] : f->retrole);
     for (uint32_t i = 0; i < e->nranks && !fs->oom; i++) {
         siot_ctx c = e->ctx;
         c.rank = e->ranks[i];
@@ -399,7 +397,7 @@ static void on_open(siot_files *fs, const siot_agg_event *e, int kpath)
 static void on_derive(siot_files *fs, const siot_agg_event *e, int ksrc, uint8_t newkind)
 {
     const siot_event *ev = &e->node->u.ev;
-    uint8_t srckind = kind_of_role(e->fn->argroles[ksrc]);
+    uint8_t srckind = siot_handle_kind(e->fn->argroles[ksrc]);
     for (uint32_t i = 0; i < e->nranks && !fs->oom; i++) {
         siot_ctx c = e->ctx;
         c.rank = e->ranks[i];
@@ -416,7 +414,7 @@ static void on_derive(siot_files *fs, const siot_agg_event *e, int ksrc, uint8_t
 static void on_open_unnamed(siot_files *fs, const siot_agg_event *e)
 {
     const siot_event *ev = &e->node->u.ev;
-    uint8_t kind = kind_of_role(e->fn->retrole);
+    uint8_t kind = siot_handle_kind(e->fn->retrole);
     for (uint32_t i = 0; i < e->nranks && !fs->oom && kind != HK_NONE; i++) {
         siot_ctx c = e->ctx;
         c.rank = e->ranks[i];
@@ -448,26 +446,115 @@ static void on_data(siot_files *fs, const siot_agg_event *e, unsigned dir, uint8
     }
 }
 
+siot_handle_op siot_handle_op_of(const siot_funcdesc *f, int fcntl_dup)
+{
+    unsigned b = SIOT_CLASS_BASE(f->cls);
+    int kpath = siot_arg_index(f, SIOT_ROLE_path), kh = siot_file_handle_arg(f);
+    uint8_t hk = kh >= 0 ? siot_handle_kind(f->argroles[kh]) : HK_NONE;
+    siot_handle_op op = {SIOT_HOP_NONE, -1, -1, HK_NONE};
+    if (b == SIOT_CLASS_open && kpath >= 0) {
+        /* the MPI_File or netCDF id it writes back, else its return */
+        int kout = siot_arg_index(f, SIOT_ROLE_newfile);
+        if (kout < 0)
+            kout = siot_arg_index(f, SIOT_ROLE_outncid);
+        op = (siot_handle_op){SIOT_HOP_OPEN, kpath, kout, siot_handle_kind(kout >= 0 ? f->argroles[kout] : f->retrole)};
+    } else if (f->retrole == SIOT_ROLE_r_newhid && hk == HK_HID) {
+        op = (siot_handle_op){SIOT_HOP_DERIVE, kh, -1, HK_HID};
+    } else if ((b == SIOT_CLASS_open || b == SIOT_CLASS_dup || fcntl_dup) && hk == HK_FD) {
+        op = (siot_handle_op){SIOT_HOP_DERIVE, kh, -1, f->layer == SIOT_LAYER_stdio ? HK_STREAM : HK_FD};
+    } else if ((b == SIOT_CLASS_read || b == SIOT_CLASS_write) && kh >= 0) {
+        op = (siot_handle_op){SIOT_HOP_DATA, kh, -1, hk};
+    } else if (b == SIOT_CLASS_open && kh < 0) {
+        op = (siot_handle_op){SIOT_HOP_UNNAMED, -1, -1, siot_handle_kind(f->retrole)};
+    }
+    return op;
+}
+
 void siot_files_event(siot_files *fs, const siot_agg_event *e)
 {
-    const siot_funcdesc *f = e->fn;
-    unsigned b = SIOT_CLASS_BASE(f->cls);
     int64_t aiofd = -1;
     unsigned aio = siot_aio_direction(e, &fs->scratch, &aiofd);
-    int kpath = siot_arg_index(f, SIOT_ROLE_path), kh = siot_file_handle_arg(f);
-    if (aio)
+    if (aio) {
         on_data(fs, e, aio, HK_FD, -1, aiofd);
-    else if (b == SIOT_CLASS_open && kpath >= 0)
-        on_open(fs, e, kpath);
-    else if (f->retrole == SIOT_ROLE_r_newhid && kh >= 0 && kind_of_role(f->argroles[kh]) == HK_HID)
-        on_derive(fs, e, kh, HK_HID);
-    else if ((b == SIOT_CLASS_open || b == SIOT_CLASS_dup || siot_is_fcntl_dup(e, &fs->scratch)) && kh >= 0 &&
-             kind_of_role(f->argroles[kh]) == HK_FD)
-        on_derive(fs, e, kh, f->layer == SIOT_LAYER_stdio ? HK_STREAM : HK_FD);
-    else if ((b == SIOT_CLASS_read || b == SIOT_CLASS_write) && kh >= 0)
-        on_data(fs, e, b, kind_of_role(f->argroles[kh]), kh, -1);
-    else if (b == SIOT_CLASS_open && kh < 0)
+        return;
+    }
+    siot_handle_op op = siot_handle_op_of(e->fn, siot_is_fcntl_dup(e, &fs->scratch));
+    switch (op.what) {
+    case SIOT_HOP_OPEN:
+        on_open(fs, e, op.karg, op.kout, op.kind);
+        break;
+    case SIOT_HOP_DERIVE:
+        on_derive(fs, e, op.karg, op.kind);
+        break;
+    case SIOT_HOP_DATA:
+        on_data(fs, e, SIOT_CLASS_BASE(e->fn->cls), op.kind, op.karg, -1);
+        break;
+    case SIOT_HOP_UNNAMED:
         on_open_unnamed(fs, e);
+        break;
+    }
+}
+
+void siot_files_step(siot_files *fs, const siot_trace *t, const siot_node *n, const siot_ctx *c)
+{
+    int32_t rank = (int32_t)c->rank;
+    siot_agg_event e;
+    memset(&e, 0, sizeof e);
+    e.trace = t;
+    e.node = n;
+    e.fn = &t->funcs[n->u.ev.func];
+    e.ranks = &rank;
+    e.nranks = 1;
+    e.calls = 1;
+    e.bytes = siot_eval_int(n->u.ev.bytes, c, 0);
+    e.ctx = *c;
+    siot_files_event(fs, &e);
+}
+
+void siot_files_name_handles(siot_files *fs, siot_vbuf *names, const siot_trace *t, const siot_node *n,
+                             const siot_ctx *c)
+{
+    const siot_event *ev = &n->u.ev;
+    const siot_funcdesc *f = &t->funcs[ev->func];
+    char key[80];
+    for (uint32_t k = 0; k < ev->nargs; k++) {
+        if (!siot_role_uses_handle(f->argroles[k]))
+            continue;
+        int64_t id = arg_at(fs, ev, (int)k, c);
+        const char *file = id == INT64_MIN ? NULL : siot_files_handle_file(fs, (int32_t)c->rank, f->argroles[k], id);
+        if (file) {
+            snprintf(key, sizeof key, "%s_file", f->argnames[k]);
+            siot_json_name_str(names, key, file);
+        }
+    }
+    siot_files_step(fs, t, n, c);
+}
+
+int siot_role_uses_handle(unsigned role)
+{
+    return role == SIOT_ROLE_fd || role == SIOT_ROLE_stream || role == SIOT_ROLE_file ||
+           role == SIOT_ROLE_closefile || role == SIOT_ROLE_hid || role == SIOT_ROLE_closehid ||
+           role == SIOT_ROLE_ncid;
+}
+
+const char *siot_std_stream_name(unsigned role, int64_t id)
+{
+    static const char *const std[3] = {"<stdin>", "<stdout>", "<stderr>"};
+    uint8_t kind = siot_handle_kind(role);
+    return (kind == HK_FD || kind == HK_STREAM) && id >= 0 && id <= 2 ? std[id] : NULL;
+}
+
+const char *siot_files_handle_file(const siot_files *fs, int32_t rank, unsigned role, int64_t id)
+{
+    uint8_t kind = siot_handle_kind(role);
+    if (!siot_role_uses_handle(role) || kind == HK_NONE)
+        return NULL;
+    if (fs->ix && fs->ix->hcap) {
+        const hslot *s = handle_slot(fs->ix, rank, kind, id);
+        if (s->used)
+            return s->row >= 0 ? fs->rows[s->row].name : NULL;
+    }
+    return siot_std_stream_name(role, id);
 }
 
 /* ------------------------------------------------------------ patterns */

@@ -83,6 +83,42 @@ void siot_files_event(siot_files *fs, const siot_agg_event *e);
 int siot_files_summarise(siot_files *fs);
 void siot_files_free(siot_files *fs);
 
+/* Handle kinds, and the kind of handle a parameter or return role holds
+ * (SIOT_HK_NONE for a role that holds none). */
+enum { SIOT_HK_NONE, SIOT_HK_FD, SIOT_HK_STREAM, SIOT_HK_MPIFILE, SIOT_HK_HID, SIOT_HK_NCID };
+uint8_t siot_handle_kind(unsigned role);
+
+/* What a call does to the handle-to-file association: an open naming a
+ * file (karg: its path; the new handle in argument kout, or the return
+ * when kout is -1), a handle derived from handle argument karg (dup,
+ * fdopen, an HDF5 dataset of a file), an open naming no file, or data
+ * moved through handle argument karg; kind is the new or used handle's.
+ * One classification for the accounting here and for the file names the
+ * dump shows beside handles (siot/dump.c). fcntl_dup: the call is an
+ * fcntl(F_DUPFD...), known only from its argument's value. */
+enum { SIOT_HOP_NONE, SIOT_HOP_OPEN, SIOT_HOP_DERIVE, SIOT_HOP_UNNAMED, SIOT_HOP_DATA };
+typedef struct siot_handle_op {
+    int what, karg, kout;
+    uint8_t kind;
+} siot_handle_op;
+siot_handle_op siot_handle_op_of(const siot_funcdesc *f, int fcntl_dup);
+
+/* Expanded walks (dump --jsonl, export): one event of a rank, in that
+ * rank's program order, so that the handles name the file they refer to
+ * at that point; then siot_files_handle_file gives, for an argument that
+ * uses a handle (siot_role_uses_handle: fd, stream, MPI file, HDF5 id,
+ * netCDF id), the file's name, "<stdin>", "<stdout>" or "<stderr>" for an
+ * untraced descriptor or stream 0-2, or NULL when it names no known file.
+ * The name stays valid until siot_files_free. */
+void siot_files_step(siot_files *fs, const siot_trace *t, const siot_node *n, const siot_ctx *c);
+const char *siot_files_handle_file(const siot_files *fs, int32_t rank, unsigned role, int64_t id);
+int siot_role_uses_handle(unsigned role);
+/* Both for one event: ,"fd_file":"posix-1.dat" (the argument's name and
+ * _file) in names for each argument that names a file, then the step. */
+void siot_files_name_handles(siot_files *fs, siot_vbuf *names, const siot_trace *t, const siot_node *n,
+                             const siot_ctx *c);
+const char *siot_std_stream_name(unsigned role, int64_t id);
+
 /* Helpers stats.c shares: an aio completion's direction (read or write
  * class, 0 when not one) and its descriptor; fcntl(F_DUPFD...) is a dup. */
 unsigned siot_aio_direction(const siot_agg_event *e, siot_vbuf *scratch, int64_t *fd);

@@ -14,6 +14,7 @@
 #include "replay/json.h"
 #include "replay/synth.h"
 #include "siot/dump.h"
+#include "siot/files.h"
 #include "siot/stats.h"
 
 struct siot_lib {
@@ -29,6 +30,7 @@ struct siot_lib_cursor {
     int active;     /* synth holds that rank's walk */
     siot_synth s;
     siot_vbuf out, scratch, names;
+    siot_files files; /* which file each handle refers to, event by event */
 };
 
 siot_lib *siot_lib_open(const char *path, char *err, size_t errlen)
@@ -244,6 +246,7 @@ siot_lib_cursor *siot_lib_events(siot_lib *h, const char *ranks, const char *lay
     siot_vbuf_init(&c->out);
     siot_vbuf_init(&c->scratch);
     siot_vbuf_init(&c->names);
+    siot_files_init(&c->files);
     if (parse_ranks(ranks, c->want, n, err, errlen) != 0 || parse_layers(layers, &c->layers, err, errlen) != 0) {
         siot_lib_cursor_free(c);
         return NULL;
@@ -286,7 +289,9 @@ static int event_line(siot_lib_cursor *c, const siot_synth_ev *ev, char *err, si
         return -1;
     }
     siot_vbuf_u8(o, '}');
+    siot_files_name_handles(&c->files, &c->names, t, ev->node, &ev->ctx);
     siot_json_errno_name(&c->names, ern);
+    siot_json_ret_name(&c->names, t->flavour, f->retrole, siot_eval_int(e->ret, &ev->ctx, 0));
     siot_json_put_names(o, &c->names);
     siot_vbuf_u8(o, '}');
     return 0;
@@ -330,8 +335,10 @@ char *siot_lib_next(siot_lib_cursor *c, uint32_t max, char *err, size_t errlen)
     uint32_t got = 0;
     int k = 0;
     while (got < max && (k = next_event(c, &ev, err, errlen)) == 1) {
-        if (!(c->layers >> c->h->t.funcs[ev.node->u.ev.func].layer & 1))
+        if (!(c->layers >> c->h->t.funcs[ev.node->u.ev.func].layer & 1)) {
+            siot_files_step(&c->files, &c->h->t, ev.node, &ev.ctx); /* its handles still change */
             continue;
+        }
         if (got)
             siot_vbuf_u8(&c->out, ',');
         if (event_line(c, &ev, err, errlen) != 0)
@@ -344,7 +351,7 @@ char *siot_lib_next(siot_lib_cursor *c, uint32_t max, char *err, size_t errlen)
     if (got == 0)
         return NULL; /* the end: err is "" */
     char *text = malloc(c->out.len + 1);
-    if (!text || c->out.oom || c->scratch.oom || c->names.oom) {
+    if (!text || c->out.oom || c->scratch.oom || c->names.oom || c->files.oom) {
         free(text);
         snprintf(err, errlen, "out of memory");
         return NULL;
@@ -363,6 +370,7 @@ void siot_lib_cursor_free(siot_lib_cursor *c)
     siot_vbuf_free(&c->out);
     siot_vbuf_free(&c->scratch);
     siot_vbuf_free(&c->names);
+    siot_files_free(&c->files);
     free(c->want);
     free(c);
 }

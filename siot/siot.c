@@ -838,7 +838,7 @@ static int cmd_export(int argc, char **argv)
         return 0;
     }
     const char *path = NULL, *out = NULL;
-    siot_export_opts o = {0, 1000000, 0, -1};
+    siot_export_opts o = {0, 1000000, 0, -1, ""};
     for (int i = 0; i < argc; i++) {
         if (strcmp(argv[i], "--chrome") == 0)
             o.format = SIOT_EXPORT_CHROME;
@@ -866,6 +866,8 @@ static int cmd_export(int argc, char **argv)
     int rc = run_to_output("export", path, out, export_fn, &o, &written);
     if (rc == 0 && out && strcmp(out, "-") != 0)
         fprintf(stderr, "siot: export: %" PRIu64 " events written to %s\n", written, out);
+    if (rc == 0 && o.note[0])
+        fprintf(stderr, "siot: export: %s\n", o.note);
     return rc;
 }
 

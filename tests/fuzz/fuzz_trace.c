@@ -192,7 +192,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     siot_report_opts ro = {WALK_RANKS, 2000};
     siot_report(&t, "fuzz", &ro, sink, err, sizeof err);
     for (int fmt = SIOT_EXPORT_CHROME; fmt <= SIOT_EXPORT_CSV; fmt++) {
-        siot_export_opts eo = {fmt, 5000, 0, 0};
+        siot_export_opts eo = {fmt, 5000, 0, 0, ""};
         uint64_t written;
         siot_export(&t, &eo, sink, &written, err, sizeof err);
     }

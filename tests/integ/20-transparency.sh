@@ -34,6 +34,51 @@ one(lambda e: e["func"] == "mkdir" and e["ret"] == -1 and e.get("errno") == 17, 
 one(lambda e: e["func"] == "MPI_File_open" and e["args"]["filename"] == "does/not/exist" and e["ret"] != 0 and e["args"]["fh"] == -1, "MPI_File_open error")
 one(lambda e: e["func"] == "MPI_Send" and e["args"]["dest"] == 8 and e["ret"] != 0, "MPI_Send error")
 PY
+# Names a person can read, one vocabulary across flavours (issue 20): the
+# error class an MPI call returned by the name the program itself got from
+# MPI_Error_class (its log), whatever the flavour's number; the stream
+# fprintf writes to by the file transp.c opened for it (t-log-RANK.txt).
+"$SIOT" dump traced/transp.siot > t.dump || fail "siot dump"
+"$SIOT" export --csv traced/transp.siot -o t.csv 2> /dev/null || fail "siot export --csv"
+"$SIOT" export --chrome traced/transp.siot -o t.json 2> /dev/null || fail "siot export --chrome"
+python3 - t.jsonl t.dump t.csv t.json plain/t-log-1.txt <<'PY' || fail "names of error classes and files"
+import csv, json, re, sys
+jl, dump, cs, ch, log = sys.argv[1:6]
+got = dict(re.findall(r"^(MPI_File_open of a missing file|MPI_Send to a rank that does not exist): error, class (MPI_ERR_\w+)$",
+                      open(log).read(), re.M))
+want = {"MPI_File_open": got.get("MPI_File_open of a missing file"), "MPI_Send": got.get("MPI_Send to a rank that does not exist")}
+if None in want.values():
+    sys.exit("the program's log lacks the classes: %s" % got)
+failed = lambda e: e["func"] in want and e["ret"] != 0
+ev = [json.loads(l) for l in open(jl)]
+rows = list(csv.DictReader(open(cs)))
+chrome = [e for e in json.load(open(ch))["traceEvents"] if e["ph"] == "X"]
+forms = [("jsonl", ev, lambda e: e.get("names", {})),
+         ("CSV", [dict(r, ret=int(r["ret"])) for r in rows], lambda r: json.loads(r["args"]).get("names", {})),
+         ("Chrome", [dict(e, func=e["name"], ret=e["args"]["ret"]) for e in chrome], lambda e: e["args"].get("names", {}))]
+for form, evs, names in forms:
+    bad = [e for e in evs if failed(e)]
+    if len(bad) != 6 or any(names(e).get("ret") != want[e["func"]] for e in bad):
+        sys.exit("%s: failed MPI calls named %s, want %s" % (form, [(e["func"], names(e).get("ret")) for e in bad], want))
+for f, cls in want.items():
+    if not re.search(r"^\[r0-2\] %s\(.*\) ret=%s " % (f, cls), open(dump).read(), re.M):
+        sys.exit("dump: no %s(...) ret=%s" % (f, cls))
+# fprintf's stream: its file, on every rank and in every form
+fp = [e for e in ev if e["func"] == "fprintf"]
+if not fp or any(e.get("names", {}).get("stream_file") != "t-log-%d.txt" % e["rank"] for e in fp):
+    sys.exit("jsonl: fprintf streams named %s" % sorted({(e["rank"], e.get("names", {}).get("stream_file")) for e in fp}))
+fr = [r for r in rows if r["func"] == "fprintf"]
+if len(fr) != len(fp) or any(r["file"] != "t-log-%s.txt" % r["rank"] for r in fr):
+    sys.exit("CSV: fprintf rows' files %s" % sorted({(r["rank"], r["file"]) for r in fr}))
+fc = [e for e in chrome if e["name"] == "fprintf"]
+if len(fc) != len(fp) or any(e["args"].get("names", {}).get("stream_file") != "t-log-%d.txt" % e["pid"] for e in fc):
+    sys.exit("Chrome: fprintf streams not named by their files")
+lines = [l for l in open(dump) if re.match(r"\[r0-2\] fprintf\(", l)]
+if not lines or any(not re.match(r"\[r0-2\] fprintf\(stream=3<t-log-\{[^}]*rank\}\.txt>\)", l) for l in lines):
+    sys.exit("dump: fprintf lines %s" % lines[:2])
+print("   names: %s in every form; fprintf's stream is t-log-RANK.txt in dump, jsonl, CSV, Chrome"
+      % ", ".join("%s ret=%s" % kv for kv in sorted(want.items())))
+PY
 rm -f traced/transp.siot
 
 build_traced serial

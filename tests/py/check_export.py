@@ -98,7 +98,7 @@ def main():
     else:
         with open(path, newline="") as f:
             rd = csv.DictReader(f)
-            want = "rank,seq,layer,func,parent,depth,start_ns,dur_ns,ret,errno,bytes,thread,args".split(",")
+            want = "rank,seq,layer,func,parent,depth,start_ns,dur_ns,ret,errno,bytes,thread,file,args".split(",")
             if rd.fieldnames != want:
                 fail("CSV columns %s" % rd.fieldnames)
             for row in rd:

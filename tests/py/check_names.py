@@ -1,7 +1,9 @@
 """Names beside numbers, one vocabulary (issue 20): the dump of known.c's
 trace shows its open flags, mode and MPI-IO access mode by the names the
 program's source uses; dump --jsonl, CSV and Chrome JSON carry the same
-"names" for every event.
+"names" for every event; a descriptor or MPI file is shown with the file
+known.c opened it on (dump: fd=3<posix-{rank}.dat>; jsonl and Chrome:
+names "fd_file"/"fh_file"; CSV: the file column).
 
 usage: check_names.py known.c DUMP.txt JSONL CSV CHROME.json"""
 import csv
@@ -46,8 +48,41 @@ for r in rows:
 for e in chrome:
     if e["args"].get("names", {}) != by_key[(e["pid"], e["args"]["seq"])]:
         sys.exit("Chrome event %s %s: names differ from dump --jsonl's" % (e["pid"], e["args"]["seq"]))
+# handles with their files: known.c opens "posix-%d.dat" (rank) for open/write/
+# pwrite and "known.dat" for MPI_File_write_at (whose library pwrite writes it)
+p = re.search(r'snprintf\(name, sizeof name, "([^"]+)", rank\);\s*int fd = open\(name', code)
+if not p or "pwrite(fd, buf, 32, 1000)" not in code:
+    sys.exit("known.c: the POSIX file is not where this check looks")
+posix = p.group(1)
+ev = {}
+for line in open(jl):
+    e = json.loads(line)
+    ev[(e["rank"], e["seq"])] = e
+want = {}  # (rank, seq) -> the file known.c says that handle refers to
+for k, e in ev.items():
+    if e["func"] == "MPI_File_write_at":
+        want[k] = ("fh", "known.dat")
+    elif e["func"] == "pwrite" and e["parent"] >= 0 and ev[(e["rank"], e["parent"])]["func"] == "MPI_File_write_at":
+        want[k] = ("fd", "known.dat")
+    elif e["func"] == "pwrite" and e["args"]["offset"] == 1000:
+        want[k] = ("fd", posix % e["rank"])
+if len(want) != 4 * (1 + 10 + 10):
+    sys.exit("dump --jsonl: %d pwrite/MPI_File_write_at events, want 84" % len(want))
+for k, (arg, f) in want.items():
+    if by_key[k].get(arg + "_file") != f:
+        sys.exit("dump --jsonl: %s on rank %d names %s, want %s" % (ev[k]["func"], k[0], by_key[k], f))
+for r in rows:
+    k = (int(r["rank"]), int(r["seq"]))
+    if k in want and r["file"] != want[k][1]:
+        sys.exit("CSV: %s on rank %d in file %r, want %s" % (r["func"], k[0], r["file"], want[k][1]))
+g = re.search(r"pwrite\(fd=3<([^>]*)>, count=32, offset=1000\)", dump)
+if not g or not re.fullmatch(re.escape(posix).replace("%d", r"\{[^}]*rank\}"), g.group(1)):
+    sys.exit("dump: pwrite at 1000 shows %s, want fd=3<%s with the rank>" % (g and g.group(0), posix))
+for pat in (r"MPI_File_write_at\(fh=0<known.dat>,", r"\n +pwrite\(fd=3<known.dat>, count=100,"):
+    if not re.search(pat, dump):
+        sys.exit("dump: no %s" % pat)
 opens = [n for n in by_key.values() if n.get("flags")]
 if not any(names_in(n["flags"]) == flags and n.get("mode") == mode for n in opens):
     sys.exit("dump --jsonl: no open named %s %s" % (flags, mode))
-print("   names: open flags %s, mode %s, amode %s as known.c writes them; the same names in jsonl, CSV, Chrome"
-      % ("|".join(flags), mode, "|".join(amode)))
+print("   names: open flags %s, mode %s, amode %s as known.c writes them; the same names in jsonl, CSV, Chrome;"
+      " pwrite and MPI_File_write_at with their files (%s, known.dat) in all four" % ("|".join(flags), mode, "|".join(amode), posix))
