@@ -31,6 +31,7 @@
 #include <sys/stat.h>
 
 #include "compress/merge.h"
+#include "compress/rankfold.h"
 #include "pmpi/job_trace.h"
 #include "core/format.h"
 #include "src/runtime.h"
@@ -286,9 +287,12 @@ static int root_write(siot_trace *mine, siot_block *blk, const uint64_t *info, s
         mine->flags |= SIOT_TF_PARTIAL;
     }
     if (alone && !js->spilled) {
-        /* everything merged into rank 0: the usual one-block file */
+        /* everything merged into rank 0: the usual one-block file, with the
+         * per-rank tables the pairwise merge left by residue where they are */
         siot_vbuf b;
         siot_vbuf_init(&b);
+        if (siot_cfg.compress)
+            siot_rank_periodic(mine);
         if (rc == 0)
             rc = siot_trace_encode(mine, &b) == 0 && siot_write_fd(out->fd, b.data, b.len) == 0 ? 0 : -1;
         siot_vbuf_free(&b);

@@ -29,7 +29,7 @@ typedef struct siot_export_opts {
     int progress;        /* -1: on a terminal; 0 never; 1 always */
     /* out: how far the synthesised times are from the recorded means (a
      * line for stderr; the Chrome form also has it per rank, otherData) */
-    char note[256];
+    char note[400];
 } siot_export_opts;
 
 /* Writes the export to out. Returns 0; 1 when refused (too many events,

@@ -118,6 +118,34 @@ static void print_big(const sizes *z, FILE *fp)
     }
 }
 
+/* The bytes of each section kind in the file itself (framing included;
+ * a file of several blocks summed by kind): out[tag], out[0] the magic.
+ * The trace was read from it already, so its framing is sound; -1 when it
+ * cannot be read again. */
+static int file_sections(const char *path, uint64_t out[8])
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    memset(out, 0, 8 * sizeof *out);
+    int c = 0, rc = fseek(f, 12, SEEK_SET);
+    out[0] = 12;
+    while (rc == 0 && (c = getc(f)) != EOF) {
+        uint64_t len = 0, head = 1;
+        for (unsigned sh = 0, b = 0x80; b & 0x80 && sh < 64; sh += 7, head++) {
+            int ch = getc(f);
+            if (ch == EOF)
+                return fclose(f), -1;
+            b = (unsigned)ch;
+            len |= (uint64_t)(b & 0x7f) << sh;
+        }
+        out[c & 7] += head + len + 4;
+        rc = fseek(f, (long)(len + 4), SEEK_CUR);
+    }
+    fclose(f);
+    return rc;
+}
+
 int siot_dump_sizes(const siot_trace *t, const char *path, uint64_t file_bytes, FILE *fp)
 {
     sizes z;
@@ -133,15 +161,16 @@ int siot_dump_sizes(const siot_trace *t, const char *path, uint64_t file_bytes, 
     siot_vbuf_free(&z.scratch);
     if (rc != 0)
         return -1;
-    uint64_t total = 0;
+    uint64_t total = 0, in[8];
     for (int i = 0; i < SIOT_NSECTION_SIZES; i++)
         total += sec[i];
-    fprintf(fp, "sizes of %s: %" PRIu64 " bytes (%" PRIu64 " written again as one block, below)\n", path, file_bytes,
-            total);
-    fprintf(fp, "  sections: magic %" PRIu64 ", header %" PRIu64 ", functions %" PRIu64 ", call sites %" PRIu64
-                ", rank times %" PRIu64 " (%u ranks), nodes %" PRIu64 ", end %" PRIu64 "\n",
-            sec[0], sec[1], sec[2], sec[3], sec[4], t->nrt, sec[5], sec[6]);
-    fprintf(fp, "  nodes: %" PRIu64 " events %" PRIu64 " B (of which histograms %" PRIu64 " B in %" PRIu64
+    fprintf(fp, "sizes of %s: %" PRIu64 " bytes\n", path, file_bytes);
+    if (file_sections(path, in) == 0)
+        fprintf(fp, "  sections: magic %" PRIu64 ", header %" PRIu64 ", functions %" PRIu64 ", call sites %" PRIu64
+                    ", rank times %" PRIu64 " (%u ranks), nodes %" PRIu64 ", end %" PRIu64 "\n",
+                in[0], in[1], in[2], in[3], in[6], t->nrt, in[4], in[5]);
+    fprintf(fp, "  written again as one block: %" PRIu64 " bytes, of which nodes %" PRIu64 ":\n", total, sec[5]);
+    fprintf(fp, "  %" PRIu64 " events %" PRIu64 " B (of which histograms %" PRIu64 " B in %" PRIu64
                 "), %" PRIu64 " loops %" PRIu64 " B\n",
             z.nevents, z.event_bytes, z.hist_bytes, z.nhist, z.nloops, z.loop_bytes);
     fprintf(fp, "  values by kind (bytes in count):");

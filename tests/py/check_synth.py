@@ -89,5 +89,11 @@ if set(ranks) != set(ends):
 for r, end in ends.items():
     if abs(ranks[r]["end_ns"] - end) > 1.0:
         sys.exit("%s Chrome: rank %d ends at %g ns, otherData says %g" % (name, r, end, ranks[r]["end_ns"]))
+# each rank's own span (the trace's per-rank times) beside its synthesised end, and the bound said
+spans = [abs(x["end_ns"] - x["span_ns"]) / x["span_ns"] for x in ranks.values() if x.get("span_ns")]
+if len(spans) != len(ranks) or abs(other.get("max_span_error", -1) - max(spans)) > 1e-5 * max(1, max(spans)):
+    sys.exit("%s Chrome: max_span_error %s, the ranks' ends against their spans give %s"
+             % (name, other.get("max_span_error"), max(spans) if spans else None))
 print("   synth %s: %d events, %d children inside their parents, no zero duration where the recorded minimum is"
-      " positive, program order per thread, per-rank ends in otherData" % (name, len(evs), nc))
+      " positive, program order per thread, per-rank ends in otherData, ends within %.1f%% of the ranks' spans"
+      % (name, len(evs), nc, 100 * max(spans)))
