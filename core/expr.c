@@ -339,7 +339,9 @@ static void format_str(const siot_expr *x, siot_vbuf *o)
     fmt(o, "\"");
     for (uint32_t i = 0; i < x->n; i++) {
         const siot_strseg *s = &x->u.segs[i];
-        if (s->is_field) {
+        if (s->is_field && s->field && s->field->tag == SIOT_X_CONST) {
+            put_field(o, s, s->field->base); /* one value: the name as every other tool shows it */
+        } else if (s->is_field) {
             fmt(o, "{");
             if (s->zero_pad)
                 fmt(o, "%%0%ud:", s->width);
