@@ -399,7 +399,10 @@ static void print_rank_times(const siot_trace *t, FILE *o)
             siot_fmt_ns(b, sizeof b, sum / n);
             siot_fmt_ns(c, sizeof c, min);
             siot_fmt_ns(d, sizeof d, max);
-            fprintf(o, "  %-28s %10s %17s %12s %12s (%u)\n", siot_rank_time_title(k), a, b, c, d, at);
+            char who[16] = "";
+            if (max > 0) /* the rank of a maximum of nothing says nothing */
+                snprintf(who, sizeof who, " (%u)", at);
+            fprintf(o, "  %-28s %10s %17s %12s %12s%s\n", siot_rank_time_title(k), a, b, c, d, who);
         } else {
             fprintf(o, "  %-28s %10s %17s %12s %12s\n", siot_rank_time_title(k), a, "-", "-", "-");
         }
