@@ -39,7 +39,9 @@ import re, sys
 sys.path.insert(0, sys.argv[3])
 from siot_container import sections
 text, data = open(sys.argv[1]).read(), open(sys.argv[2], "rb").read()
-got = dict((k, int(v)) for k, v in re.findall(r"(magic|header|functions|call sites|rank times|nodes|end) (\d+)", text))
+line = re.search(r"^  sections: (.*)$", text, re.M)
+got = dict((k, int(v)) for k, v in re.findall(r"(magic|header|functions|call sites|rank times|nodes|end) (\d+)",
+                                              line.group(1) if line else ""))
 want = dict(zip([1, 2, 3, 6, 4, 5], ["header", "functions", "call sites", "rank times", "nodes", "end"]))
 real = {want[t]: n for t, _, n in sections(data)}
 real["magic"] = 12
