@@ -573,7 +573,7 @@ static int timeline(FILE *o, const report *r, const siot_report_opts *opt, char 
     legend[n++] = SIOT_C_OTHER;
     fig_close(o, n, legend);
     if (tl.worst_span >= 0)
-        fprintf(o, "<p class=\"hint\">The timeline is a reconstruction: each call is placed by the mean durations "
+        fprintf(o, "<p class=\"synth\">The timeline is a reconstruction: each call is placed by the mean durations "
                    "of the compressed trace. Against what was measured, each rank's synthesised end is within "
                    "%.1f%% of its recorded span (from its first traced call to the end of its last).</p>\n",
                 tl.worst_span * 100);
@@ -759,7 +759,7 @@ static const char *CSS = "body{font:14px/1.4 sans-serif;margin:24px;color:#222;m
                          "td.site{font-family:monospace;font-size:12px}"
                          ".legend{font-size:12px}.legend span{margin-right:14px}.legend i{display:inline-block;"
                          "width:11px;height:11px;margin-right:4px;vertical-align:-1px}.note{color:#a33}"
-                         ".hint{color:#555;font-style:italic}";
+                         ".hint,.synth{color:#555;font-style:italic}";
 
 /* Each rank's own I/O and MPI time (MPI_Init and MPI_Finalize apart) where
  * the trace keeps them; 1 when it does for every rank. */

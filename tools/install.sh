@@ -63,7 +63,7 @@ install -m 644 man/siot.1 man/ioreplay.1 "$D/share/man/man1/"
 install -m 644 man/siotrace.7 "$D/share/man/man7/"
 mkdir -p "$D/include/siotrace/replay" "$D/include/siotrace/core"
 install -m 644 replay/analyze.h "$D/include/siotrace/replay/"
-install -m 644 core/model.h core/vbuf.h "$D/include/siotrace/core/"
+install -m 644 core/model.h core/vbuf.h core/ranktimes.h core/roles.h "$D/include/siotrace/core/"
 # The Python package, where Debian's python3 looks under the prefix
 # (/usr/local: /usr/local/lib/python3.X/dist-packages), with the reader
 # library beside it.
