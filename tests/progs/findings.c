@@ -15,6 +15,7 @@
  *   findings manyfiles    every rank creates N_FILES files of PAGE bytes
  *   findings random       every rank writes N_RAND blocks of BLOCK bytes to its
  *                         own file with pwrite, from the last block down
+ *   findings shuffled     the same in the order i*SHUFFLE mod N_RAND
  *   findings readback     every rank appends N_RB blocks of BLOCK bytes to its
  *                         own file, seeks to 0 and reads them back
  *   findings clean        every rank writes N_CLEAN blocks of BIG bytes with the
@@ -40,6 +41,7 @@
 #define N_FILES 80
 #define PAGE 4096
 #define N_RAND 128
+#define SHUFFLE 125
 #define N_RB 16
 
 static char buf[BIG];
@@ -135,6 +137,17 @@ static void random_order(int rank, int size)
     close(fd);
 }
 
+/* The blocks in the order i * SHUFFLE mod N_RAND (SHUFFLE is odd, so every
+ * block once): mostly 3 blocks down, with a few jumps up. */
+static void shuffled(int rank, int size)
+{
+    char name[64];
+    int fd = open_own(name, sizeof name, "shuf", rank, O_WRONLY | O_TRUNC);
+    for (int i = 0; i < N_RAND; i++)
+        check(pwrite(fd, buf, BLOCK, (off_t)(i * SHUFFLE % N_RAND) * BLOCK) == BLOCK); /* SITE:shuffled */
+    close(fd);
+}
+
 static void readback(int rank, int size)
 {
     char name[64];
@@ -165,7 +178,8 @@ static const struct {
 } MODES[] = {
     {"unaligned", unaligned}, {"independent", independent}, {"reopen", reopen},
     {"sync", sync_each},      {"metadata", metadata},       {"manyfiles", manyfiles},
-    {"random", random_order}, {"readback", readback},       {"clean", clean},
+    {"random", random_order}, {"shuffled", shuffled},       {"readback", readback},
+    {"clean", clean},
 };
 
 int main(int argc, char **argv)
