@@ -71,7 +71,7 @@ typedef struct finder {
     uint64_t own_calls, small_calls, small_bytes, posix_calls, misaligned, *rank_bytes;
     uint64_t indep_calls[NFH];
     uint8_t *indep_ranks[NFH]; /* nranks flags per file id */
-    uint64_t meta_calls;
+    uint64_t meta_calls, fs_data_calls; /* POSIX and stdio, whoever made them */
     double meta_ns;
     siot_files files; /* handles to names, files per rank */
     ftrack *ft;       /* open addressing by name pointer */
@@ -278,14 +278,15 @@ static void file_call(finder *f, const siot_agg_event *e)
     }
 }
 
-/* The program's own metadata calls, with their time (a node's histogram
- * covers all its executions: added on its first record). */
+/* Metadata calls that reach the file system (POSIX and stdio, the
+ * libraries' calls included: HDF5's H5Sclose is a "close" that touches no
+ * file, and MPI-IO's opens are counted in the POSIX calls they make), with
+ * their time (a node's histogram covers all its executions: added on its
+ * first record). */
 static void meta_call(finder *f, const siot_agg_event *e, uint64_t n)
 {
     f->meta_calls += n;
     hit(f, F_METADATA, e->node->u.ev.site, n);
-    if (SIOT_CLASS_BASE(e->fn->cls) == SIOT_CLASS_open)
-        hit(f, F_MANYFILES, e->node->u.ev.site, n);
     if (e->first_visit)
         f->meta_ns += e->node->u.ev.dur.mean * (double)e->node->u.ev.dur.count;
 }
@@ -302,8 +303,13 @@ static void on_event(void *user, const siot_agg_event *e)
         own_call(f, e, n);
         file_call(f, e);
     }
-    if (is_meta(cls) && outermost && e->fn->layer != SIOT_LAYER_mpi)
+    int fs_layer = e->fn->layer == SIOT_LAYER_posix || e->fn->layer == SIOT_LAYER_stdio;
+    if (is_meta(cls) && fs_layer)
         meta_call(f, e, n);
+    if (is_data(cls) && fs_layer)
+        f->fs_data_calls += n;
+    if (base == SIOT_CLASS_open && outermost && e->fn->layer != SIOT_LAYER_mpi)
+        hit(f, F_MANYFILES, site, n); /* the program's opens */
     if (is_data(cls) && e->fn->layer == SIOT_LAYER_posix)
         posix_call(f, e, n);
     if (is_data(cls) && e->fn->layer == SIOT_LAYER_mpiio && !(cls & SIOT_CLS_COLL))
@@ -404,7 +410,7 @@ static int independent(const finder *f, verdict *v)
 
 static int metadata(const finder *f, verdict *v)
 {
-    uint64_t m = f->meta_calls, d = f->own_calls;
+    uint64_t m = f->meta_calls, d = f->fs_data_calls;
     if (m < MIN_COUNT || m <= META_RATIO * d)
         return 0;
     double ratio = d ? (double)m / (double)d : 0;

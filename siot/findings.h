@@ -17,10 +17,12 @@
  *   independent-shared  independent MPI-IO data calls from 2 ranks or more,
  *                       8 or more in all, on one file the ranks opened
  *                       together: collective calls could aggregate them;
- *   metadata-heavy      the program's own metadata calls (classes open, close,
- *                       meta, seek, sync, dir: open, close, stat, access,
- *                       lseek, fsync, mkdir...; MPI-IO's too) number at least
- *                       100 and more than 2 per own data call;
+ *   metadata-heavy      the POSIX and stdio metadata calls (classes open,
+ *                       close, meta, seek, sync, dir: open, close, stat,
+ *                       access, lseek, fsync, mkdir...; the libraries' too,
+ *                       as they reach the file system; HDF5's H5Sclose does
+ *                       not) number at least 100 and more than 2 per POSIX
+ *                       and stdio data call;
  *   many-files-per-rank some rank uses more than 64 distinct file names
  *                       (opened, or data moved through them; siot/files.c);
  *   random-access       a file on which the program's own positioned data
