@@ -9,9 +9,22 @@
 #include "core/roles.h"
 #include "replay/analyze.h"
 #include "replay/json.h"
+#include "siot/files.h"
 #include "siot/stats.h"
 
-enum { F_SMALL, F_MISALIGNED, F_IMBALANCE, F_REOPEN, F_SYNC, F_INDEPENDENT, NFIND };
+enum {
+    F_SMALL,
+    F_MISALIGNED,
+    F_IMBALANCE,
+    F_REOPEN,
+    F_SYNC,
+    F_INDEPENDENT,
+    F_METADATA,
+    F_MANYFILES,
+    F_RANDOM,
+    F_READBACK,
+    NFIND
+};
 
 static const struct {
     const char *id, *what;
@@ -22,12 +35,35 @@ static const struct {
     [F_REOPEN] = {"reopened-file", "opens of the same file"},
     [F_SYNC] = {"sync-in-loop", "syncs"},
     [F_INDEPENDENT] = {"independent-shared", "independent MPI-IO on a file the ranks share"},
+    [F_METADATA] = {"metadata-heavy", "metadata calls"},
+    [F_MANYFILES] = {"many-files-per-rank", "opens"},
+    [F_RANDOM] = {"random-access", "calls that go backwards"},
+    [F_READBACK] = {"read-after-write", "reads of data the rank wrote"},
 };
 
 #define BLOCK 4096
 #define MIN_COUNT 100
 #define REPEAT 10
 #define NFH 64 /* MPI file ids followed for independent-shared */
+#define META_RATIO 2    /* metadata-heavy: more than 2 metadata calls per data call */
+#define MANY_FILES 64   /* many-files-per-rank: more than 64 distinct files on a rank */
+#define SAMPLES 1024    /* random-access: iterations of a multiplied loop evaluated */
+
+/* One file (by its name in siot_files, whose pointer is stable) for
+ * random-access and read-after-write. */
+typedef struct ftrack {
+    const char *name;
+    uint64_t calls, backward; /* the program's positioned data calls; those not sequential */
+    uint64_t readback;        /* bytes read by a rank after it wrote to the file */
+    uint8_t *wrote;           /* per rank */
+} ftrack;
+
+/* The previous record of a call site that is not in a multiplied loop (a
+ * walked loop gives one record per iteration): its first rank and end. */
+typedef struct prevcall {
+    int32_t rank;
+    int64_t off, bytes;
+} prevcall;
 
 typedef struct finder {
     const siot_trace *t;
@@ -35,6 +71,12 @@ typedef struct finder {
     uint64_t own_calls, small_calls, small_bytes, posix_calls, misaligned, *rank_bytes;
     uint64_t indep_calls[NFH];
     uint8_t *indep_ranks[NFH]; /* nranks flags per file id */
+    uint64_t meta_calls, fs_data_calls; /* POSIX and stdio, whoever made them */
+    double meta_ns;
+    siot_files files; /* handles to names, files per rank */
+    ftrack *ft;       /* open addressing by name pointer */
+    uint32_t nft, capft;
+    prevcall *prev;   /* per site + 1 */
     siot_vbuf scratch;
     int oom;
 } finder;
@@ -97,15 +139,177 @@ static void mpiio_independent(finder *f, const siot_agg_event *e, uint64_t n)
     hit(f, F_INDEPENDENT, e->node->u.ev.site, n);
 }
 
+/* The classes that create, name, position, flush or describe files rather
+ * than move their data (core/roles.h). */
+static int is_meta(unsigned cls)
+{
+    unsigned b = SIOT_CLASS_BASE(cls);
+    return b == SIOT_CLASS_open || b == SIOT_CLASS_close || b == SIOT_CLASS_meta || b == SIOT_CLASS_seek ||
+           b == SIOT_CLASS_sync || b == SIOT_CLASS_dir;
+}
+
+static uint64_t ptr_hash(const void *p)
+{
+    uint64_t x = (uint64_t)(uintptr_t)p * 0x9e3779b97f4a7c15ull;
+    return x ^ (x >> 29);
+}
+
+static int ft_grow(finder *f)
+{
+    uint32_t cap = f->capft ? 2 * f->capft : 64;
+    ftrack *t = calloc(cap, sizeof *t);
+    if (!t)
+        return -1;
+    for (uint32_t i = 0; i < f->capft; i++) {
+        if (!f->ft[i].name)
+            continue;
+        uint32_t j = (uint32_t)ptr_hash(f->ft[i].name) & (cap - 1);
+        while (t[j].name)
+            j = (j + 1) & (cap - 1);
+        t[j] = f->ft[i];
+    }
+    free(f->ft);
+    f->ft = t;
+    f->capft = cap;
+    return 0;
+}
+
+/* The file's entry (names from siot_files are stable, so the pointer is
+ * the key), or NULL when out of memory. */
+static ftrack *track(finder *f, const char *name)
+{
+    if (2 * (f->nft + 1) > f->capft && ft_grow(f)) {
+        f->oom = 1;
+        return NULL;
+    }
+    uint32_t j = (uint32_t)ptr_hash(name) & (f->capft - 1);
+    while (f->ft[j].name && f->ft[j].name != name)
+        j = (j + 1) & (f->capft - 1);
+    ftrack *x = &f->ft[j];
+    if (!x->name) {
+        if (!(x->wrote = calloc(f->t->nranks ? f->t->nranks : 1, 1))) {
+            f->oom = 1;
+            return NULL;
+        }
+        x->name = name;
+        f->nft++;
+    }
+    return x;
+}
+
+/* Does a call at off start below the end of one of bytes at prev? (No
+ * sum is formed: offsets from a damaged trace may be anything.) */
+static int before_end(int64_t off, int64_t prev, int64_t bytes)
+{
+    return off < prev || (uint64_t)off - (uint64_t)prev < (uint64_t)bytes;
+}
+
+/* The calls of the record (per rank) whose offset is below the previous
+ * call's end, i.e. not sequential. In a multiplied loop the previous call
+ * is the same site's in the previous iteration of the innermost multiplied
+ * loop: its offsets are evaluated for up to SAMPLES iterations (affine
+ * progressions and run tables alike) and the share found is applied to
+ * all of them; the first call of each run of the loop is not judged.
+ * Elsewhere (walked loops, straight code) the previous call is the site's
+ * previous record, when that was for the same first rank. */
+static uint64_t backward_calls(finder *f, const siot_agg_event *e, int koff)
+{
+    const siot_expr *x = e->node->u.ev.args[koff];
+    int64_t bytes = e->bytes > 0 ? e->bytes : 0;
+    uint32_t site = e->node->u.ev.site, L = 0;
+    while (L < e->ctx.depth && !(e->summed >> L & 1))
+        L++;
+    if (L >= e->ctx.depth || L >= SIOT_MAX_NEST || e->counts[L] < 2) {
+        int64_t off = siot_eval_int(x, &e->ctx, 0);
+        prevcall *p = site <= f->t->nsites ? &f->prev[site] : NULL;
+        uint64_t back = p && p->rank == e->ranks[0] && before_end(off, p->off, p->bytes) ? e->calls : 0;
+        if (p)
+            *p = (prevcall){e->ranks[0], off, bytes};
+        return back;
+    }
+    uint64_t it[SIOT_MAX_NEST], c = e->counts[L], n = c < SAMPLES ? c : SAMPLES, back = 0;
+    memcpy(it, e->ctx.iter, e->ctx.depth * sizeof *it);
+    siot_ctx ctx = e->ctx;
+    ctx.iter = it;
+    it[L] = 0;
+    int64_t prev = siot_eval_int(x, &ctx, 0);
+    for (uint64_t i = 1; i < n; i++) {
+        it[L] = i;
+        int64_t off = siot_eval_int(x, &ctx, 0);
+        back += before_end(off, prev, bytes);
+        prev = off;
+    }
+    if (n == c)
+        return e->calls / c * back;
+    return (uint64_t)((double)e->calls * (double)(c - 1) / (double)c * (double)back / (double)(n - 1) + 0.5);
+}
+
+/* The program's own data calls per file and rank: positioned calls that
+ * go backwards (random-access), reads after the rank's first write to the
+ * file in trace order (read-after-write). */
+static void file_call(finder *f, const siot_agg_event *e)
+{
+    int kh = siot_file_handle_arg(e->fn), koff = siot_arg_index(e->fn, SIOT_ROLE_offset);
+    if (kh < 0)
+        return;
+    unsigned base = SIOT_CLASS_BASE(e->fn->cls);
+    uint64_t back = koff >= 0 ? backward_calls(f, e, koff) : 0;
+    uint64_t bytes = e->calls * (uint64_t)(e->bytes > 0 ? e->bytes : 0);
+    uint32_t site = e->node->u.ev.site;
+    for (uint32_t i = 0; i < e->nranks && !f->oom; i++) {
+        siot_ctx c = e->ctx;
+        c.rank = e->ranks[i];
+        int64_t id = siot_eval_int(e->node->u.ev.args[kh], &c, -1);
+        const char *name = siot_files_handle_file(&f->files, e->ranks[i], e->fn->argroles[kh], id);
+        ftrack *x = name && (uint32_t)e->ranks[i] < f->t->nranks ? track(f, name) : NULL;
+        if (!x)
+            continue;
+        if (koff >= 0) {
+            x->calls += e->calls;
+            x->backward += back;
+            hit(f, F_RANDOM, site, back);
+        }
+        if (base == SIOT_CLASS_write)
+            x->wrote[e->ranks[i]] = 1;
+        else if (x->wrote[e->ranks[i]]) {
+            x->readback += bytes;
+            hit(f, F_READBACK, site, e->calls);
+        }
+    }
+}
+
+/* Metadata calls that reach the file system (POSIX and stdio, the
+ * libraries' calls included: HDF5's H5Sclose is a "close" that touches no
+ * file, and MPI-IO's opens are counted in the POSIX calls they make), with
+ * their time (a node's histogram covers all its executions: added on its
+ * first record). */
+static void meta_call(finder *f, const siot_agg_event *e, uint64_t n)
+{
+    f->meta_calls += n;
+    hit(f, F_METADATA, e->node->u.ev.site, n);
+    if (e->first_visit)
+        f->meta_ns += e->node->u.ev.dur.mean * (double)e->node->u.ev.dur.count;
+}
+
 static void on_event(void *user, const siot_agg_event *e)
 {
     finder *f = user;
+    siot_files_event(&f->files, e); /* first: an open names its handle */
     unsigned cls = e->fn->cls, base = SIOT_CLASS_BASE(cls);
     uint64_t n = e->calls * e->nranks;
     uint32_t site = e->node->u.ev.site;
     int outermost = siot_eval_int(e->node->u.ev.parent, &e->ctx, 0) == 0;
-    if (is_data(cls) && outermost)
+    if (is_data(cls) && outermost) {
         own_call(f, e, n);
+        file_call(f, e);
+    }
+    int fs_layer = e->fn->layer == SIOT_LAYER_posix || e->fn->layer == SIOT_LAYER_stdio;
+    if (is_meta(cls) && fs_layer)
+        meta_call(f, e, n);
+    if (is_data(cls) && fs_layer)
+        f->fs_data_calls += n;
+    if (base == SIOT_CLASS_open && outermost && e->fn->layer != SIOT_LAYER_mpi)
+        hit(f, F_MANYFILES, site, n); /* the program's opens */
     if (is_data(cls) && e->fn->layer == SIOT_LAYER_posix)
         posix_call(f, e, n);
     if (is_data(cls) && e->fn->layer == SIOT_LAYER_mpiio && !(cls & SIOT_CLS_COLL))
@@ -204,6 +408,124 @@ static int independent(const finder *f, verdict *v)
     return 0;
 }
 
+static int metadata(const finder *f, verdict *v)
+{
+    uint64_t m = f->meta_calls, d = f->fs_data_calls;
+    if (m < MIN_COUNT || m <= META_RATIO * d)
+        return 0;
+    double ratio = d ? (double)m / (double)d : 0;
+    char rs[32] = "null";
+    if (d)
+        snprintf(rs, sizeof rs, "%.2f", ratio);
+    v->rule = F_METADATA;
+    v->severity = !d || ratio >= 10 ? "high" : "medium";
+    snprintf(v->summary, sizeof v->summary,
+             "%" PRIu64 " metadata calls (open, close, stat, seek, sync, directory) against %" PRIu64
+             " data calls (%s per data call), %.6f s in them",
+             m, d, rs, f->meta_ns * 1e-9);
+    snprintf(v->evidence, sizeof v->evidence,
+             "\"metadata_calls\":%" PRIu64 ",\"data_calls\":%" PRIu64 ",\"ratio\":%s,\"metadata_s\":%.9f", m, d, rs,
+             f->meta_ns * 1e-9);
+    return 1;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp((*(const siot_filerow *const *)a)->name, (*(const siot_filerow *const *)b)->name);
+}
+
+/* Distinct names per rank: the rows of a name (one per layer) counted once
+ * per rank that opened it or moved data to or from it. */
+static int many_files(const finder *f, verdict *v)
+{
+    const siot_files *fs = &f->files;
+    uint32_t P = f->t->nranks, total = 0, busiest = 0;
+    const siot_filerow **rows = calloc(fs->nrows ? fs->nrows : 1, sizeof *rows);
+    uint32_t *per = calloc(P ? P : 1, sizeof *per), *last = calloc(P ? P : 1, sizeof *last);
+    int found = 0;
+    for (uint32_t i = 0; rows && per && last && i < fs->nrows; i++)
+        rows[i] = &fs->rows[i];
+    if (rows && per && last) {
+        qsort(rows, fs->nrows, sizeof *rows, by_name);
+        for (uint32_t i = 0; i < fs->nrows; i++) {
+            total += !i || strcmp(rows[i]->name, rows[i - 1]->name) != 0; /* group number, from 1 */
+            for (uint32_t k = 0; k < rows[i]->ranks.n; k++)
+                for (int32_t r = rows[i]->ranks.span[k][0]; r <= rows[i]->ranks.span[k][1]; r++)
+                    if ((uint32_t)r < P && last[r] != total) {
+                        last[r] = total;
+                        per[r]++;
+                    }
+        }
+        for (uint32_t r = 0; r < P; r++)
+            if (per[r] > per[busiest])
+                busiest = r;
+        found = P && per[busiest] > MANY_FILES;
+    }
+    if (found) {
+        v->rule = F_MANYFILES;
+        v->severity = per[busiest] > 16 * MANY_FILES ? "high" : "medium";
+        snprintf(v->summary, sizeof v->summary, "rank %u uses %u distinct files (more than %d); %u files in all",
+                 busiest, per[busiest], MANY_FILES, total);
+        snprintf(v->evidence, sizeof v->evidence, "\"max_files_per_rank\":%u,\"rank\":%u,\"total_files\":%u",
+                 per[busiest], busiest, total);
+    }
+    free(rows);
+    free(per);
+    free(last);
+    return found;
+}
+
+static int random_access(const finder *f, verdict *v)
+{
+    uint64_t calls = 0, back = 0;
+    uint32_t files = 0;
+    const ftrack *worst = NULL;
+    for (uint32_t i = 0; i < f->capft; i++) {
+        const ftrack *x = &f->ft[i];
+        if (!x->name || x->calls < MIN_COUNT || 2 * x->backward <= x->calls)
+            continue;
+        files++;
+        calls += x->calls;
+        back += x->backward;
+        /* ties by name: the table's order follows addresses */
+        if (!worst || x->backward > worst->backward ||
+            (x->backward == worst->backward && strcmp(x->name, worst->name) < 0))
+            worst = x;
+    }
+    if (!files)
+        return 0;
+    double share = (double)back / (double)calls;
+    v->rule = F_RANDOM;
+    v->severity = share >= 0.9 ? "high" : "medium";
+    snprintf(v->summary, sizeof v->summary,
+             "%" PRIu64 " of the %" PRIu64 " positioned data calls (%.0f%%) on %u file%s go backwards (most on %s)",
+             back, calls, 100 * share, files, files == 1 ? "" : "s", worst->name);
+    snprintf(v->evidence, sizeof v->evidence,
+             "\"files\":%u,\"calls\":%" PRIu64 ",\"backward\":%" PRIu64 ",\"backward_share\":%.4f", files, calls,
+             back, share);
+    return 1;
+}
+
+static int read_after_write(const finder *f, verdict *v)
+{
+    uint64_t bytes = 0;
+    uint32_t files = 0;
+    for (uint32_t i = 0; i < f->capft; i++)
+        if (f->ft[i].name && f->ft[i].readback) {
+            bytes += f->ft[i].readback;
+            files++;
+        }
+    if (bytes < BLOCK)
+        return 0;
+    v->rule = F_READBACK;
+    v->severity = "medium";
+    snprintf(v->summary, sizeof v->summary,
+             "%" PRIu64 " bytes read back by the ranks that wrote them, from %u file%s", bytes, files,
+             files == 1 ? "" : "s");
+    snprintf(v->evidence, sizeof v->evidence, "\"bytes\":%" PRIu64 ",\"files\":%u", bytes, files);
+    return 1;
+}
+
 static int verdicts(const finder *f, verdict *v)
 {
     int n = 0;
@@ -213,6 +535,10 @@ static int verdicts(const finder *f, verdict *v)
     n += repeat_rule(f, &v[n], F_REOPEN);
     n += repeat_rule(f, &v[n], F_SYNC);
     n += independent(f, &v[n]);
+    n += metadata(f, &v[n]);
+    n += many_files(f, &v[n]);
+    n += random_access(f, &v[n]);
+    n += read_after_write(f, &v[n]);
     return n;
 }
 
@@ -298,6 +624,11 @@ static void finder_free(finder *f)
     for (int fh = 0; fh < NFH; fh++)
         free(f->indep_ranks[fh]);
     free(f->rank_bytes);
+    for (uint32_t i = 0; i < f->capft; i++)
+        free(f->ft[i].wrote);
+    free(f->ft);
+    free(f->prev);
+    siot_files_free(&f->files);
     siot_vbuf_free(&f->scratch);
 }
 
@@ -306,14 +637,18 @@ int siot_findings(const siot_trace *t, const char *path, int json, FILE *out, ch
     finder f;
     memset(&f, 0, sizeof f);
     f.t = t;
+    siot_files_init(&f.files);
     int ok = (f.rank_bytes = calloc(t->nranks ? t->nranks : 1, sizeof *f.rank_bytes)) != NULL;
+    ok = ok && (f.prev = calloc(t->nsites + 1, sizeof *f.prev)) != NULL;
+    for (uint32_t s = 0; ok && s <= t->nsites; s++)
+        f.prev[s].rank = -1;
     for (int r = 0; ok && r < NFIND; r++)
         ok = (f.hits[r] = calloc(t->nsites + 1, sizeof *f.hits[r])) != NULL;
     siot_handlers h = {.user = &f, .event = on_event};
     int rc = -1;
     if (!ok)
         snprintf(err, errlen, "out of memory");
-    else if (siot_analyze(t, &h, err, errlen) == 0 && !f.oom) {
+    else if (siot_analyze(t, &h, err, errlen) == 0 && !f.oom && !f.files.oom) {
         verdict v[NFIND];
         int n = verdicts(&f, v);
         if (json)
@@ -321,7 +656,7 @@ int siot_findings(const siot_trace *t, const char *path, int json, FILE *out, ch
         else
             print_text(&f, v, n, path, out);
         rc = 0;
-    } else if (f.oom) {
+    } else if (f.oom || f.files.oom) {
         snprintf(err, errlen, "out of memory");
     }
     finder_free(&f);

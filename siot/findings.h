@@ -16,7 +16,32 @@
  *   sync-in-loop        one call site syncs a file 10 times or more per rank;
  *   independent-shared  independent MPI-IO data calls from 2 ranks or more,
  *                       8 or more in all, on one file the ranks opened
- *                       together: collective calls could aggregate them.
+ *                       together: collective calls could aggregate them;
+ *   metadata-heavy      the POSIX and stdio metadata calls (classes open,
+ *                       close, meta, seek, sync, dir: open, close, stat,
+ *                       access, lseek, fsync, mkdir...; the libraries' too,
+ *                       as they reach the file system; HDF5's H5Sclose does
+ *                       not) number at least 100 and more than 2 per POSIX
+ *                       and stdio data call;
+ *   many-files-per-rank some rank uses more than 64 distinct file names
+ *                       (opened, or data moved through them; siot/files.c);
+ *   random-access       a file on which the program's own positioned data
+ *                       calls (pread, pwrite, MPI_File_*_at...; at least 100)
+ *                       mostly (more than half) go backwards: a call goes
+ *                       backwards when its offset is below the end of the same
+ *                       call site's previous call on that rank. In a
+ *                       multiplied loop that is the previous iteration of the
+ *                       innermost multiplied loop, evaluated for up to 1,024
+ *                       iterations (affine offsets and run tables alike) and
+ *                       the share applied to all; the first call of each run
+ *                       of the loop is not judged. Calls at the file pointer
+ *                       (read, write) count as sequential and are not counted;
+ *   read-after-write    ranks read, from files they wrote to earlier in trace
+ *                       order, 4 KiB or more in all: the bytes of every own
+ *                       read after the rank's first own write to the file
+ *                       (whether the ranges overlap is not checked; in a
+ *                       multiplied loop a read before the write in the body
+ *                       is missed).
  *
  * Errors: siot_findings returns 0, or -1 with a one-line reason in err
  * (the pass's, or out of memory). No locks. */

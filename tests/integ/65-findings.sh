@@ -3,15 +3,19 @@
 # 7-byte unaligned pwrites from rank 0 give small-requests, misaligned-requests
 # and rank-imbalance; independent MPI_File_write_at to a shared file gives
 # independent-shared; an open/append/close per iteration gives reopened-file;
-# an fsync after each append gives sync-in-loop; the collective, block-aligned
-# program gives nothing. Each finding's numbers
+# an fsync after each append gives sync-in-loop; stat, access and lseek before
+# each append give metadata-heavy; 80 files per rank give many-files-per-rank;
+# pwrites from the last block down, or shuffled (a run table of offsets in the
+# trace), give random-access; reading back what the
+# rank wrote gives read-after-write; the collective, block-aligned program
+# gives nothing. Each finding's numbers
 # are the program's constants and its first call site is the source line
 # marked SITE: in findings.c.
 . "$(dirname "$0")/../lib.sh"
 build_traced findings
 P=4
 SRC=$ROOT/tests/progs/findings.c
-for mode in unaligned independent reopen sync clean; do
+for mode in ${MODES:-unaligned independent reopen sync metadata manyfiles random shuffled readback clean}; do
     rm -f ./*.dat
     SIOT_TRACE=$WORK/$mode.siot mpirun_np $P ./findings $mode > /dev/null || fail "findings $mode"
     "$SIOT" findings --json $mode.siot > $mode.json || fail "siot findings --json ($mode) exited $?"
@@ -21,6 +25,8 @@ import json, re, sys
 src, got, mode, P = open(sys.argv[1]).read(), json.load(open(sys.argv[2])), sys.argv[3], int(sys.argv[4])
 C = {m.group(1): int(m.group(2)) for m in re.finditer(r"#define (\w+) (\d+)", src)}
 line = {m.group(1): n + 1 for n, l in enumerate(src.split("\n")) for m in [re.search(r"SITE:(\w+)", l)] if m}
+def back(blocks):  # the calls that start below the previous call's end
+    return sum(b < a + 1 for a, b in zip(blocks, blocks[1:]))
 want = {  # id: (evidence that must hold, the marked line of its first site)
     "unaligned": {"small-requests": ({"count": C["N_TINY"], "of": C["N_TINY"]}, "unaligned"),
                   "misaligned-requests": ({"count": C["N_TINY"]}, "unaligned"),
@@ -28,6 +34,15 @@ want = {  # id: (evidence that must hold, the marked line of its first site)
     "independent": {"independent-shared": ({"count": P * C["N_INDEP"], "ranks": P}, "independent")},
     "reopen": {"reopened-file": ({"count": P * C["N_REOPEN"]}, "reopen")},
     "sync": {"sync-in-loop": ({"count": P * C["N_SYNC"]}, "sync")},
+    "metadata": {"metadata-heavy": ({"metadata_calls": P * (3 * C["N_META"] + 2), "data_calls": P * C["N_META"]},
+                                    "metadata")},
+    "manyfiles": {"many-files-per-rank": ({"max_files_per_rank": C["N_FILES"], "rank": 0,
+                                           "total_files": P * C["N_FILES"]}, "manyfiles")},
+    "random": {"random-access": ({"files": P, "calls": P * C["N_RAND"], "backward": P * (C["N_RAND"] - 1)},
+                                 "random")},
+    "shuffled": {"random-access": ({"files": P, "calls": P * C["N_RAND"], "backward": P * back(
+                     [i * C["SHUFFLE"] % C["N_RAND"] for i in range(C["N_RAND"])])}, "shuffled")},
+    "readback": {"read-after-write": ({"bytes": P * C["N_RB"] * C["BLOCK"], "files": P}, "readback")},
     "clean": {},
 }[mode]
 found = {f["id"]: f for f in got["findings"]}
