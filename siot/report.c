@@ -856,6 +856,59 @@ static void layers_section(FILE *o, const report *r)
                "communication.</p>\n");
 }
 
+/* One row of the time-share table: a rank's own times (or a summary row's
+ * values in v), each cell with its nanoseconds for scripts. */
+static void share_row(FILE *o, const char *label, const double *v)
+{
+    static const unsigned COLS[5] = {SIOT_RT_span, SIOT_RT_N, SIOT_RT_io, SIOT_RT_mpi, SIOT_RT_mpi_init};
+    char a[48];
+    fprintf(o, "<tr><td>%s</td>", label);
+    for (int c = 0; c < 5; c++)
+        fprintf(o, "<td class=\"n\" data-key=\"%s\" data-ns=\"%.0f\">%s</td>", siot_rank_time_name(COLS[c]),
+                v[COLS[c]], fmt_time(a, sizeof a, v[COLS[c]]));
+    double span = v[SIOT_RT_span];
+    fprintf(o, "<td class=\"n\" data-key=\"io_share\">%.1f%%</td></tr>\n", span > 0 ? 100 * v[SIOT_RT_io] / span : 0);
+}
+
+/* Where each rank's time went (its own totals): every rank up to 16,
+ * else rank 0 and the mean of all ranks; then each layer's share of the
+ * job's run time. */
+static void time_shares(FILE *o, const report *r)
+{
+    const siot_trace *t = r->t;
+    double v[SIOT_RT_N + 1], sum[SIOT_RT_N + 1] = {0};
+    fprintf(o, "<h3>Where each rank's time went</h3>\n<table class=\"shares\"><tr><th>rank</th><th>run</th>"
+               "<th>computation</th><th>I/O</th><th>MPI</th><th>MPI init/finalize</th><th>I/O share</th></tr>\n");
+    char label[32];
+    for (uint32_t k = 0; k < t->nranks; k++) {
+        for (unsigned c = 0; c <= SIOT_RT_N; c++)
+            sum[c] += (v[c] = siot_rank_time(t, k, c));
+        if (t->nranks <= 16 || k == 0) {
+            snprintf(label, sizeof label, "%u", k);
+            share_row(o, label, v);
+        }
+    }
+    if (t->nranks > 16) {
+        for (unsigned c = 0; c <= SIOT_RT_N; c++)
+            sum[c] /= t->nranks;
+        share_row(o, "mean of all ranks", sum);
+    }
+    fprintf(o, "</table>\n<p>Share of the job's run time (all ranks) in each layer's calls, nested calls "
+               "included (an <code>H5Dwrite</code> counts in HDF5, the <code>pwrite</code> it issued in POSIX):");
+    double span = 0;
+    for (uint32_t k = 0; k < t->nranks; k++)
+        span += siot_rank_time(t, k, SIOT_RT_span);
+    for (unsigned l = 0; l < SIOT_NLAYERS; l++) {
+        double lt = 0;
+        for (uint32_t k = 0; k < t->nranks; k++)
+            lt += siot_rank_time(t, k, SIOT_RT_layer_posix + l);
+        if (lt > 0)
+            fprintf(o, " <span data-layer=\"%s\">%s %.1f%%</span>", siot_layer_name(l), LAYER_TITLE(l),
+                    span > 0 ? 100 * lt / span : 0);
+    }
+    fprintf(o, ".</p>\n");
+}
+
 static void ranks_and_sizes(FILE *o, const report *r)
 {
     fprintf(o, "<h2>Ranks</h2>\n<p>Who does the I/O and who waits: the outermost calls of each rank (%s).</p>\n",
@@ -864,6 +917,8 @@ static void ranks_and_sizes(FILE *o, const report *r)
     const char *rw_series[2] = {"read", "written"}, *time_series[2] = {"I/O", "MPI"};
     rank_bars(o, r, "Bytes per rank", 0, rw_series, (const int[]){SIOT_C_READ, SIOT_C_WRITE}, fmt_bytes);
     rank_bars(o, r, "Time per rank", 1, time_series, (const int[]){SIOT_C_IO, SIOT_LAYER_mpi}, fmt_time);
+    if (r->own_times)
+        time_shares(o, r);
 
     fprintf(o, "<h2>Request sizes</h2>\n<p>Calls and the bytes they moved per request size, on logarithmic axes: a "
                "few large requests that move most of the bytes show beside many small ones.</p>\n");

@@ -3,9 +3,9 @@
 tests/progs/imbalance.c: rank r computes r*STEP_MS ms before each of ITERS
 MPI_Allreduce calls, so it waits about (P-1-r)*STEP_MS ms in each. Checks
 each rank's own collective time and computation in siot stats --json against
-that (10%, plus 2 ms per call for scheduling), that the CSV and the report's
-"Time per rank" chart carry the same numbers, and that the text shows the
-table."""
+that (10%, plus 2 ms per call for scheduling), that the CSV, the report's
+"Time per rank" chart and its table of where each rank's time went carry
+the same numbers, and that the text shows the table."""
 import csv
 import json
 import re
@@ -62,5 +62,18 @@ for r in range(P):
     got = chart.get(r)
     if want > 1e-3 and (got is None or abs(got - want) > 0.01 * want):
         errors.append("report: rank %d MPI %s s, stats %s s" % (r, got, want))
+# the report's table of where each rank's time went: the same numbers as stats --json
+table = re.search(r'<table class="shares">(.*?)</table>', html, re.S)
+rows = re.findall(r"<tr><td>(\d+)</td>(.*?)</tr>", table.group(1)) if table else []
+if len(rows) != P:
+    errors.append("report: %d rows in the time-share table, not %d" % (len(rows), P))
+for rank, cells in rows:
+    t = stats["ranks"][int(rank)]["time_s"]
+    for key, ns in re.findall(r'data-key="(\w+)" data-ns="(\d+)"', cells):
+        if abs(float(ns) - t[key] * 1e9) > 2:
+            errors.append("report: rank %s %s %s ns, stats %s s" % (rank, key, ns, t[key]))
+    share = re.search(r'data-key="io_share">([\d.]+)%', cells)
+    if not share or abs(float(share.group(1)) - 100 * t["io"] / t["span"]) > 0.051:
+        errors.append("report: rank %s I/O share %s, stats %.3f%%" % (rank, share and share.group(1), 100 * t["io"] / t["span"]))
 if errors:
     sys.exit("\n".join(errors))
