@@ -815,6 +815,25 @@ static void page_head(FILE *o, const report *r, const char *path)
                    "summaries.</p>\n");
 }
 
+/* Each I/O layer's bytes over the time spent in its calls (all ranks):
+ * what the layer delivered while the program waited on it. */
+static void bandwidths(FILE *o, const report *r)
+{
+    char a[48], b[48], c[48];
+    fprintf(o, "<table class=\"bandwidth\"><tr><th>layer</th><th>bytes moved</th><th>time in its calls</th>"
+               "<th>bytes per second of those calls</th></tr>\n");
+    for (unsigned l = 0; l < SIOT_NLAYERS; l++) {
+        double bytes = r->lread[l] + r->lwrite[l], t = r->ltime[l];
+        if (l == SIOT_LAYER_mpi || bytes <= 0 || t <= 0)
+            continue;
+        fprintf(o, "<tr><td>%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\" data-layer=\"%s\" "
+                   "data-bps=\"%.6g\">%s/s</td></tr>\n",
+                LAYER_TITLE(l), fmt_bytes(a, sizeof a, bytes), fmt_time(b, sizeof b, t), siot_layer_name(l),
+                bytes / (t * 1e-9), fmt_bytes(c, sizeof c, bytes / (t * 1e-9)));
+    }
+    fprintf(o, "</table>\n");
+}
+
 /* Calls, bytes and time per layer; MPI init/finalize a row of its own. */
 static void layers_section(FILE *o, const report *r)
 {
@@ -854,6 +873,7 @@ static void layers_section(FILE *o, const report *r)
                "HDF5, and the MPI-IO and POSIX calls it issued in theirs. MPI init/finalize (<code>MPI_Init</code>, "
                "<code>MPI_Init_thread</code>, <code>MPI_Finalize</code>) is start-up and shutdown, apart from MPI "
                "communication.</p>\n");
+    bandwidths(o, r);
 }
 
 /* One row of the time-share table: a rank's own times (or a summary row's

@@ -17,7 +17,8 @@ checked against siot stats --json, siot stats and siot dump:
 - files: every row as the JSON's files (opens, calls, exact bytes), none
   with no successful call; the failed opens as the JSON's, and every open
   that siot dump shows failing (ret=-1) among them;
-- the -g hint on the page exactly when siot stats prints it.
+- the -g hint on the page exactly when siot stats prints it;
+- bandwidth: each I/O layer's bytes over the time in its calls, as the JSON gives them.
 Prints what it checked; exit status 1 with the reasons otherwise."""
 import json
 import math
@@ -282,6 +283,19 @@ def check_layers(root, st):
     return init
 
 
+def check_bandwidth(root, st):
+    """Each I/O layer's bytes per second of its calls = (read + written) / time_s of stats --json."""
+    cells = {td.attrs.get("data-layer"): float(td.attrs["data-bps"]) for td in root.find("td") if "data-bps" in td.attrs}
+    for l, d in st["layers"].items():
+        moved = d["bytes_read"] + d["bytes_written"]
+        if l == "mpi" or moved <= 0 or d["time_s"] <= 0:
+            continue
+        want = moved / d["time_s"]
+        if l not in cells or abs(cells[l] - want) > 1e-5 * want:
+            err(f"bandwidth {l}: {cells.get(l)} B/s on the page, stats --json {want}")
+    return len(cells)
+
+
 def table_rows(root, cls):
     tabs = root.find("table", cls)
     if not tabs:
@@ -347,6 +361,7 @@ def main():
     init = check_layers(root, st)
     nsites, top = check_sites(root, st, init)
     nfiles, failed = check_files(root, st, dump)
+    nbw = check_bandwidth(root, st)
     hint = bool(root.find("p", "hint"))
     if hint != ("rebuild the program with -g" in stats_txt):
         err(f"-g hint on the page: {hint}; in siot stats: {not hint}")
@@ -356,7 +371,7 @@ def main():
         sys.exit(1)
     print(f"   report: {nconcepts} concepts, one colour each, {nlegends} legends; {axes} axes of 1-2-5 ticks; "
           f"{ncalls}+{nbytes} log size bars with their values as stats --json; top site {top} of {nsites}; "
-          f"{nfiles} file rows as stats --json; failed opens {failed}; -g hint {hint}")
+          f"{nfiles} file rows as stats --json; failed opens {failed}; -g hint {hint}; {nbw} layer bandwidths")
 
 
 main()
