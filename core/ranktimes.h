@@ -67,16 +67,23 @@ static inline unsigned siot_rt_mpi_kind(uint32_t cls)
     return SIOT_RT_mpi_other;
 }
 
+/* MPI_Init, MPI_Init_thread, MPI_Finalize: start-up and shutdown, kept
+ * apart from communication wherever times are shown. */
+static inline int siot_is_mpi_startup(unsigned layer, uint32_t cls)
+{
+    unsigned b = SIOT_CLASS_BASE(cls);
+    return layer == SIOT_LAYER_mpi && (b == SIOT_CLASS_init || b == SIOT_CLASS_finalize);
+}
+
 /* Adds one call's duration to the row's sums. */
 static inline void siot_rt_add(uint64_t *v, unsigned layer, uint32_t cls, int outermost, uint64_t dur)
 {
     v[SIOT_RT_layer_posix + layer] += dur;
     if (!outermost)
         return;
-    unsigned b = SIOT_CLASS_BASE(cls);
     if (layer != SIOT_LAYER_mpi) {
         v[SIOT_RT_io] += dur;
-    } else if (b == SIOT_CLASS_init || b == SIOT_CLASS_finalize) {
+    } else if (siot_is_mpi_startup(layer, cls)) {
         v[SIOT_RT_mpi_init] += dur;
     } else {
         v[SIOT_RT_mpi] += dur;

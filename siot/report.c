@@ -59,11 +59,7 @@ typedef struct report {
 
 /* MPI_Init, MPI_Init_thread, MPI_Finalize: start-up and shutdown, neither
  * I/O nor communication. */
-static int is_init_fini(const siot_funcdesc *f)
-{
-    unsigned b = SIOT_CLASS_BASE(f->cls);
-    return f->layer == SIOT_LAYER_mpi && (b == SIOT_CLASS_init || b == SIOT_CLASS_finalize);
-}
+static int is_init_fini(const siot_funcdesc *f) { return siot_is_mpi_startup(f->layer, f->cls); }
 
 static int concept_of(const siot_funcdesc *f)
 {
@@ -173,7 +169,7 @@ static void rank_account(report *r, const siot_agg_event *e, double bytes)
             continue;
         rankrow *row = &r->ranks[k];
         if (f->layer == SIOT_LAYER_mpi) {
-            if (b != SIOT_CLASS_init && b != SIOT_CLASS_finalize) /* start-up apart, as the ranks' own times */
+            if (!is_init_fini(f)) /* start-up apart, as the ranks' own times */
                 row->mpi_ns += t;
         } else {
             row->io_ns += t;
