@@ -708,7 +708,7 @@ static int fast_path(siot_queue *q, const siot_raw *r, int64_t dist, const uint8
 }
 
 /* Hands every node to the spill callback and frees them. */
-static void spill_now(siot_queue *q)
+void siot_queue_spill(siot_queue *q)
 {
     if (siot_queue_finish(q) || !q->spill || q->spill(q->spill_arg, q->nodes, q->n) != 0) {
         q->stopped = 1;
@@ -750,7 +750,7 @@ int siot_queue_push(siot_queue *q, const siot_raw *grp, uint32_t n, const uint8_
     }
     /* the arena measures what the recorder holds, free lists included */
     if (q->limit && q->arena->used_bytes > q->limit && q->n)
-        spill_now(q);
+        siot_queue_spill(q);
     return q->oom || q->stopped ? -1 : 0;
 }
 

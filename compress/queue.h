@@ -91,5 +91,8 @@ void siot_queue_free(siot_queue *q);
 int siot_queue_push(siot_queue *q, const siot_raw *grp, uint32_t n, const uint8_t *pool);
 /* Turns a pending partial iteration into nodes; call before reading nodes. */
 int siot_queue_finish(siot_queue *q);
+/* Every node to the spill callback now (what a push does past `limit`);
+ * a failing callback stops recording. */
+void siot_queue_spill(siot_queue *q);
 
 #endif

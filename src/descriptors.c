@@ -12,6 +12,10 @@
 
 static uint64_t *fdbits; /* descriptors opened under tracing */
 static uint32_t fdwords;
+/* id + 1 of each traced descriptor (0: none), read without the lock by the
+ * wrappers of calls on descriptors (their filling takes no lock); written
+ * with the handle table, under the recorder lock. */
+static int32_t *fdids;
 /* The MPI library's private session directory (Open MPI's, which holds its
  * shared-memory and lock files, named after the run's process ids). */
 static const char *private_dir;
@@ -33,7 +37,8 @@ void siot_fd_init(void)
     uint32_t nfd = fd_capacity();
     fdwords = (nfd + 63) / 64;
     fdbits = siot_calloc(fdwords, sizeof *fdbits);
-    if (!fdbits)
+    fdids = fdbits ? siot_calloc((size_t)fdwords * 64, sizeof *fdids) : NULL;
+    if (!fdbits || !fdids)
         fdwords = 0;
     siot_h_set_base(SIOT_H_STREAM, 3);
     siot_h_set_base(SIOT_H_FD, 3);
@@ -49,8 +54,10 @@ int siot_path_private(const char *path)
 
 void siot_fd_forget_all(void)
 {
-    if (fdbits)
+    if (fdwords) {
         memset(fdbits, 0, fdwords * sizeof *fdbits);
+        memset(fdids, 0, (size_t)fdwords * 64 * sizeof *fdids);
+    }
 }
 
 int siot_fd_traced(int fd)
@@ -64,17 +71,27 @@ int64_t siot_fd_new(int fd)
 {
     if (fd < 0 || (uint32_t)fd / 64 >= fdwords)
         return fd;
-    __atomic_or_fetch(&fdbits[fd / 64], 1ULL << (fd % 64), __ATOMIC_RELAXED);
-    return siot_h_new(SIOT_H_FD, (uintptr_t)fd);
+    int32_t id = siot_h_new(SIOT_H_FD, (uintptr_t)fd);
+    __atomic_store_n(&fdids[fd], id + 1, __ATOMIC_RELAXED);
+    __atomic_or_fetch(&fdbits[fd / 64], 1ULL << (fd % 64), __ATOMIC_RELEASE);
+    return id;
 }
 
-int64_t siot_fd_id(int fd) { return fd < 0 ? fd : siot_h_find(SIOT_H_FD, (uintptr_t)fd); }
+int64_t siot_fd_id(int fd)
+{
+    if (fd < 0)
+        return fd;
+    if ((uint32_t)fd / 64 >= fdwords)
+        return -1; /* never traced: siot_fd_new leaves such a descriptor out */
+    return (int64_t)__atomic_load_n(&fdids[fd], __ATOMIC_RELAXED) - 1;
+}
 
 int64_t siot_fd_drop(int fd)
 {
     if (fd < 0 || (uint32_t)fd / 64 >= fdwords)
         return fd < 0 ? fd : -1;
     __atomic_and_fetch(&fdbits[fd / 64], ~(1ULL << (fd % 64)), __ATOMIC_RELAXED);
+    __atomic_store_n(&fdids[fd], 0, __ATOMIC_RELAXED);
     return siot_h_release(SIOT_H_FD, (uintptr_t)fd);
 }
 

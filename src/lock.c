@@ -46,11 +46,11 @@ static inline void cpu_relax(void)
 #endif
 }
 
-static void wait_for_lock(void)
+static void wait_for(atomic_flag *f)
 {
     uint64_t start = siot_now();
     int yielding = 0;
-    for (unsigned spins = 1; atomic_flag_test_and_set_explicit(&big_lock, memory_order_acquire); spins++) {
+    for (unsigned spins = 1; atomic_flag_test_and_set_explicit(f, memory_order_acquire); spins++) {
         if (yielding) {
             sched_yield();
             continue;
@@ -61,21 +61,20 @@ static void wait_for_lock(void)
     }
 }
 
-void siot_lock(void)
+void siot_take(atomic_flag *f)
 {
     siot_t.locks++;
     atomic_signal_fence(memory_order_seq_cst); /* counted before the wait begins */
-    if (atomic_flag_test_and_set_explicit(&big_lock, memory_order_acquire))
-        wait_for_lock();
-    fault_point();
+    if (atomic_flag_test_and_set_explicit(f, memory_order_acquire))
+        wait_for(f);
 }
 
-int siot_lock_within(uint64_t wait_ns)
+int siot_take_within(atomic_flag *f, uint64_t wait_ns)
 {
     siot_t.locks++;
     atomic_signal_fence(memory_order_seq_cst);
     uint64_t t0 = siot_now();
-    while (atomic_flag_test_and_set_explicit(&big_lock, memory_order_acquire)) {
+    while (atomic_flag_test_and_set_explicit(f, memory_order_acquire)) {
         if (siot_now() - t0 > wait_ns) {
             siot_t.locks--;
             return 0;
@@ -85,11 +84,21 @@ int siot_lock_within(uint64_t wait_ns)
     return 1;
 }
 
-void siot_unlock(void)
+void siot_let_go(atomic_flag *f)
 {
-    atomic_flag_clear_explicit(&big_lock, memory_order_release);
+    atomic_flag_clear_explicit(f, memory_order_release);
     atomic_signal_fence(memory_order_seq_cst);
     if (--siot_t.locks == 0 && SIOT_UNLIKELY(atomic_load_explicit(&siot_pending_signal, memory_order_relaxed)) &&
         !siot_t.ending)
         siot_handle_pending_signal();
 }
+
+void siot_lock(void)
+{
+    siot_take(&big_lock);
+    fault_point();
+}
+
+int siot_lock_within(uint64_t wait_ns) { return siot_take_within(&big_lock, wait_ns); }
+
+void siot_unlock(void) { siot_let_go(&big_lock); }

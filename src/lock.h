@@ -36,6 +36,14 @@ void siot_lock(void);
 int siot_lock_within(uint64_t wait_ns);
 void siot_unlock(void);
 
+/* The same rules for the other locks of the runtime (a thread's own queue,
+ * session.c): siot_take counts the lock in siot_t.locks before it waits,
+ * siot_let_go handles a signal deferred meanwhile. Order: a thread that
+ * holds one of them never waits for the recorder lock. */
+void siot_take(atomic_flag *f);
+int siot_take_within(atomic_flag *f, uint64_t wait_ns);
+void siot_let_go(atomic_flag *f);
+
 /* A signal noted by a handler under rule 2 (0: none). */
 extern _Atomic int siot_pending_signal;
 

@@ -31,6 +31,8 @@ void siot_record_init_thread(void)
 /* calls that ran unrecorded because the staging area could not grow */
 static _Atomic uint64_t unstaged_calls;
 
+void siot_note_unstaged(uint64_t n) { atomic_fetch_add_explicit(&unstaged_calls, n, memory_order_relaxed); }
+
 uint64_t siot_unstaged_calls(void) { return atomic_load_explicit(&unstaged_calls, memory_order_relaxed); }
 
 static int grow_stage(siot_tls *t)
@@ -81,16 +83,28 @@ SIOT_TEXT int siot_begin(uint32_t func)
     return slot;
 }
 
-SIOT_TEXT siot_raw *siot_end(int slot)
+/* The call ended: its time, then its call site (after the call, out of
+ * its time). Inlined into both ends so that the site walk starts from
+ * their own frame. */
+static inline __attribute__((always_inline)) siot_raw *end_call(siot_tls *t, int slot, const void *frame)
 {
-    siot_tls *t = &siot_t;
     uint64_t now = siot_now();
     siot_raw *r = &t->stage[slot];
     r->t_end = now;
     t->busy++;
     if (siot_cfg.stack_depth)
-        r->site = siot_site_here(siot_cfg.stack_depth, __builtin_frame_address(0));
+        r->site = siot_site_here(siot_cfg.stack_depth, frame);
+    return r;
+}
+
+SIOT_TEXT siot_raw *siot_end(int slot) { return end_call(&siot_t, slot, __builtin_frame_address(0)); }
+
+SIOT_TEXT siot_raw *siot_end_shared(int slot)
+{
+    siot_tls *t = &siot_t;
+    siot_raw *r = end_call(t, slot, __builtin_frame_address(0));
     siot_lock();
+    t->shared = 1;
     return r;
 }
 
@@ -98,17 +112,17 @@ void siot_finish(int slot)
 {
     siot_tls *t = &siot_t;
     uint64_t end = t->stage[slot].t_end;
-    int commit = 0;
     t->top = t->stage[slot].parent;
     t->depth--;
+    if (t->shared) {
+        t->shared = 0;
+        siot_unlock();
+    }
     if (t->depth == 0) {
-        commit = siot_session_push(t->stage, t->nstage, t->pool, end);
+        siot_session_push(&t->tq, t->stage, t->nstage, t->pool, end);
         t->nstage = 0;
         t->npool = 0;
     }
-    siot_unlock();
-    if (SIOT_UNLIKELY(commit))
-        siot_session_commit_checkpoint();
     t->last_mark = siot_now();
     t->busy--;
 }

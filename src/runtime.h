@@ -5,16 +5,20 @@
  *
  *   if (siot_recording(LAYER) && filter) slot = siot_begin(FN);   // pre-order slot, start time
  *   ... real call ...
- *   ev = siot_end(slot);      // end time; the thread is now "inside the tracer"
+ *   ev = siot_end(slot);      // end time and call site; the thread is now "inside the tracer"
  *   ... fill ev->args, ev->ret ...
- *   siot_finish(slot);        // group handed to the rank queue when outermost
+ *   siot_finish(slot);        // group handed to the thread's queue when outermost
  *
- * No allocation happens per call once the staging area has grown to the
- * deepest group seen, no formatting, and the only lock is the rank lock taken
- * between siot_end and siot_finish (uncontended in single-threaded ranks).
- * Signals: between siot_end and siot_finish the thread holds the lock, so a
- * signal then is handled at siot_finish (lock.h, rule 2); elsewhere a wrapper
- * may be interrupted anywhere.
+ * No allocation happens per call once the staging area and the thread's
+ * queue have grown, and no formatting. Locks: a wrapper whose event is
+ * filled from the call's own values (the generator decides, from the
+ * parameters' roles) takes none but its own thread's queue lock in
+ * siot_finish, which other threads take only to checkpoint, spill or end
+ * the session (session.h); a wrapper that reads or changes the shared
+ * handle tables (an open, an MPI handle) ends with siot_end_shared, which
+ * holds the recorder lock until siot_finish.
+ * Signals: while the thread holds either lock a signal is handled when it
+ * lets go (lock.h, rule 2); elsewhere a wrapper may be interrupted anywhere.
  *
  * Errors: none reach the program. siot_begin returns -1 when the staging
  * area cannot grow: the call then runs unrecorded, counted
@@ -42,6 +46,7 @@
 #define SIOT_LIKELY(x) __builtin_expect(!!(x), 1)
 #define SIOT_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
+struct siot_tq;
 typedef struct siot_tls {
     int busy;     /* inside tracer code or an untraced region: wrappers pass through */
     int inited;
@@ -55,6 +60,8 @@ typedef struct siot_tls {
     uint32_t nstage, capstage;
     uint8_t *pool;
     uint32_t npool, cappool;
+    struct siot_tq *tq; /* the thread's own queue (session.c), from its first group */
+    int shared;         /* siot_end_shared took the recorder lock for this call's filling */
 } siot_tls;
 
 extern __thread siot_tls siot_t __attribute__((tls_model("initial-exec")));
@@ -77,7 +84,12 @@ static inline uint64_t siot_now(void)
 int siot_begin(uint32_t func);
 /* Calls that ran unrecorded: no memory to stage them (any thread). */
 uint64_t siot_unstaged_calls(void);
+/* n more such calls (also: a thread that could not get a queue of its own). */
+void siot_note_unstaged(uint64_t n);
 siot_raw *siot_end(int slot);
+/* The same, and the recorder lock taken until siot_finish: the filling
+ * reads or changes the shared handle tables (handles.h). */
+siot_raw *siot_end_shared(int slot);
 void siot_finish(int slot);
 
 /* Pool storage for strings and arrays of the event being filled. */

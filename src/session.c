@@ -20,6 +20,7 @@
 #include "src/spill.h"
 #include "src/stack.h"
 #include "src/tracefile.h"
+#include "core/salloc.h"
 
 #ifndef SIOT_FLAVOUR
 #define SIOT_FLAVOUR "unknown"
@@ -28,6 +29,21 @@
 #define SIOT_VERSION "0.1.0"
 #endif
 
+/* A thread's own queue: its groups are folded there under its own lock,
+ * which only its thread takes on the hot path; another thread takes it only
+ * to checkpoint, spill, restart or end the session (docs/hotpath.md,
+ * "Threads"). The queues are united when the trace is taken, one thread's
+ * nodes after another's, in the order the threads first recorded. */
+typedef struct siot_tq {
+    atomic_flag lock;
+    int live;                 /* q and arena initialised */
+    siot_queue q;
+    siot_arena arena;
+    uint64_t first, last;     /* start of the thread's first traced call, end of its last */
+    uint64_t rt[SIOT_RT_N];   /* the thread's share of the rank's own time totals */
+    struct siot_tq *next;
+} siot_tq;
+
 static struct {
     int inited;
     int mpi;           /* MPI_Init was called: the MPI layer owns the end of the session */
@@ -35,17 +51,119 @@ static struct {
     int32_t rank;
     uint32_t nranks;
     uint64_t start_ns; /* wall clock */
-    siot_arena arena;
-    siot_queue queue;
+    siot_tq *tqs, **tq_tail; /* the threads' queues (under the recorder lock) */
     /* checkpoints (SIOT_CHECKPOINT): the first traced call at or after
      * ckpt_next writes the rank's part */
-    uint64_t ckpt_next;
+    _Atomic uint64_t ckpt_next;
     uint64_t ckpts;   /* checkpoints written */
     uint64_t ckpt_ns; /* time they took */
     siot_out ckpt_out; /* a checkpoint written, to be committed out of the lock (fd >= 0) */
-    uint64_t first, last;      /* start of the first traced call, end of the last */
-    uint64_t rt[SIOT_RT_N];    /* the rank's own time totals (core/ranktimes.h) */
-} S = {.ckpt_next = UINT64_MAX, .ckpt_out = {.fd = -1}};
+} S = {.ckpt_next = UINT64_MAX, .ckpt_out = {.fd = -1}, .tq_tail = &S.tqs};
+
+static void tq_start(siot_tq *tq)
+{
+    siot_arena_init(&tq->arena);
+    siot_queue_init(&tq->q, &tq->arena, S.rank, siot_cfg.compress, siot_cfg.window);
+    tq->q.tolerance = siot_cfg.tolerance;
+    siot_spill_attach(&tq->q);
+    tq->first = tq->last = 0;
+    memset(tq->rt, 0, sizeof tq->rt);
+    tq->live = 1;
+}
+
+static void tq_stop(siot_tq *tq)
+{
+    if (tq->live) {
+        siot_queue_free(&tq->q);
+        siot_arena_free(&tq->arena);
+    }
+    tq->live = 0;
+}
+
+/* The calling thread's queue, made at its first group (under the recorder
+ * lock: the list of queues is the session's). */
+static siot_tq *tq_new(void)
+{
+    siot_tq *tq = siot_calloc(1, sizeof *tq);
+    if (!tq)
+        return NULL;
+    atomic_flag_clear(&tq->lock);
+    tq_start(tq);
+    *S.tq_tail = tq;
+    S.tq_tail = &tq->next;
+    return tq;
+}
+
+/* Every thread's queue held (the recorder lock already is): 1, or 0 when one
+ * was not had within wait_ns (0: no limit), and none is then held. */
+static int tq_hold_all(uint64_t wait_ns)
+{
+    for (siot_tq *tq = S.tqs; tq; tq = tq->next) {
+        if (!wait_ns) {
+            siot_take(&tq->lock);
+        } else if (!siot_take_within(&tq->lock, wait_ns)) {
+            for (siot_tq *u = S.tqs; u != tq; u = u->next)
+                siot_let_go(&u->lock);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static void tq_release_all(void)
+{
+    for (siot_tq *tq = S.tqs; tq; tq = tq->next)
+        siot_let_go(&tq->lock);
+}
+
+static int tq_finish_all(void)
+{
+    int rc = 0;
+    for (siot_tq *tq = S.tqs; tq; tq = tq->next)
+        if (tq->live && siot_queue_finish(&tq->q) != 0)
+            rc = -1;
+    return rc;
+}
+
+/* The rank's queues added up: what the trace's notes say. */
+typedef struct qtotals {
+    uint64_t events, lost, nodes, misses, miss_maxdist, approx_merges, first, last;
+    size_t memory;
+    int oom;
+    siot_spill_counts spill;
+} qtotals;
+
+static void add_queue(qtotals *s, const siot_tq *tq)
+{
+    const siot_queue *q = &tq->q;
+    s->events += q->events;
+    s->lost += q->lost;
+    s->nodes += q->n;
+    s->misses += q->misses;
+    if (q->miss_maxdist > s->miss_maxdist)
+        s->miss_maxdist = q->miss_maxdist;
+    s->approx_merges += q->approx_merges;
+    s->oom |= q->oom;
+    s->memory += tq->arena.used_bytes;
+    if (q->stopped && (!s->spill.stopped || q->stopped_at < s->spill.stopped_at))
+        s->spill.stopped_at = q->stopped_at;
+    s->spill.stopped |= q->stopped;
+    s->spill.lost += q->lost;
+    s->spill.spilled_nodes += q->spilled_nodes;
+    if (tq->first && (!s->first || tq->first < s->first))
+        s->first = tq->first;
+    if (tq->last > s->last)
+        s->last = tq->last;
+}
+
+static qtotals totals(void)
+{
+    qtotals s = {0};
+    for (siot_tq *tq = S.tqs; tq; tq = tq->next)
+        if (tq->live)
+            add_queue(&s, tq);
+    return s;
+}
 
 void siot_runtime_init(void)
 {
@@ -63,10 +181,7 @@ void siot_runtime_init(void)
     int launched = siot_cfg.launch_size > 1;
     S.rank = launched ? siot_cfg.launch_rank : 0;
     S.nranks = launched ? siot_cfg.launch_size : 1;
-    siot_arena_init(&S.arena);
-    siot_queue_init(&S.queue, &S.arena, S.rank, siot_cfg.compress, siot_cfg.window);
-    S.queue.tolerance = siot_cfg.tolerance;
-    siot_spill_attach(&S.queue, S.rank);
+    siot_spill_reset(S.rank);
     siot_record_init_thread();
     atomic_store(&siot_layer_mask, siot_cfg.layers);
 }
@@ -101,19 +216,18 @@ void siot_session_forget(void)
 void siot_session_restart(int32_t rank, uint32_t nranks)
 {
     siot_lock();
-    siot_queue_free(&S.queue);
-    siot_arena_free(&S.arena);
-    siot_arena_init(&S.arena);
+    tq_hold_all(0);
     S.rank = rank;
     S.nranks = nranks;
-    siot_queue_init(&S.queue, &S.arena, rank, siot_cfg.compress, siot_cfg.window);
-    S.queue.tolerance = siot_cfg.tolerance;
-    siot_spill_attach(&S.queue, rank);
+    siot_spill_reset(rank);
+    for (siot_tq *tq = S.tqs; tq; tq = tq->next) {
+        tq_stop(tq);
+        tq_start(tq);
+    }
     siot_fd_forget_all();
     siot_h_reset_all();
-    memset(S.rt, 0, sizeof S.rt);
-    S.first = S.last = 0;
     S.ended = 0;
+    tq_release_all();
     siot_unlock();
     atomic_store(&siot_layer_mask, siot_cfg.layers);
 }
@@ -132,67 +246,67 @@ static void note_layers_left_out(siot_trace *t)
         siot_trace_set_kv(t, "layers_left_out", note);
 }
 
-/* The rank's trace as it stands (under the lock, the queue finished):
- * header, tables, the node list, and the notes and flags saying how it was
- * recorded (truncated, stopped, spilled, approximate), in t's arena; the
- * nodes stay the session's. */
-static int describe_session(siot_trace *t)
+/* Every thread's nodes, one thread after another (the nodes stay in the
+ * threads' arenas). */
+static int gather_nodes(siot_trace *t, uint64_t n)
 {
-    int rc = siot_sites_export_locked(t);
-    t->nranks = S.nranks;
-    t->start_ns = S.start_ns;
-    t->flags = (S.queue.oom ? SIOT_TF_TRUNCATED : 0) | (siot_cfg.compress ? SIOT_TF_COMPRESSED : 0);
-    char exe[PATH_MAX];
-    char host[256] = "";
-    gethostname(host, sizeof host - 1);
-    const char *e = siot_self_exe(exe, sizeof exe);
-    t->exe = siot_arena_strdup(&t->arena, e, strlen(e));
-    t->flavour = SIOT_FLAVOUR;
-    t->host = siot_arena_strdup(&t->arena, host, strlen(host));
-    t->version = SIOT_VERSION;
-    t->funcs = (siot_funcdesc *)siot_functab;
-    t->nfuncs = siot_nfuncs;
-    t->top = siot_arena_alloc(&t->arena, (S.queue.n ? S.queue.n : 1) * sizeof *t->top);
-    if (t->top && t->exe && t->host) {
-        if (S.queue.n)
-            memcpy(t->top, S.queue.nodes, S.queue.n * sizeof *t->top);
-        t->ntop = S.queue.n;
-    } else {
-        rc = -1;
-    }
+    t->top = siot_arena_alloc(&t->arena, (n ? n : 1) * sizeof *t->top);
+    if (!t->top)
+        return -1;
+    t->ntop = 0;
+    for (siot_tq *tq = S.tqs; tq; tq = tq->next)
+        if (tq->live && tq->q.n) {
+            memcpy(t->top + t->ntop, tq->q.nodes, tq->q.n * sizeof *t->top);
+            t->ntop += tq->q.n;
+        }
+    return 0;
+}
+
+/* The rank's own times: the threads' sums added up, its span from its
+ * first call on any thread to its last. */
+static void gather_times(siot_trace *t, const qtotals *q)
+{
     t->rt = siot_cfg.rank_times ? siot_arena_alloc(&t->arena, sizeof *t->rt) : NULL;
-    if (t->rt) {
-        t->nrt = 1;
-        t->rt->rank = S.rank;
-        memcpy(t->rt->v, S.rt, sizeof S.rt);
-        t->rt->v[SIOT_RT_span] = S.last - S.first;
-    }
-    if (S.queue.oom) {
+    if (!t->rt)
+        return;
+    t->nrt = 1;
+    memset(t->rt, 0, sizeof *t->rt);
+    t->rt->rank = S.rank;
+    for (siot_tq *tq = S.tqs; tq; tq = tq->next)
+        if (tq->live)
+            for (int k = 0; k < SIOT_RT_N; k++)
+                t->rt->v[k] += tq->rt[k];
+    t->rt->v[SIOT_RT_span] = q->last - q->first;
+}
+
+static void describe_notes(siot_trace *t, const qtotals *q)
+{
+    char note[160];
+    if (q->oom) {
         char why[200];
         snprintf(why, sizeof why, "the tracer ran out of memory after event %llu: the %llu events after it were lost",
-                 (unsigned long long)S.queue.events, (unsigned long long)S.queue.lost);
+                 (unsigned long long)q->events, (unsigned long long)q->lost);
         siot_trace_set_kv(t, "truncated", why);
     }
-    siot_spill_describe(t, &S.queue);
-    char note[160];
-    snprintf(note, sizeof note, "%llu", (unsigned long long)S.queue.events);
+    siot_spill_describe(t, &q->spill);
+    snprintf(note, sizeof note, "%llu", (unsigned long long)q->events);
     siot_trace_set_kv(t, "events_recorded", note);
-    if (S.queue.misses) {
+    if (q->misses) {
         snprintf(note, sizeof note,
                  "%llu repeats found further back than SIOT_WINDOW=%u nodes (up to %llu): "
                  "a larger window may fold them",
-                 (unsigned long long)S.queue.misses, siot_cfg.window, (unsigned long long)S.queue.miss_maxdist);
+                 (unsigned long long)q->misses, siot_cfg.window, (unsigned long long)q->miss_maxdist);
         siot_trace_set_kv(t, "window_misses", note);
     }
-    if (S.queue.approx_merges) {
+    if (q->approx_merges) {
         t->flags |= SIOT_TF_APPROX;
         snprintf(note, sizeof note,
                  "%llu loop instances folded with counts within SIOT_TOLERANCE=%g%%: their counts (shown ~mean) "
                  "are approximate",
-                 (unsigned long long)S.queue.approx_merges, siot_cfg.tolerance);
+                 (unsigned long long)q->approx_merges, siot_cfg.tolerance);
         siot_trace_set_kv(t, "approximate", note);
     }
-    snprintf(note, sizeof note, "%zu", S.arena.used_bytes);
+    snprintf(note, sizeof note, "%zu", q->memory);
     siot_trace_set_kv(t, "recorder_memory_bytes", note);
     note_layers_left_out(t);
     if (siot_h_unknown_uses()) {
@@ -212,10 +326,37 @@ static int describe_session(siot_trace *t)
                  (unsigned long long)siot_site_walk_mismatches());
         siot_trace_set_kv(t, "site_walk_mismatches", note);
     }
+}
+
+/* The rank's trace as it stands (under the lock, the queue finished):
+ * header, tables, the node list, and the notes and flags saying how it was
+ * recorded (truncated, stopped, spilled, approximate), in t's arena; the
+ * nodes stay the session's. */
+static int describe_session(siot_trace *t)
+{
+    int rc = siot_sites_export_locked(t);
+    qtotals q = totals();
+    t->nranks = S.nranks;
+    t->start_ns = S.start_ns;
+    t->flags = (q.oom ? SIOT_TF_TRUNCATED : 0) | (siot_cfg.compress ? SIOT_TF_COMPRESSED : 0);
+    char exe[PATH_MAX];
+    char host[256] = "";
+    gethostname(host, sizeof host - 1);
+    const char *e = siot_self_exe(exe, sizeof exe);
+    t->exe = siot_arena_strdup(&t->arena, e, strlen(e));
+    t->flavour = SIOT_FLAVOUR;
+    t->host = siot_arena_strdup(&t->arena, host, strlen(host));
+    t->version = SIOT_VERSION;
+    t->funcs = (siot_funcdesc *)siot_functab;
+    t->nfuncs = siot_nfuncs;
+    if (gather_nodes(t, q.nodes) != 0 || !t->exe || !t->host)
+        rc = -1;
+    gather_times(t, &q);
+    describe_notes(t, &q);
     return rc;
 }
 
-/* The session's trace, with the lock taken within wait_ns (0: no limit). */
+/* The session's trace, with the locks taken within wait_ns (0: no limit). */
 int siot_session_take_within(siot_trace *t, uint64_t wait_ns)
 {
     atomic_store(&siot_layer_mask, 0);
@@ -226,12 +367,22 @@ int siot_session_take_within(siot_trace *t, uint64_t wait_ns)
     } else {
         siot_lock();
     }
+    if (!tq_hold_all(wait_ns)) {
+        siot_unlock();
+        return SIOT_TAKE_BUSY;
+    }
     S.ended = 1;
-    siot_queue_finish(&S.queue);
+    tq_finish_all();
     int rc = describe_session(t);
     siot_spill_set_own(t);
-    siot_queue_free(&S.queue);
-    siot_arena_take(&t->arena, &S.arena);
+    for (siot_tq *tq = S.tqs; tq; tq = tq->next) {
+        if (!tq->live)
+            continue;
+        siot_queue_free(&tq->q);
+        siot_arena_take(&t->arena, &tq->arena); /* the nodes are the trace's now */
+        tq->live = 0;
+    }
+    tq_release_all();
     siot_unlock();
     siot_trace_index(t);
     return rc;
@@ -250,21 +401,22 @@ int siot_session_take(siot_trace *t)
 
 /* SIOT_CHECKPOINT: the rank's trace so far, as the part an abnormal ending
  * would write (a later checkpoint, the ending, or the job's trace supersede
- * it). Called at the end of a traced call, under the lock: the encoding is
- * proportional to the compressed trace, plus the spill file when the rank
- * spilled. Against SIGKILL, which no handler sees. */
-/* 1 when this call wrote a checkpoint (to be committed by the caller). */
+ * it). Under the recorder lock and every thread's queue lock: the encoding
+ * is proportional to the compressed trace, plus the spill file when the
+ * rank spilled. Against SIGKILL, which no handler sees. 1 when this call
+ * wrote a checkpoint (to be committed by the caller, out of the locks). */
 static int checkpoint(uint64_t now)
 {
-    S.ckpt_next = now + siot_cfg.checkpoint_ns;
-    if (S.ended || S.queue.stopped || S.ckpt_out.fd >= 0 || siot_queue_finish(&S.queue) != 0)
+    atomic_store_explicit(&S.ckpt_next, now + siot_cfg.checkpoint_ns, memory_order_relaxed);
+    qtotals q = totals();
+    if (S.ended || q.spill.stopped || S.ckpt_out.fd >= 0 || tq_finish_all() != 0)
         return 0;
     siot_trace t;
     siot_trace_init(&t);
     if (describe_session(&t) == 0) {
         char note[160];
         snprintf(note, sizeof note, "checkpoint %llu, after event %llu of this rank (it was still running)",
-                 (unsigned long long)S.ckpts + 1, (unsigned long long)S.queue.events);
+                 (unsigned long long)S.ckpts + 1, (unsigned long long)q.events);
         siot_trace_set_kv(&t, "partial", note);
         t.flags |= SIOT_TF_PARTIAL;
         char path[PATH_MAX + 64];
@@ -279,22 +431,74 @@ static int checkpoint(uint64_t now)
     return S.ckpt_out.fd >= 0;
 }
 
-int siot_session_push(const siot_raw *stage, uint32_t n, const uint8_t *pool, uint64_t now)
+/* A checkpoint came due: taken by the first thread to see it. */
+static void checkpoint_due(uint64_t now)
 {
-    if (!S.ended) {
-        siot_queue_push(&S.queue, stage, n, pool);
-        if (!S.first || stage[0].t_start < S.first) /* threads: groups end out of order */
-            S.first = stage[0].t_start;
-        if (now > S.last)
-            S.last = now;
-        for (uint32_t i = 0; i < n; i++) {
-            const siot_funcdesc *f = &siot_functab[stage[i].func];
-            siot_rt_add(S.rt, f->layer, f->cls, stage[i].parent < 0, stage[i].t_end - stage[i].t_start);
-        }
+    int commit = 0;
+    siot_lock();
+    if (now >= atomic_load_explicit(&S.ckpt_next, memory_order_relaxed)) {
+        tq_hold_all(0);
+        commit = checkpoint(now);
+        tq_release_all();
     }
-    if (SIOT_LIKELY(now < S.ckpt_next))
-        return 0;
-    return checkpoint(now);
+    siot_unlock();
+    if (commit)
+        siot_session_commit_checkpoint();
+}
+
+/* A thread's queue past SIOT_MAX_MEMORY: its nodes go to the rank's spill
+ * file, which the recorder lock guards (taken first: lock order). */
+static void spill_due(siot_tq *tq)
+{
+    siot_lock();
+    siot_take(&tq->lock);
+    if (!S.ended && tq->live && tq->q.n && tq->arena.used_bytes > siot_cfg.max_memory)
+        siot_queue_spill(&tq->q);
+    siot_let_go(&tq->lock);
+    siot_unlock();
+}
+
+static void add_group(siot_tq *tq, const siot_raw *stage, uint32_t n, const uint8_t *pool, uint64_t now)
+{
+    siot_queue_push(&tq->q, stage, n, pool);
+    if (!tq->first || stage[0].t_start < tq->first)
+        tq->first = stage[0].t_start;
+    if (now > tq->last)
+        tq->last = now;
+    for (uint32_t i = 0; i < n; i++) {
+        const siot_funcdesc *f = &siot_functab[stage[i].func];
+        siot_rt_add(tq->rt, f->layer, f->cls, stage[i].parent < 0, stage[i].t_end - stage[i].t_start);
+    }
+}
+
+/* The calling thread's first group: its queue, entered in the session's
+ * list under the recorder lock. */
+static siot_tq *first_group(struct siot_tq **mine)
+{
+    siot_lock();
+    siot_tq *tq = *mine = tq_new();
+    siot_unlock();
+    return tq;
+}
+
+void siot_session_push(struct siot_tq **mine, const siot_raw *stage, uint32_t n, const uint8_t *pool, uint64_t now)
+{
+    siot_tq *tq = *mine;
+    if (SIOT_UNLIKELY(!tq) && !(tq = first_group(mine))) {
+        siot_note_unstaged(n);
+        return;
+    }
+    siot_take(&tq->lock);
+    int spill = 0;
+    if (SIOT_LIKELY(!S.ended && tq->live)) {
+        add_group(tq, stage, n, pool, now);
+        spill = siot_cfg.max_memory && tq->arena.used_bytes > siot_cfg.max_memory && tq->q.n;
+    }
+    siot_let_go(&tq->lock);
+    if (SIOT_UNLIKELY(spill))
+        spill_due(tq);
+    if (SIOT_UNLIKELY(now >= atomic_load_explicit(&S.ckpt_next, memory_order_relaxed)))
+        checkpoint_due(now);
 }
 
 /* The checkpoint written under the lock is made durable out of it: fsync

@@ -5,9 +5,17 @@
  * The session owns the rank's queue (compress/queue.h), its arena and its
  * checkpoints (SIOT_CHECKPOINT).
  *
- * Locks: siot_session_push, siot_session_restart and siot_session_take take
- * or hold the recorder lock (lock.h); the rest read state set before
- * recording starts. *
+ * Each thread folds its events into its own queue, under a lock of its own
+ * that other threads take only to checkpoint, spill, restart or end the
+ * session; the threads' queues are united when the trace is taken, one
+ * thread's nodes after another's (each event keeps its thread number).
+ *
+ * Locks: siot_session_restart and siot_session_take take the recorder lock
+ * (lock.h) and then every thread's queue lock (that order, always);
+ * siot_session_push takes its thread's queue lock (and the recorder lock
+ * only for a thread's first group, a checkpoint or a spill, never while it
+ * holds its queue's). The rest read state set before
+ * recording starts.
  * Errors: 0, or -1 when memory ran out (the trace then says it is
  * incomplete); the end of a session never fails silently.
  */
@@ -43,11 +51,12 @@ int siot_session_ended(void);
 void siot_session_forget(void);
 
 /* A finished group of events (an outermost call and what it issued) goes to
- * the rank's queue; a checkpoint is written when one is due. Under the lock.
- * Returns 1 when a checkpoint was written: the caller then lets go of the
- * lock and calls siot_session_commit_checkpoint (its fsync and rename are
- * not done under the lock). */
-int siot_session_push(const siot_raw *stage, uint32_t n, const uint8_t *pool, uint64_t now);
+ * the calling thread's own queue (*mine, made at its first group), under
+ * that queue's lock; a checkpoint or a spill that came due is done after,
+ * out of it. Called without the recorder lock. */
+struct siot_tq;
+void siot_session_push(struct siot_tq **mine, const siot_raw *stage, uint32_t n, const uint8_t *pool, uint64_t now);
+/* A checkpoint written is made durable (fsync, rename) out of the locks. */
 void siot_session_commit_checkpoint(void);
 
 /* Stops recording and returns this rank's trace (nodes + tables); caller

@@ -64,7 +64,7 @@ static int spill_nodes(void *arg, siot_node *const *nodes, uint32_t n)
     return rc;
 }
 
-void siot_spill_attach(siot_queue *q, int32_t rank)
+void siot_spill_reset(int32_t rank)
 {
     if (P.fd >= 0)
         syscall(SYS_close, P.fd);
@@ -74,9 +74,9 @@ void siot_spill_attach(siot_queue *q, int32_t rank)
     siot_fmap_free(&P.fmap);
     P.stop_note[0] = 0;
     P.rank = rank;
-    q->limit = siot_cfg.max_memory;
-    q->spill = spill_nodes;
 }
+
+void siot_spill_attach(siot_queue *q) { q->spill = spill_nodes; }
 
 int siot_session_spilled(void) { return P.sections > 0; }
 
@@ -89,7 +89,7 @@ const siot_trace *siot_spill_set_own(const siot_trace *t)
 
 int siot_spill_owns(const siot_trace *t) { return P.sections && t == P.own; }
 
-void siot_spill_describe(siot_trace *t, const siot_queue *q)
+void siot_spill_describe(siot_trace *t, const siot_spill_counts *q)
 {
     if (q->stopped) {
         char why[400];

@@ -22,14 +22,21 @@
 #include "core/model.h"
 #include "core/vbuf.h"
 
-/* The queue of a new session spills past SIOT_MAX_MEMORY from now on; what
- * an earlier session spilled is dropped. rank names the spill file where
- * O_TMPFILE cannot be used. */
-void siot_spill_attach(siot_queue *q, int32_t rank);
+/* A new session: what an earlier one spilled is dropped. rank names the
+ * spill file where O_TMPFILE cannot be used. */
+void siot_spill_reset(int32_t rank);
+/* q's nodes go to the spill file when siot_queue_spill is called (the
+ * session does, under the recorder lock, past SIOT_MAX_MEMORY). */
+void siot_spill_attach(siot_queue *q);
 /* True when this rank sent part of its trace to the spill file. */
 int siot_session_spilled(void);
-/* The notes saying how the rank's trace was kept (spilled, stopped). */
-void siot_spill_describe(siot_trace *t, const siot_queue *q);
+/* The notes saying how the rank's trace was kept (spilled, stopped), from
+ * the counts of its queues (one per thread) added up. */
+typedef struct siot_spill_counts {
+    int stopped;
+    uint64_t stopped_at, lost, spilled_nodes;
+} siot_spill_counts;
+void siot_spill_describe(siot_trace *t, const siot_spill_counts *q);
 /* The trace that stands for this rank's own session (its spilled sections
  * belong to it); returns the previous one. */
 const siot_trace *siot_spill_set_own(const siot_trace *t);

@@ -244,6 +244,28 @@ static void emit_ret(const func *f)
         emit_errno(f);
 }
 
+/* True when the event is filled from the call's own values only (every
+ * recorded parameter's role says so, and the result is not a new handle):
+ * the wrapper then records it without the recorder lock (docs/hotpath.md). */
+static int fill_is_own(const func *f)
+{
+    if (f->layer != SIOT_LAYER_posix && f->layer != SIOT_LAYER_stdio)
+        return 0;
+    switch (f->retrole) {
+    case SIOT_ROLE_r_newfd:
+    case SIOT_ROLE_r_newstream:
+    case SIOT_ROLE_r_newdir:
+    case SIOT_ROLE_r_newhid:
+        return 0;
+    default:
+        break;
+    }
+    for (int i = 0; i < f->np; i++)
+        if (f->p[i].rec >= 0 && !role_own(f->p[i].role))
+            return 0;
+    return 1;
+}
+
 /* Calls on descriptors: recorded when one of them is traced (copy_file_range
  * and sendfile have two); dup2 onto a traced descriptor changes what it
  * refers to, whatever the source. Returns 0 when the call has none. */
@@ -364,7 +386,7 @@ void emit_record_event(const func *f, const char *init_ret, int fortran)
     if (SIOT_CLASS_BASE(f->cls) == SIOT_CLASS_init)
         o("    siot_mpi_init_post();\n    if (slot < 0) {\n        errno = siot_e;\n        return%s%s;\n    }\n",
           init_ret[0] ? " " : "", init_ret);
-    o("    siot_raw *ev = siot_end(slot);\n");
+    o("    siot_raw *ev = %s(slot);\n", fill_is_own(f) ? "siot_end" : "siot_end_shared");
     for (int i = 0; i < f->np; i++)
         if (f->p[i].rec >= 0 && !(fortran && f->p[i].role == SIOT_ROLE_cmdline))
             emit_record_param(f, &f->p[i]);
@@ -381,7 +403,7 @@ void emit_record_before(const func *f, const char *rettype, void (*before_end)(c
     o("    if (slot >= 0) {\n        %s ret = 0;\n        (void)ret;\n", rettype);
     if (before_end)
         before_end(f);
-    o("        siot_raw *ev = siot_end(slot);\n");
+    o("        siot_raw *ev = %s(slot);\n", fill_is_own(f) ? "siot_end" : "siot_end_shared");
     for (int i = 0; i < f->np; i++)
         if (f->p[i].rec >= 0)
             emit_record_param(f, &f->p[i]);

@@ -105,6 +105,8 @@ int role_recorded(int role);
 /* Recording: before the real call, and into the event after it. */
 void role_pre(const func *f, const param *p);
 void role_record(const func *f, const param *p);
+/* The role is recorded without the runtime's shared tables (no lock needed). */
+int role_own(int role);
 /* Replay: the argument from the recorded value, or for an unrecorded one;
  * after the replayed call. */
 void role_replay_arg(const func *f, const param *p);

@@ -35,6 +35,8 @@ typedef void hook_fn(const func *f, const param *p);
 enum {
     UNREC = 1,    /* not recorded */
     NOFORT = 2,   /* no Fortran wrapper can pass it */
+    OWN = 4,      /* recorded from the call's own values into the thread's staging area: no shared
+                     table is read or changed, so the wrapper need not take the recorder lock */
 };
 
 struct role_def {
@@ -517,29 +519,29 @@ static const role_def ROLES[] = {
     {R(vargs), UNREC | NOFORT, .doc_type = "variadic `...`", .doc = "a format's arguments: not recorded"},
     {R(vlist), UNREC | NOFORT, .doc_type = "`va_list`", .doc = "a format's arguments: not recorded"},
     /* POSIX and stdio */
-    {R(path), 0, .rec = "    siot_put_str(ev, $k, $n);\n", .rp = "    const char *$n = rp_path(c, &a[$k], rec_ret);\n    if (!$n)\n        return rp_skip(c, \"a path that cannot be kept inside the replay root\");\n",
+    {R(path), OWN, .rec = "    siot_put_str(ev, $k, $n);\n", .rp = "    const char *$n = rp_path(c, &a[$k], rec_ret);\n    if (!$n)\n        return rp_skip(c, \"a path that cannot be kept inside the replay root\");\n",
      .fpre = "    char $n_b[4096];\n    const char *$n = siot_fstr($n_f, $n_len, $n_b, sizeof $n_b);\n",
      .doc_type = "`const char *`", .doc = "the string; the replay maps it under its root"},
-    {R(str), 0, .rec = "    siot_put_str(ev, $k, $n);\n", .rp = "    const char *$n = rp_str(c, &a[$k], $i);\n",
+    {R(str), OWN, .rec = "    siot_put_str(ev, $k, $n);\n", .rp = "    const char *$n = rp_str(c, &a[$k], $i);\n",
      .fpre = "    char $n_b[4096];\n    const char *$n = siot_fstr($n_f, $n_len, $n_b, sizeof $n_b);\n",
      .doc_type = "`const char *`", .doc = "the string (non-path text, e.g. a data representation)"},
-    {R(strlen), 0, .rec = "    siot_put_int(ev, $k, $n ? (int64_t)strlen($n) : 0);\n    if (ret >= 0 && $n) ev->bytes = (int64_t)strlen($n);\n",
+    {R(strlen), OWN, .rec = "    siot_put_int(ev, $k, $n ? (int64_t)strlen($n) : 0);\n    if (ret >= 0 && $n) ev->bytes = (int64_t)strlen($n);\n",
      .rp = "    const char *$n = rp_text(c, rp_i(&a[$k]), $i);\n", .doc_type = "`const char *`",
      .doc = "its length (the data of `fputs`); also the event's `bytes`"},
-    {R(int), 0, .rec = SCALAR_REC, .rp = SCALAR_RP, .doc_type = "any integer", .doc = "the value"},
-    {R(count), 0, .rec = SCALAR_REC, .rp = SCALAR_RP, .doc_type = "integer", .doc = "the value; element or byte count"},
-    {R(size), 0, .rec = SCALAR_REC, .rp = SCALAR_RP, .doc_type = "integer", .doc = "the value; element size (`fread` size)"},
-    {R(offset), 0, .rec = SCALAR_REC, .rp = SCALAR_RP, .doc_type = "integer", .doc = "the value; file offset or displacement"},
-    {R(whence), 0, .rec = SCALAR_REC, .rp = SCALAR_RP, .doc_type = "int", .doc = "the value"},
-    {R(oflags), 0, .rec = SCALAR_REC, .rp = SCALAR_RP, .doc_type = "int", .doc = "the value (`O_*` flags)"},
-    {R(mode), 0, .rec = SCALAR_REC, .rp = SCALAR_RP, .doc_type = "`mode_t`", .doc = "the value"},
-    {R(amode), 0, .rec = SCALAR_REC, .rp = SCALAR_RP, .doc_type = "int", .doc = "the value (`MPI_MODE_*` access modes)"},
-    {R(omode), 0, .rec = SCALAR_REC, .rp = SCALAR_RP, .doc_type = "variadic `mode_t`",
+    {R(int), OWN, .rec = SCALAR_REC, .rp = SCALAR_RP, .doc_type = "any integer", .doc = "the value"},
+    {R(count), OWN, .rec = SCALAR_REC, .rp = SCALAR_RP, .doc_type = "integer", .doc = "the value; element or byte count"},
+    {R(size), OWN, .rec = SCALAR_REC, .rp = SCALAR_RP, .doc_type = "integer", .doc = "the value; element size (`fread` size)"},
+    {R(offset), OWN, .rec = SCALAR_REC, .rp = SCALAR_RP, .doc_type = "integer", .doc = "the value; file offset or displacement"},
+    {R(whence), OWN, .rec = SCALAR_REC, .rp = SCALAR_RP, .doc_type = "int", .doc = "the value"},
+    {R(oflags), OWN, .rec = SCALAR_REC, .rp = SCALAR_RP, .doc_type = "int", .doc = "the value (`O_*` flags)"},
+    {R(mode), OWN, .rec = SCALAR_REC, .rp = SCALAR_RP, .doc_type = "`mode_t`", .doc = "the value"},
+    {R(amode), OWN, .rec = SCALAR_REC, .rp = SCALAR_RP, .doc_type = "int", .doc = "the value (`MPI_MODE_*` access modes)"},
+    {R(omode), OWN, .rec = SCALAR_REC, .rp = SCALAR_RP, .doc_type = "variadic `mode_t`",
      .doc = "read with `va_arg` only when `oflags` has `O_CREAT` or `O_TMPFILE`, else 0"},
     {R(fcntlarg), 0, .rec = "    siot_put_fcntl_arg(ev, $k, $a, $n, (int64_t)ret);\n",
      .rp = "    void *$n = rp_fcntl_arg(c, $a, &a[$k]);\n    if ($n == RP_NO_ARG)\n        return rp_skip(c, \"an fcntl argument that is not recorded\");\n",
      .doc_type = "variadic", .doc = "`fcntlarg(CMD)`: read as a pointer-sized value; recorded as an integer for the integer commands of parameter CMD, as the lock `[type, whence, start, len]` for the record-lock ones, 0 otherwise"},
-    {R(fd), 0, .pre_hook = closing_pre, .rec_hook = fd_rec, .rp_hook = fd_rp, .post_hook = closed_post, .doc_type = "int",
+    {R(fd), OWN, .pre_hook = closing_pre, .rec_hook = fd_rec, .rp_hook = fd_rp, .post_hook = closed_post, .doc_type = "int",
      .doc = "its id (docs/handles.md); the call is recorded only if the descriptor was opened under tracing"},
     {R(fdnew), 0, .rec_hook = fdnew_rec, .rp_hook = fdnew_rp, .post_hook = fdnew_post, .doc_type = "int",
      .doc = "`dup2`'s target: the id it has after the call, or the one it lost when the source is not traced"},
@@ -549,21 +551,21 @@ static const role_def ROLES[] = {
     {R(dir), 0, .pre_hook = closing_pre, .rec_hook = stream_rec,
      .rp = "    DIR *$n = rp_dir(c, rp_i(&a[$k]));\n    if (!$n)\n        return rp_skip(c, rp_kind_missing(RP_K_DIR));\n", .post_hook = closed_post,
      .doc_type = "`DIR *`", .doc = "small id"},
-    {R(outint), 0, .rec = OUT_REC, .rp = OUT_RP, .fpre = OUT_RP, .fpost_hook = outint_fpost, .doc_type = "`int *` (out)",
+    {R(outint), OWN, .rec = OUT_REC, .rp = OUT_RP, .fpre = OUT_RP, .fpost_hook = outint_fpost, .doc_type = "`int *` (out)",
      .doc = "the value written by the call, -1 if the pointer was NULL; `@index1`: an index the Fortran bindings count from 1"},
-    {R(outoff), 0, .rec = OUT_REC, .rp = OUT_RP, .fpre = OUT_RP, .fpost = "    if (ret == MPI_SUCCESS) $n_v = *($FI *)$n_f;\n",
+    {R(outoff), OWN, .rec = OUT_REC, .rp = OUT_RP, .fpre = OUT_RP, .fpost = "    if (ret == MPI_SUCCESS) $n_v = *($FI *)$n_f;\n",
      .doc_type = "`MPI_Offset *` / `MPI_Aint *` / `off_t *` (out)", .doc = "the value written by the call"},
     /* An address in memory differs between runs (ASLR) and ranks, so a recorded
      * one could never match its replay and would keep ranks from merging; the
      * datatype constructors record the displacements made from addresses. */
     {R(outaddr), UNREC, .rp = OUT_RP, .fpre = "",
      .doc_type = "`MPI_Aint *` (out)", .doc = "an absolute address: not recorded"},
-    {R(iov), 0, .rec = "    siot_put_iov(ev, $k, $n, $L);\n", .rp = "    struct iovec *$n = rp_iov(c, &a[$k], $i);\n",
+    {R(iov), OWN, .rec = "    siot_put_iov(ev, $k, $n, $L);\n", .rp = "    struct iovec *$n = rp_iov(c, &a[$k], $i);\n",
      .doc_type = "`const struct iovec *`", .doc = "`iov(N)`: array of the `iov_len`s; `N` names the count parameter"},
-    {R(fpos), 0, .rec = "    siot_put_int(ev, $k, $n ? (int64_t)$n->__pos : -1);\n",
+    {R(fpos), OWN, .rec = "    siot_put_int(ev, $k, $n ? (int64_t)$n->__pos : -1);\n",
      .rp = "    $P $n_v;\n    memset(&$n_v, 0, sizeof $n_v);\n    $n_v.__pos = rp_i(&a[$k]);\n    $P *$n = &$n_v;\n",
      .doc_type = "`fpos_t *` (in or out)", .doc = "the byte position it holds after the call (`fgetpos`) or it sets (`fsetpos`); the replay passes a position made from it"},
-    {R(offptr), 0, .pre = "    int64_t siot_o_$n = $n ? (int64_t)*$n : -1;\n", .rec = "    siot_put_int(ev, $k, siot_o_$n);\n",
+    {R(offptr), OWN, .pre = "    int64_t siot_o_$n = $n ? (int64_t)*$n : -1;\n", .rec = "    siot_put_int(ev, $k, siot_o_$n);\n",
      .rp = "    $P $n_v = ($P)rp_i(&a[$k]);\n    $P *$n = rp_i(&a[$k]) < 0 ? NULL : &$n_v;\n",
      .doc_type = "`off_t *` (in/out)", .doc = "the offset it held before the call (where the call reads), -1 for NULL (the descriptor's own offset)"},
     {R(aiocb), 0, .rec = "    SIOT_PUT_AIOCB(ev, $k, $n);\n", .rp_hook = aiocb_rp, .doc_type = "`struct aiocb *`",
@@ -577,7 +579,7 @@ static const role_def ROLES[] = {
             "range (the first 256), released before the call as `close`'s are (with "
             "`CLOSE_RANGE_CLOEXEC` in parameter `flags` they stay traced); the call is recorded when one is "
             "traced; its replayer (`replay=`) is given the recorded array and acts on those ids only"},
-    {R(wcslen), 0, .rec = "    siot_put_int(ev, $k, $n ? (int64_t)wcslen($n) : 0);\n",
+    {R(wcslen), OWN, .rec = "    siot_put_int(ev, $k, $n ? (int64_t)wcslen($n) : 0);\n",
      .rp = "    const wchar_t *$n = rp_wtext(c, rp_i(&a[$k]), $i);\n", .doc_type = "`const wchar_t *`",
      .doc = "its length in wide characters (the data of `fputws`); not the event's `bytes`, which the locale's "
             "encoding decides: they are left 0 (unknown); the replay writes as many printable characters"},
@@ -760,6 +762,14 @@ void role_pre(const func *f, const param *p)
         emit_tpl(r->pre, f, p, r->h);
     if (r->pre_hook)
         r->pre_hook(f, p);
+}
+
+int role_own(int role)
+{
+    for (size_t i = 0; i < sizeof ROLES / sizeof ROLES[0]; i++)
+        if (ROLES[i].role == role)
+            return (ROLES[i].flags & (UNREC | OWN)) != 0;
+    return 0;
 }
 
 void role_record(const func *f, const param *p)
