@@ -674,20 +674,137 @@ static int stash(siot_queue *q, const siot_raw *r, int64_t dist, const uint8_t *
     return 0;
 }
 
+/* One value of the predictor: a constant, or a progression at the loop's
+ * own level (what `predicted` accepts). */
+static int pred_value(const siot_expr *x, int64_t *base, int64_t *step)
+{
+    *base = x->base;
+    *step = 0;
+    if (x->tag == SIOT_X_CONST)
+        return 1;
+    if (x->tag != SIOT_X_AFFINE || x->n != 1 || x->rcoef || !x->u.coef[0])
+        return 0;
+    *step = x->u.coef[0];
+    return 1;
+}
+
+static void pred_build(siot_queue *q, siot_node *T)
+{
+    const siot_event *b = &T->u.loop.body[0]->u.ev;
+    const siot_expr *v[4] = {b->parent, b->ret, b->err, b->bytes};
+    q->pred.loop = T;
+    q->pred.ok = 0;
+    q->pred.nv = 4 + b->nargs;
+    if (!b->comp.bins || !b->comp.count || !b->dur.bins || !b->dur.count)
+        return; /* the first samples allocate the bins (sample) */
+    for (uint32_t i = 0; i < q->pred.nv; i++)
+        if (!pred_value(i < 4 ? v[i] : b->args[i - 4], &q->pred.base[i], &q->pred.step[i]))
+            return;
+    q->pred.ok = 1;
+}
+
+/* The raw event is iteration c of the predicted loop, value for value. */
+static inline int pred_matches(const siot_queue *q, const siot_raw *r, int64_t dist, uint64_t c)
+{
+    const int64_t *b = q->pred.base, *s = q->pred.step;
+    int64_t h[4] = {dist, r->ret, r->err, r->bytes};
+    for (uint32_t i = 0; i < 4; i++)
+        if ((int64_t)((uint64_t)b[i] + (uint64_t)s[i] * c) != h[i])
+            return 0;
+    for (uint32_t i = 4; i < q->pred.nv; i++)
+        if (r->args[i - 4].kind != SIOT_RV_INT || (int64_t)((uint64_t)b[i] + (uint64_t)s[i] * c) != r->args[i - 4].i)
+            return 0;
+    return 1;
+}
+
+/* A sample of a repeat: count, sum and sum of squares as integers (mean
+ * and M2 wait for pred_drop); min, max and the bins at once. */
+static inline void pend_sample(siot_queue *q, siot_hist *h, siot_qsum *p, uint64_t ns)
+{
+    p->k++;
+    p->sum += ns;
+    p->sq += (unsigned __int128)ns * ns;
+    if (ns < h->min)
+        h->min = ns;
+    if (ns > h->max) {
+        h->max = ns;
+        h->max_rank = q->rank;
+        h->max_occ = h->count + p->k - 1;
+    }
+    uint32_t *bin = &h->bins[siot_hist_bin(ns)];
+    *bin += *bin < UINT32_MAX;
+}
+
+/* The summed samples into the histogram's count, mean and M2 (the
+ * pairwise update of Chan et al., as siot_hist_merge does; the batch's own
+ * M2 is sum(x^2) - sum(x)^2/k, exact in 128-bit integers when it fits). */
+static void pend_fold(siot_hist *h, siot_qsum *p)
+{
+    if (!p->k)
+        return;
+    double k = (double)p->k, mb = (double)p->sum / k, m2b;
+    unsigned __int128 ksq, s2 = (unsigned __int128)p->sum * p->sum;
+    if (!__builtin_mul_overflow((unsigned __int128)p->k, p->sq, &ksq) && ksq >= s2)
+        m2b = (double)(ksq - s2) / k;
+    else
+        m2b = (double)((long double)p->sq - (long double)p->sum * (long double)p->sum / (long double)p->k);
+    double n1 = (double)h->count, n = n1 + k, d = mb - h->mean;
+    h->m2 += (m2b > 0 ? m2b : 0) + d * d * n1 * k / n;
+    h->mean += d * k / n;
+    h->count += p->k;
+    memset(p, 0, sizeof *p);
+}
+
+/* Before anything else changes the queue: the predictor goes, its sums
+ * into the event (whose loop is still the tail). */
+static inline void pred_drop(siot_queue *q)
+{
+    if (q->pred.loop && q->pred.ok) {
+        siot_event *b = &q->pred.loop->u.loop.body[0]->u.ev;
+        pend_fold(&b->comp, &q->pred.comp);
+        pend_fold(&b->dur, &q->pred.dur);
+    }
+    q->pred.loop = NULL;
+}
+
+/* The hot case: one more iteration of a one-event loop that the predictor
+ * covers. 1 when taken. */
+static int pred_repeat(siot_queue *q, siot_node *T, siot_node *B, const siot_raw *r, int64_t dist, uint64_t c)
+{
+    if (q->pred.loop != T) {
+        pred_drop(q);
+        pred_build(q, T);
+    }
+    if (!q->pred.ok || !pred_matches(q, r, dist, c))
+        return 0;
+    siot_event *b = &B->u.ev;
+    pend_sample(q, &b->comp, &q->pred.comp, r->comp);
+    pend_sample(q, &b->dur, &q->pred.dur, r->t_end - r->t_start);
+    if (count_one_more(q, T))
+        q->oom = 1;
+    return 1;
+}
+
 /* Returns 1 when the event was taken as part of the tail loop's next iteration. */
 static int fast_path(siot_queue *q, const siot_raw *r, int64_t dist, const uint8_t *pool)
 {
-    if (q->n == 0 || q->nbody[q->n - 1] == 0)
+    if (q->n == 0 || q->nbody[q->n - 1] == 0) {
+        pred_drop(q);
         return 0;
+    }
     siot_node *T = q->nodes[q->n - 1];
     siot_node *B = T->u.loop.body[q->npend];
     if (B->kind != SIOT_N_EVENT || B->u.ev.func != r->func || B->u.ev.site != r->site ||
         const_of(B->u.ev.thread) != (int64_t)r->thread) {
+        pred_drop(q);
         if (q->npend && flush_pending(q))
             q->oom = 1;
         return 0;
     }
     uint64_t c = (uint64_t)T->u.loop.count->base;
+    if (T->u.loop.nbody == 1 && pred_repeat(q, T, B, r, dist, c))
+        return 1;
+    pred_drop(q); /* whatever follows may change the tail */
     if (T->u.loop.nbody == 1) { /* a whole iteration: nothing to hold back */
         if (merge_raw(q, B, r, dist, pool, c) || count_one_more(q, T))
             q->oom = 1;
@@ -710,6 +827,7 @@ static int fast_path(siot_queue *q, const siot_raw *r, int64_t dist, const uint8
 /* Hands every node to the spill callback and frees them. */
 void siot_queue_spill(siot_queue *q)
 {
+    pred_drop(q);
     if (siot_queue_finish(q) || !q->spill || q->spill(q->spill_arg, q->nodes, q->n) != 0) {
         q->stopped = 1;
         q->stopped_at = q->events;
@@ -743,6 +861,7 @@ int siot_queue_push(siot_queue *q, const siot_raw *grp, uint32_t n, const uint8_
         q->events++;
         if (q->compress && fast_path(q, r, dist, pool))
             continue;
+        pred_drop(q);
         if (push_node(q, make_event(q, r, dist, pool))) {
             q->oom = 1;
             return -1;
@@ -756,6 +875,7 @@ int siot_queue_push(siot_queue *q, const siot_raw *grp, uint32_t n, const uint8_
 
 int siot_queue_finish(siot_queue *q)
 {
+    pred_drop(q);
     if (q->npend && flush_pending(q))
         q->oom = 1;
     return q->oom ? -1 : 0;

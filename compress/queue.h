@@ -29,6 +29,12 @@
 #include "compress/pool.h"
 #include "compress/xmerge.h"
 
+/* Samples summed as integers, folded into a histogram's mean and M2 later. */
+typedef struct siot_qsum {
+    uint64_t k, sum;
+    unsigned __int128 sq;
+} siot_qsum;
+
 typedef struct siot_queue {
     siot_arena *arena;
     siot_pool pool;
@@ -81,6 +87,21 @@ typedef struct siot_queue {
         uint64_t h;
         uint32_t pos;
     } seen[4096];
+    /* The tail loop when its body is one event whose values are all
+     * integers it predicts (a constant, or base + step * iteration): those
+     * values as plain integers, so that a repeat is checked without reading
+     * expressions. Any change to the queue but such a repeat drops it
+     * (queue.c pred_drop), first folding its sums into the event. */
+    struct {
+        siot_node *loop; /* NULL: not built */
+        int ok;                /* the loop's values can be checked so */
+        uint32_t nv;
+        int64_t base[4 + SIOT_MAX_ARGS], step[4 + SIOT_MAX_ARGS];
+        /* the repeats' computation and duration samples not yet in the
+         * event's mean and M2 (integer sums: no division per call); min,
+         * max and bins are updated at once */
+        siot_qsum comp, dur;
+    } pred;
 } siot_queue;
 
 #define SIOT_Q_NONE UINT32_MAX

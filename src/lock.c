@@ -67,6 +67,7 @@ void siot_take(atomic_flag *f)
     atomic_signal_fence(memory_order_seq_cst); /* counted before the wait begins */
     if (atomic_flag_test_and_set_explicit(f, memory_order_acquire))
         wait_for(f);
+    fault_point();
 }
 
 int siot_take_within(atomic_flag *f, uint64_t wait_ns)
@@ -93,11 +94,7 @@ void siot_let_go(atomic_flag *f)
         siot_handle_pending_signal();
 }
 
-void siot_lock(void)
-{
-    siot_take(&big_lock);
-    fault_point();
-}
+void siot_lock(void) { siot_take(&big_lock); }
 
 int siot_lock_within(uint64_t wait_ns) { return siot_take_within(&big_lock, wait_ns); }
 

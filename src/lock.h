@@ -48,7 +48,8 @@ void siot_let_go(atomic_flag *f);
 extern _Atomic int siot_pending_signal;
 
 /* Test builds (-DSIOT_FAULTS, make SAN=1 or TSAN=1): SIOT_FAULT_SIGNAL=SIG:N
- * raises SIG on the Nth acquisition of the lock, while it is held. */
+ * raises SIG on the Nth acquisition of any of these locks (siot_lock,
+ * siot_take), while it is held. */
 void siot_lock_faults_setup(void);
 
 #endif

@@ -71,11 +71,11 @@ dump_has big.siot "note spilled: " || fail "big: nothing spilled under a 1M limi
 jsonl big.siot > b.jsonl
 py check_irregular.py b.jsonl 2 $N || fail "big: spilled trace not exact (sanitized)"
 ! ls th2.part-* big.part-* > /dev/null 2>&1 || fail "checkpoints left behind"
-# Signals while the thread holds the tracer's lock (src/lock.h, rule 2): the
-# sanitized build raises SIGTERM at the Nth acquisition of the lock
-# (SIOT_FAULT_SIGNAL=15:N), at every kind of site in turn: the stream filter
-# of an untraced fwrite, the call-site table, a descriptor's close, the end of
-# a call, the MPI ranks' agreement on a new file's id. Every run must end,
+# Signals while the thread holds one of the tracer's locks (src/lock.h, rule
+# 2): the sanitized build raises SIGTERM at the Nth acquisition of a lock
+# (SIOT_FAULT_SIGNAL=15:N), at every kind of site in turn: the call-site
+# table, a descriptor's close, the end of a call that changes a handle table,
+# a thread's own queue, the MPI ranks' agreement on a new file's id. Every run must end,
 # killed by the signal, with a readable partial trace or part.
 build_san robust
 for n in 1 2 3 4 5 6 7 8 9 10 11 12 16 20 30 45 60; do
