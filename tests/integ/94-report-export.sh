@@ -35,14 +35,23 @@ done
 grep -q 'HDF5' flash.html && grep -q 'MPI-IO' flash.html && grep -q 'H5Dwrite' flash.html ||
     fail "flash.html lacks the HDF5 layer or its call sites"
 grep -q 'rank 3' flash.html || fail "flash.html: no rank 3 in the timeline"
+# issue 19 item 2: the sections of a multi-level trace (check_report.py
+# compares their numbers with siot stats --json --access)
+for s in '<h3>Top files</h3>' '<h3>Access patterns</h3>' '<h3>Amplification between layers</h3>' \
+    '<table class="top-bytes">' '<table class="top-time">' '<svg class="chart heat"'; do
+    grep -q "$s" flash.dom || fail "flash.html: no $s"
+done
+grep -q '<td>HDF5</td><td>writes</td>.*<td>MPI-IO</td>' flash.dom &&
+    grep -q '<td>MPI-IO</td><td>writes</td>.*<td>POSIX</td>' flash.dom ||
+    fail "flash.html: no amplification rows HDF5 -> MPI-IO and MPI-IO -> POSIX"
 # one colour per concept, 1-2-5 ticks, log-scale size charts with their bars'
 # values, MPI init/finalize apart, the files and failed opens: as Chromium's
 # DOM holds them, against siot stats --json, siot stats and siot dump
 for t in flash known; do
-    "$SIOT" stats --json $t.siot > $t.stats.json || fail "stats --json $t"
+    "$SIOT" stats --json --access $t.siot > $t.stats.json || fail "stats --json --access $t"
     "$SIOT" stats $t.siot > $t.stats.txt || fail "stats $t"
     "$SIOT" dump $t.siot > $t.dump.txt || fail "dump $t"
-    py check_report.py $t.dom $t.stats.json $t.stats.txt $t.dump.txt || fail "$t.html against siot stats"
+    py check_report.py $t.dom $t.stats.json $t.stats.txt $t.dump.txt $t || fail "$t.html against siot stats"
 done
 if [ "$MPI" = mpich ] && [ ! -e /etc/romio-hints ]; then # ROMIO looks for its hints file at every MPI_File_open
     grep -q '/etc/romio-hints' flash.dump.txt || fail "flash-io: no open of /etc/romio-hints in the trace"
