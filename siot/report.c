@@ -990,7 +990,7 @@ int siot_report(const siot_trace *t, const char *path, const siot_report_opts *o
     r.acc.on_event = siot_report_heat_event;
     r.acc.user = &r.heat;
     if (siot_report_heat_init(&r.heat, t) != 0 ||
-        siot_access_run(t, &r.acc, SIOT_ACCESS_MAX_EVENTS, err, errlen) != 0) {
+        siot_access_run(t, &r.acc, opt->walk_events ? opt->walk_events : SIOT_ACCESS_MAX_EVENTS, err, errlen) != 0) {
         if (!r.heat.v)
             snprintf(err, errlen, "out of memory");
         report_free(&r);

@@ -143,7 +143,7 @@ static const char *STATS_HELP =
     "request_sizes, call_sites. --csv: section,name,metric,value rows (per\n"
     "rank too).\n"
     "--access (with --json): also walks every event in program order (time in\n"
-    "proportion to the expanded trace; at most 5x10^7 events, shared by the\n"
+    "proportion to the expanded trace; at most 10^7 events, shared by the\n"
     "ranks) for access[{name,layer,consecutive,sequential,random,unknown,\n"
     "aligned}] per file (per rank per file against the previous call's end,\n"
     "a rank's first against offset 0; aligned: offset and size multiples of\n"
@@ -203,7 +203,26 @@ static const char *REPORT_HELP =
     "    time and duration: the trace keeps histograms, not timestamps; each\n"
     "    drawn rank's first N events (--events, default 200000) are walked;\n"
     "  - the call sites that took the most time, as file:line when the traced\n"
-    "    executable is still there.\n"
+    "    executable is still there;\n"
+    "  - per file (name and layer): time in its data calls (calls x mean\n"
+    "    duration) and bandwidth (its bytes per second of that time); the top 10\n"
+    "    files by bytes and by time;\n"
+    "and, from one walk of every event in program order (each rank's share of\n"
+    "10^7 events at most; siot stats --json --access gives the same numbers):\n"
+    "  - access patterns per file: per rank, a data call is consecutive when it\n"
+    "    starts at the end of the rank's previous call on the file, sequential\n"
+    "    past it, random before it (a first call against offset 0), then summed;\n"
+    "    offsets are the calls' own (pread, MPI_File_write_at: in etypes of the\n"
+    "    view) or POSIX read/write's position followed from open and lseek;\n"
+    "    other calls have no known offset; aligned: offset and size multiples\n"
+    "    of 4 KiB (as the misaligned-requests finding);\n"
+    "  - amplification: for each pair of layers, the bytes the lower layer's\n"
+    "    data calls moved under the reads or writes of the upper (their\n"
+    "    recorded parent), by direction, over the upper layer's bytes (ROMIO's\n"
+    "    read-modify-write: reads under writes);\n"
+    "  - a heat map: ranks (groups of ranks past 64) by 50 time bins of the\n"
+    "    synthesised times, each cell the share of the bin in outermost I/O\n"
+    "    calls.\n"
     "With -o -, or without -o when standard output is not a terminal, the\n"
     "page goes to standard output (without -o on a terminal: refused, exit 2);\n"
     "otherwise OUT is written under a temporary name and renamed when complete.\n";
@@ -833,7 +852,7 @@ static int cmd_report(int argc, char **argv)
         return 0;
     }
     const char *path = NULL, *out = NULL;
-    siot_report_opts o = {32, 200000};
+    siot_report_opts o = {32, 200000, 0};
     for (int i = 0; i < argc; i++) {
         uint64_t v;
         if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
