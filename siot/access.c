@@ -27,6 +27,7 @@ void siot_access_free(siot_access *a)
     siot_files_free(&a->files);
     free(a->rows);
     free(a->pos);
+    free(a->views);
     memset(a, 0, sizeof *a);
 }
 
@@ -108,6 +109,57 @@ static int64_t follow_posix(siot_access *a, const siot_funcdesc *f, const siot_e
     return -1;
 }
 
+/* A view set on an MPI file: its displacement, and whether its offsets
+ * count bytes (etype and filetype one-byte predefined types, ids 0-3 of
+ * core/predef.h: MPI_CHAR, MPI_SIGNED_CHAR, MPI_UNSIGNED_CHAR, MPI_BYTE). */
+struct siot_view {
+    int64_t id, disp;
+    int bytes;
+};
+
+static int byte_type(int64_t dtype) { return dtype >= 0 && dtype <= 3; }
+
+/* MPI files of the walked rank with a view set: MPI_File_set_view sets
+ * one, a close or a new file of the same id drops it. Returns the
+ * displacement a data call's offset counts from (0 without a view), or
+ * -1 when its offsets do not count bytes. */
+static int64_t follow_views(siot_access *a, const siot_funcdesc *f, const siot_event *e, const siot_ctx *c)
+{
+    unsigned b = SIOT_CLASS_BASE(f->cls);
+    int k = siot_arg_index(f, SIOT_ROLE_file);
+    if (k < 0 && (k = siot_arg_index(f, SIOT_ROLE_closefile)) < 0)
+        k = siot_arg_index(f, SIOT_ROLE_newfile);
+    int64_t id = arg_int(e, k, c, INT64_MIN);
+    uint32_t i = 0;
+    while (i < a->nviews && a->views[i].id != id)
+        i++;
+    if (b == SIOT_CLASS_view && id != INT64_MIN) {
+        if (i == a->nviews && a->nviews == a->capviews) {
+            uint32_t cap = a->capviews ? 2 * a->capviews : 8;
+            struct siot_view *v = realloc(a->views, cap * sizeof *v);
+            if (!v)
+                return -1;
+            a->views = v;
+            a->capviews = cap;
+        }
+        int kt = siot_arg_index(f, SIOT_ROLE_dtype); /* etype, then filetype */
+        int bytes = kt >= 0 && byte_type(arg_int(e, kt, c, -1)) && byte_type(arg_int(e, kt + 1, c, -1));
+        a->views[i] = (struct siot_view){id, arg_int(e, siot_arg_index(f, SIOT_ROLE_offset), c, -1), bytes};
+        a->nviews += i == a->nviews;
+    } else if ((b == SIOT_CLASS_open || b == SIOT_CLASS_close) && i < a->nviews) {
+        a->views[i] = a->views[--a->nviews];
+    } else if (i < a->nviews) {
+        return a->views[i].bytes && a->views[i].disp >= 0 ? a->views[i].disp : -1;
+    }
+    return 0;
+}
+
+/* A view's displacement plus an offset in bytes; -1 when out of range. */
+static int64_t view_offset(int64_t disp, int64_t off)
+{
+    return off < 0 || off > INT64_MAX - disp ? -1 : disp + off;
+}
+
 /* One data call of a rank on file row: judged against the end of the
  * rank's previous call on it (0 for its first). */
 static void judge(siot_access *a, int32_t row, int64_t rank, int64_t off, int64_t bytes)
@@ -144,12 +196,13 @@ static void step(siot_access *a, const siot_trace *t, const siot_synth_ev *ev, f
         return;
     }
     int64_t off = f->layer == SIOT_LAYER_posix ? follow_posix(a, f, e, &ev->ctx, bytes) : -1;
+    int64_t disp = f->layer == SIOT_LAYER_mpiio ? follow_views(a, f, e, &ev->ctx) : 0;
     int kh = siot_file_handle_arg(f), koff = siot_arg_index(f, SIOT_ROLE_offset);
     if (dir >= 0 && kh >= 0) {
         int32_t row = siot_files_handle_row(&a->files, (int32_t)ev->ctx.rank, f->argroles[kh],
                                             arg_int(e, kh, &ev->ctx, -1));
         if (koff >= 0)
-            off = arg_int(e, koff, &ev->ctx, -1);
+            off = disp < 0 ? -1 : view_offset(disp, arg_int(e, koff, &ev->ctx, -1));
         if (row >= 0)
             judge(a, row, ev->ctx.rank, off, bytes);
     }
@@ -174,7 +227,8 @@ static int walk_rank(siot_access *a, const siot_trace *t, uint32_t rank, uint64_
         return -1;
     }
     for (uint32_t i = 0; i < a->npos; i++)
-        a->pos[i] = -1; /* descriptors are the rank's own */
+        a->pos[i] = -1; /* descriptors and MPI files are the rank's own */
+    a->nviews = 0;
     siot_synth_ev ev;
     uint64_t n = 0;
     int k;

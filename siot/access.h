@@ -10,10 +10,13 @@
  *   (pread, pwrite, MPI_File_write_at...), or for POSIX read/write/readv/
  *   writev the descriptor's position followed from its open (0), lseek's
  *   result and the bytes moved. Other calls (stdio, MPI-IO's file
- *   pointers, HDF5, PnetCDF) have no known offset and count as such.
+ *   pointers, HDF5, PnetCDF) have no known offset and count as such. An
+ *   MPI-IO offset counts the etypes of the rank's file view past its
+ *   displacement: with a view of bytes (etype and filetype MPI_BYTE or
+ *   MPI_CHAR, as HDF5 sets them) the byte offset is displacement + offset;
+ *   under any other view it is not known.
  *   Aligned: offset and size multiples of SIOT_FS_BLOCK (4 KiB), the
- *   misaligned-requests finding's measure. MPI-IO offsets are the
- *   program's, in units of the file view's etype.
+ *   misaligned-requests finding's measure.
  * - how each layer amplified or merged the bytes of the layer above: the
  *   bytes of data calls whose recorded parent (the call that issued them)
  *   is a read or a write of another layer, by the parent's layer and
@@ -56,6 +59,8 @@ typedef struct siot_access {
     int truncated; /* stopped after max_events */
     int64_t *pos;  /* the walked rank's descriptor positions, -1 unknown */
     uint32_t npos;
+    struct siot_view *views; /* the walked rank's MPI files with a view set */
+    uint32_t nviews, capviews;
     void (*on_event)(void *user, const siot_synth_ev *ev, const siot_funcdesc *f);
     void *user;
 } siot_access;

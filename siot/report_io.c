@@ -103,8 +103,8 @@ void siot_report_top_files(FILE *o, const siot_files *fs)
 static void walk_note(FILE *o, const siot_access *a)
 {
     if (a->truncated)
-        fprintf(o, "<p class=\"note\">Each rank's first %" PRIu64 " events only (of a walk limited to %llu).</p>\n",
-                a->events, SIOT_ACCESS_MAX_EVENTS);
+        fprintf(o, "<p class=\"note\">From each rank's first events only: the walk stopped at its limit, after %"
+                   PRIu64 " events in all.</p>\n", a->events);
 }
 
 void siot_report_access(FILE *o, const siot_access *a)
@@ -114,7 +114,8 @@ void siot_report_access(FILE *o, const siot_access *a)
                "its previous call on that file (its first call against offset 0): <b>consecutive</b> starts where "
                "it ended, <b>sequential</b> starts past it, <b>random</b> starts before it; counted per rank and "
                "file, then summed. Offsets are the calls' own (<code>pread</code>, <code>MPI_File_write_at</code>"
-               "...; MPI-IO's in units of the view's etype) or, for POSIX <code>read</code>/<code>write</code>, "
+               "...; MPI-IO's past the displacement of the rank's file view when the view is of bytes, as HDF5 "
+               "sets it, else not known) or, for POSIX <code>read</code>/<code>write</code>, "
                "the descriptor's position followed from its open, <code>lseek</code> and the bytes moved; other "
                "calls (stdio, MPI-IO file pointers, HDF5, PnetCDF) have <b>no known offset</b>. <b>Aligned</b>: "
                "offset and size multiples of %d KiB (the misaligned-requests finding's measure), of the calls "
