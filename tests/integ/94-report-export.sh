@@ -12,11 +12,14 @@
 command -v chromium > /dev/null || fail "chromium is missing (make deps installs it)"
 build_traced known
 build_traced big
+build_traced rmw
 
 # --- report: a multi-layer job (HDF5 over MPI-IO over POSIX) and a small one
 SIOT_TRACE=$WORK/flash.siot mpirun_np 4 "$B/examples/flash-io" -n 2 -i > /dev/null || fail "flash-io run"
 SIOT_TRACE=$WORK/known.siot mpirun_np 4 ./known > /dev/null || fail "known run"
-for t in flash known; do
+# and a collective write with holes: ROMIO's read-modify-write in the amplification table
+SIOT_TRACE=$WORK/rmw.siot mpirun_np 4 ./rmw > /dev/null || fail "rmw run"
+for t in flash known rmw; do
     "$ASAN_SIOT" report "$t.siot" -o "$t.html" || fail "siot report $t (ASan build)"
     [ "$(grep -c '<svg' "$t.html")" -ge 6 ] || fail "$t.html: fewer than 6 charts"
     ! grep -Eq '(src|href)=|@import|url\(' "$t.html" || fail "$t.html refers to an outside resource"
@@ -47,7 +50,7 @@ grep -q '<td>HDF5</td><td>writes</td>.*<td>MPI-IO</td>' flash.dom &&
 # one colour per concept, 1-2-5 ticks, log-scale size charts with their bars'
 # values, MPI init/finalize apart, the files and failed opens: as Chromium's
 # DOM holds them, against siot stats --json, siot stats and siot dump
-for t in flash known; do
+for t in flash known rmw; do
     "$SIOT" stats --json --access $t.siot > $t.stats.json || fail "stats --json --access $t"
     "$SIOT" stats $t.siot > $t.stats.txt || fail "stats $t"
     "$SIOT" dump $t.siot > $t.dump.txt || fail "dump $t"

@@ -28,10 +28,14 @@ checked against siot stats --json, siot stats and siot dump:
   (known.dat: 40 MPI_File_write_at of 100 bytes, each rank's consecutive
   after its first at rank*1000; posix-R.dat: 3 write of 64 then a pwrite of
   32 at 1000), independently of siot stats.
+- with PROGRAM "rmw" (tests/progs/rmw.c): the MPI-IO writes' bytes and
+  access pattern its source fixes, and ROMIO's read-modify-write under
+  them (POSIX reads under MPI-IO writes, at least as many bytes written).
 Usage: check_report.py DOM STATS_JSON STATS_TXT DUMP [PROGRAM].
 Prints what it checked; exit status 1 with the reasons otherwise."""
 import json
 import math
+import os
 import re
 import sys
 from html.parser import HTMLParser
@@ -504,6 +508,36 @@ def check_known(root):
           f"MPI-IO -> POSIX writes 1.00")
 
 
+def check_rmw(root, st):
+    """tests/progs/rmw.c: rank 0 writes FILL bytes at 0, then each of P ranks
+    R blocks of K bytes at (i*2P + 2*rank)*K collectively."""
+    src = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "progs", "rmw.c")).read()
+    C = {m.group(1): int(m.group(2)) for m in re.finditer(r"#define (\w+) (\d+)", src)}
+    P, R, K = st["nranks"], C["R"], C["K"]
+    calls = [[(0, C["FILL"])] + [((i * 2 * P + 2 * r) * K, K) for i in range(R)] if r == 0 else
+             [((i * 2 * P + 2 * r) * K, K) for i in range(R)] for r in range(P)]
+    want = {"consecutive": 0, "sequential": 0, "random": 0, "unknown": 0, "aligned": 0}
+    for rank in calls:
+        end = 0
+        for off, n in rank:
+            want["consecutive" if off == end else "sequential" if off > end else "random"] += 1
+            want["aligned"] += off % 4096 == 0 and n % 4096 == 0
+            end = off + n
+    acc = {tds[1].alltext().strip(): {td.attrs["data-key"]: int(td.alltext()) for td in tds if "data-key" in td.attrs}
+           for tds in rows_of(root, "access") or [] if tds[0].alltext().strip() == "rmw.out"}
+    if acc.get("MPI-IO") != want:
+        err(f"rmw.out (MPI-IO): {acc.get('MPI-IO')}, the source says {want}")
+    amp = {(tds[0].alltext().strip(), tds[1].alltext().strip(), tds[3].alltext().strip()):
+           [int(td.attrs["data-bytes"]) for td in tds if "data-bytes" in td.attrs]
+           for tds in rows_of(root, "amplification") or []}
+    up, rd, wr = amp.get(("MPI-IO", "writes", "POSIX"), [0, 0, 0])
+    if up != C["FILL"] + R * P * K or rd <= 0 or wr < up:
+        err(f"rmw: MPI-IO writes of {up} bytes (the source says {C['FILL'] + R * P * K}) made POSIX read {rd} "
+            f"and write {wr}: no read-modify-write")
+    print(f"   rmw.c at {P} ranks: MPI-IO {want}; MPI-IO writes {up} bytes -> POSIX read {rd}, wrote {wr} "
+          f"(read-modify-write, ratio {(rd + wr) / up:.2f})")
+
+
 def main():
     tree = Tree()
     tree.feed(open(sys.argv[1], errors="replace").read())
@@ -524,6 +558,8 @@ def main():
     nheat = check_heat(root, st)
     if len(sys.argv) > 5 and sys.argv[5] == "known":
         check_known(root)
+    if len(sys.argv) > 5 and sys.argv[5] == "rmw":
+        check_rmw(root, st)
     hint = bool(root.find("p", "hint"))
     if hint != ("rebuild the program with -g" in stats_txt):
         err(f"-g hint on the page: {hint}; in siot stats: {not hint}")
