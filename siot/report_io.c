@@ -38,18 +38,24 @@ void siot_report_file_time_cells(FILE *o, const siot_filerow *f)
         fprintf(o, "<td class=\"n\"></td>");
 }
 
-static const siot_files *sort_fs; /* qsort has no context argument in C11 */
-static int sort_by_time;
+/* What the top tables sort by: the files' rows, and which key. */
+typedef struct topkey {
+    const siot_files *fs;
+    int by_time;
+} topkey;
 
-static double key_of(const siot_filerow *f)
+static double key_of(const topkey *k, uint32_t row)
 {
-    return sort_by_time ? f->time_ns : (double)(f->rbytes + f->wbytes);
+    const siot_filerow *f = &k->fs->rows[row];
+    return k->by_time ? f->time_ns : (double)(f->rbytes + f->wbytes);
 }
 
-static int cmp_rows(const void *a, const void *b)
+/* Largest first; equal keys in row order, so that the page is stable. */
+static int cmp_rows(const void *a, const void *b, void *ctx)
 {
-    double x = key_of(&sort_fs->rows[*(const uint32_t *)a]), y = key_of(&sort_fs->rows[*(const uint32_t *)b]);
-    return x < y ? 1 : x > y ? -1 : (*(const uint32_t *)a > *(const uint32_t *)b) - (*(const uint32_t *)a < *(const uint32_t *)b);
+    uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+    double x = key_of(ctx, i), y = key_of(ctx, j);
+    return x < y ? 1 : x > y ? -1 : (i > j) - (i < j);
 }
 
 /* The TOP_FILES files (name and layer) with the most bytes, or time in
@@ -60,9 +66,8 @@ static void top_table(FILE *o, const siot_files *fs, uint32_t *idx, int by_time)
     for (uint32_t i = 0; i < fs->nrows; i++)
         if (fs->rows[i].rbytes + fs->rows[i].wbytes > 0 || fs->rows[i].time_ns > 0)
             idx[n++] = i;
-    sort_fs = fs;
-    sort_by_time = by_time;
-    qsort(idx, n, sizeof *idx, cmp_rows);
+    topkey k = {fs, by_time};
+    qsort_r(idx, n, sizeof *idx, cmp_rows, &k);
     n = n > TOP_FILES ? TOP_FILES : n;
     fprintf(o, "<table class=\"top-%s\"><caption>Top %u by %s</caption><tr><th>file</th><th>layer</th>"
                "<th>read</th><th>written</th><th>time in data calls</th><th>bandwidth</th></tr>\n",
