@@ -190,7 +190,8 @@ static const char *FINDINGS_HELP =
     "anything was found.\n";
 
 static const char *REPORT_HELP =
-    "usage: siot report [--ranks N] [--events N] FILE [-o OUT.html]\n"
+    "usage: siot report [--ranks N] [--events N] [--walk-events N] FILE\n"
+    "                   [-o OUT.html]\n"
     "\n"
     "Writes one HTML page (no script, nothing fetched: it opens offline) with\n"
     "SVG charts computed on the compressed trace:\n"
@@ -208,7 +209,8 @@ static const char *REPORT_HELP =
     "    duration) and bandwidth (its bytes per second of that time); the top 10\n"
     "    files by bytes and by time;\n"
     "and, from one walk of every event in program order (each rank's share of\n"
-    "10^7 events at most; siot stats --json --access gives the same numbers):\n"
+    "--walk-events, default 10^7; siot stats --json --access gives the same\n"
+    "numbers under that default):\n"
     "  - access patterns per file: per rank, a data call is consecutive when it\n"
     "    starts at the end of the rank's previous call on the file, sequential\n"
     "    past it, random before it (a first call against offset 0), then summed;\n"
@@ -866,6 +868,10 @@ static int cmd_report(int argc, char **argv)
             if (parse_u64(argv[++i], &v) != 0 || v < 1)
                 return usage_error("report: --events must be a positive number");
             o.timeline_events = v;
+        } else if (strcmp(argv[i], "--walk-events") == 0 && i + 1 < argc) {
+            if (parse_u64(argv[++i], &v) != 0 || v < 1)
+                return usage_error("report: --walk-events must be a positive number");
+            o.walk_events = v;
         } else if (argv[i][0] == '-' && argv[i][1])
             return bad_option("report", argv[i]);
         else if (!path)

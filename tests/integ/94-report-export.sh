@@ -56,6 +56,11 @@ for t in flash known rmw; do
     "$SIOT" dump $t.siot > $t.dump.txt || fail "dump $t"
     py check_report.py $t.dom $t.stats.json $t.stats.txt $t.dump.txt $t || fail "$t.html against siot stats"
 done
+# the walk's limit: the page says it stopped, and counts fewer calls
+"$SIOT" report --walk-events 100 known.siot -o known-cut.html || fail "siot report --walk-events 100"
+grep -q 'class="note">From each rank.s first events only' known-cut.html || fail "no note of the walk's limit"
+grep -q 'data-key="consecutive">37<' known.html && ! grep -q 'data-key="consecutive">37<' known-cut.html ||
+    fail "--walk-events 100: the same access counts as the whole walk"
 if [ "$MPI" = mpich ] && [ ! -e /etc/romio-hints ]; then # ROMIO looks for its hints file at every MPI_File_open
     grep -q '/etc/romio-hints' flash.dump.txt || fail "flash-io: no open of /etc/romio-hints in the trace"
     grep -q '<table class="failed">.*' flash.dom && grep -q '<td class="site">/etc/romio-hints</td>' flash.dom ||
