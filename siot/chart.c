@@ -104,7 +104,7 @@ void siot_axis_log(siot_axis *a, siot_axkind kind, double max)
     a->log = 1;
     a->step = a->unit = 1;
     a->uname = "";
-    a->nticks = 1;
+    a->nticks = 2; /* two decades at least: one alone (1, 10) looks like a linear axis */
     while (log_tick(kind, a->nticks) < max && a->nticks < 60)
         a->nticks++;
     a->top = log_tick(kind, a->nticks);

@@ -438,6 +438,7 @@ static void on_data(siot_files *fs, const siot_agg_event *e, unsigned dir, uint8
             continue;
         siot_filerow *r = &fs->rows[row];
         r->calls += e->calls;
+        r->time_ns += ev->dur.mean * (double)e->calls;
         if (dir == SIOT_CLASS_read)
             r->rbytes += bytes;
         else
@@ -555,6 +556,15 @@ const char *siot_files_handle_file(const siot_files *fs, int32_t rank, unsigned 
             return s->row >= 0 ? fs->rows[s->row].name : NULL;
     }
     return siot_std_stream_name(role, id);
+}
+
+int32_t siot_files_handle_row(const siot_files *fs, int32_t rank, unsigned role, int64_t id)
+{
+    uint8_t kind = siot_handle_kind(role);
+    if (!siot_role_uses_handle(role) || kind == HK_NONE || !fs->ix || !fs->ix->hcap)
+        return -1;
+    const hslot *s = handle_slot(fs->ix, rank, kind, id);
+    return s->used ? s->row : -1;
 }
 
 /* ------------------------------------------------------------ patterns */

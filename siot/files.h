@@ -41,6 +41,7 @@ typedef struct siot_filerow {
     int exact;             /* 0: the name still varies over a multiplied loop (approximate traces) */
     uint64_t opens, calls; /* calls: reads and writes */
     uint64_t rbytes, wbytes;
+    double time_ns; /* in its data calls: per rank, calls x the call's mean duration (as per call site) */
     siot_rankset ranks; /* ranks that opened it or moved data to or from it */
 } siot_filerow;
 
@@ -112,6 +113,8 @@ siot_handle_op siot_handle_op_of(const siot_funcdesc *f, int fcntl_dup);
  * The name stays valid until siot_files_free. */
 void siot_files_step(siot_files *fs, const siot_trace *t, const siot_node *n, const siot_ctx *c);
 const char *siot_files_handle_file(const siot_files *fs, int32_t rank, unsigned role, int64_t id);
+/* The same, as the index of the file's row; -1 when it names no file. */
+int32_t siot_files_handle_row(const siot_files *fs, int32_t rank, unsigned role, int64_t id);
 int siot_role_uses_handle(unsigned role);
 /* Both for one event: ,"fd_file":"posix-1.dat" (the argument's name and
  * _file) in names for each argument that names a file, then the step. */

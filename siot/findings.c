@@ -41,7 +41,7 @@ static const struct {
     [F_READBACK] = {"read-after-write", "reads of data the rank wrote"},
 };
 
-#define BLOCK 4096
+#define BLOCK SIOT_FS_BLOCK
 #define MIN_COUNT 100
 #define REPEAT 10
 #define NFH 64 /* MPI file ids followed for independent-shared */

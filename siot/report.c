@@ -1,4 +1,5 @@
 #include "siot/report.h"
+#include "siot/report_io.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -52,6 +53,8 @@ typedef struct report {
     int own_times; /* ranks[] times are the ranks' own (the trace's RANKTIMES) */
     sitestat *sites; /* per site index + 1 */
     siot_files files; /* the same per-file rows as siot stats */
+    siot_access acc;  /* access patterns and amplification: the walk of every event */
+    siot_heat heat;   /* fed by that walk */
     siot_vbuf scratch;
     int oom;
     FILE *o;
@@ -68,7 +71,7 @@ static int concept_of(const siot_funcdesc *f)
 
 /* ------------------------------------------------------------ formatting */
 
-static void esc(FILE *o, const char *s)
+void siot_report_esc(FILE *o, const char *s)
 {
     for (; *s; s++) {
         unsigned char c = (unsigned char)*s;
@@ -87,7 +90,7 @@ static void esc(FILE *o, const char *s)
     }
 }
 
-static const char *fmt_bytes(char *b, size_t n, double v)
+const char *siot_report_bytes(char *b, size_t n, double v)
 {
     const char *u[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
     int i = 0;
@@ -208,14 +211,14 @@ static void on_event(void *user, const siot_agg_event *e)
 /* ------------------------------------------------------------ charts */
 
 /* A chart and its own legend, side by side with the next ones. */
-static void fig_open(FILE *o, int w, int h, const char *cls)
+void siot_report_fig_open(FILE *o, int w, int h, const char *cls)
 {
     fprintf(o, "<div class=\"fig\"><svg class=\"chart%s%s\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
                "role=\"img\">\n",
             cls ? " " : "", cls ? cls : "", w, h, w, h);
 }
 
-static void fig_close(FILE *o, int n, const int *concepts)
+void siot_report_fig_close(FILE *o, int n, const int *concepts)
 {
     fprintf(o, "</svg>\n");
     siot_chart_legend(o, n, concepts);
@@ -225,7 +228,7 @@ static void fig_close(FILE *o, int n, const int *concepts)
 static void chart_title(FILE *o, const char *title)
 {
     fprintf(o, "<text x=\"0\" y=\"16\" class=\"t\">");
-    esc(o, title);
+    siot_report_esc(o, title);
     fprintf(o, "</text>\n");
 }
 
@@ -253,13 +256,13 @@ static void hbars(FILE *o, const char *title, uint32_t n, const char *const *lab
     for (uint32_t i = 0; i < n; i++)
         if (v[i][0] + v[i][1] > max)
             max = v[i][0] + v[i][1];
-    fig_open(o, W, TOP + RH * (int)n + 8, NULL);
+    siot_report_fig_open(o, W, TOP + RH * (int)n + 8, NULL);
     chart_title(o, title);
     char a[48];
     for (uint32_t i = 0; i < n; i++) {
         int y = TOP + RH * (int)i;
         fprintf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", LW - 6, y + 14);
-        esc(o, labels[i]);
+        siot_report_esc(o, labels[i]);
         fprintf(o, "</text>\n");
         double x = LW;
         for (int s = 0; s < 2; s++) {
@@ -268,7 +271,7 @@ static void hbars(FILE *o, const char *title, uint32_t n, const char *const *lab
                 continue;
             siot_chart_rect(o, c[i][s], x, y + 3, w, RH - 6);
             fprintf(o, "<title>");
-            esc(o, labels[i]);
+            siot_report_esc(o, labels[i]);
             fprintf(o, "%s%s: %s</title></rect>\n", series[s][0] ? " " : "", series[s], fmt(a, sizeof a, v[i][s]));
             x += w;
         }
@@ -280,7 +283,7 @@ static void hbars(FILE *o, const char *title, uint32_t n, const char *const *lab
     for (uint32_t i = 0; i < m; i++)
         for (int s = 0; s < 2; s++)
             flat[2 * i + s] = c[i][s];
-    fig_close(o, distinct(flat, 2 * (int)m, legend), legend);
+    siot_report_fig_close(o, distinct(flat, 2 * (int)m, legend), legend);
 }
 
 /* Horizontal grid lines and tick labels of a vertical axis; the ticks
@@ -316,9 +319,9 @@ static void rank_bars(FILE *o, const report *r, const char *title, int which, co
             max = v[2 * i] + v[2 * i + 1];
     siot_axis ax;
     siot_axis_linear(&ax, which ? SIOT_AX_TIME : SIOT_AX_BYTES, max);
-    fig_open(o, W, H + B + TOP, NULL);
+    siot_report_fig_open(o, W, H + B + TOP, NULL);
     fprintf(o, "<text x=\"0\" y=\"16\" class=\"t\">");
-    esc(o, title);
+    siot_report_esc(o, title);
     if (group > 1)
         fprintf(o, " (bars of %u ranks)", group);
     fprintf(o, "</text>\n");
@@ -346,7 +349,7 @@ static void rank_bars(FILE *o, const report *r, const char *title, int which, co
                 i * group);
     fprintf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">rank</text>\n", W, TOP + H + B);
     free(v);
-    fig_close(o, 2, c);
+    siot_report_fig_close(o, 2, c);
 }
 
 /* One bar of a size histogram and its value written above it (turned, so
@@ -357,9 +360,9 @@ static void size_bar(FILE *o, unsigned layer, int w, unsigned bin, double v, int
     char a[48], lo[48];
     siot_chart_rect(o, w ? SIOT_C_WRITE : SIOT_C_READ, x, base - h, bw, h);
     fprintf(o, "<title>%s %s of %s.. bytes: %s</title></rect>\n", LAYER_TITLE(layer), w ? "writes" : "reads",
-            fmt_size_bin(lo, sizeof lo, bin), bytes ? fmt_bytes(a, sizeof a, v) : siot_fmt_count(a, sizeof a, v));
+            fmt_size_bin(lo, sizeof lo, bin), bytes ? siot_report_bytes(a, sizeof a, v) : siot_fmt_count(a, sizeof a, v));
     if (bytes)
-        fmt_bytes(a, sizeof a, v);
+        siot_report_bytes(a, sizeof a, v);
     else
         snprintf(a, sizeof a, "%.0f", v);
     double cx = x + bw / 2 + 3, cy = base - h - 3;
@@ -392,7 +395,7 @@ static void size_hist(FILE *o, const report *r, unsigned layer, int bytes)
     W = W < 280 ? 280 : W;
     siot_axis ax;
     siot_axis_log(&ax, bytes ? SIOT_AX_BYTES : SIOT_AX_COUNT, max);
-    fig_open(o, W, H + TOP + B, "log");
+    siot_report_fig_open(o, W, H + TOP + B, "log");
     fprintf(o, "<text x=\"0\" y=\"16\" class=\"t\">%s requests by size: %s</text>\n", LAYER_TITLE(layer),
             bytes ? "bytes moved" : "calls");
     fprintf(o, "<text x=\"0\" y=\"30\" class=\"axis\">logarithmic axis</text>\n");
@@ -419,7 +422,7 @@ static void size_hist(FILE *o, const report *r, unsigned layer, int bytes)
     for (int w = 0; w < 2; w++)
         if (dirs[w])
             legend[nl++] = w ? SIOT_C_WRITE : SIOT_C_READ;
-    fig_close(o, nl, legend);
+    siot_report_fig_close(o, nl, legend);
 }
 
 /* The ranks the timeline shows: all of them when few, else spread evenly
@@ -549,7 +552,7 @@ static int timeline(FILE *o, const report *r, const siot_report_opts *opt, char 
     siot_axis_linear(&ax, SIOT_AX_TIME, tl.span);
     tl.scale = ax.top > 0 ? (W - tl.L - 10) / ax.top : 0;
     tl.draw = 1;
-    fig_open(o, W, TOP + tl.RH * (int)nr + 30, NULL);
+    siot_report_fig_open(o, W, TOP + tl.RH * (int)nr + 30, NULL);
     fprintf(o, "<text x=\"0\" y=\"16\" class=\"t\">Timeline per rank (outermost calls; times synthesised from the "
                "histogram means%s)</text>\n",
             tl.truncated ? "; the first events of each rank only" : "");
@@ -567,7 +570,7 @@ static int timeline(FILE *o, const report *r, const siot_report_opts *opt, char 
         if (tl.used >> c & 1)
             legend[n++] = c;
     legend[n++] = SIOT_C_OTHER;
-    fig_close(o, n, legend);
+    siot_report_fig_close(o, n, legend);
     if (tl.worst_span >= 0)
         fprintf(o, "<p class=\"synth\">The timeline is a reconstruction: each call is placed by the mean durations "
                    "of the compressed trace. Against what was measured, each rank's synthesised end is within "
@@ -613,13 +616,13 @@ static void site_table(FILE *o, const report *r)
         const siot_funcdesc *f = &t->funcs[s->func];
         char a[48], b[48], c[48];
         fprintf(o, "<tr><td class=\"site\">");
-        esc(o, loc[i].where);
+        siot_report_esc(o, loc[i].where);
         fprintf(o, "</td><td>");
-        esc(o, f->name);
+        siot_report_esc(o, f->name);
         fprintf(o, "</td><td>%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td>"
                    "<td class=\"n\">%" PRIu64 "</td></tr>\n",
                 LAYER_TITLE(f->layer), siot_fmt_count(a, sizeof a, (double)s->calls),
-                s->bytes ? fmt_bytes(b, sizeof b, (double)s->bytes) : "", fmt_time(c, sizeof c, s->time_ns),
+                s->bytes ? siot_report_bytes(b, sizeof b, (double)s->bytes) : "", fmt_time(c, sizeof c, s->time_ns),
                 siot_rankset_count(&s->ranks));
         no_line |= loc[i].no_line;
     }
@@ -639,14 +642,14 @@ static void site_table(FILE *o, const report *r)
 static void file_cell_bytes(FILE *o, uint64_t v)
 {
     char b[48];
-    fprintf(o, "<td class=\"n\" title=\"%" PRIu64 "\">%s</td>", v, fmt_bytes(b, sizeof b, (double)v));
+    fprintf(o, "<td class=\"n\" title=\"%" PRIu64 "\">%s</td>", v, siot_report_bytes(b, sizeof b, (double)v));
 }
 
 /* A row's first cells: the name (a file or pattern) and its layer. */
 static void name_cells(FILE *o, const char *name, unsigned layer)
 {
     fprintf(o, "<tr><td class=\"site\">");
-    esc(o, name);
+    siot_report_esc(o, name);
     fprintf(o, "</td><td>%s</td>", LAYER_TITLE(layer));
 }
 
@@ -670,20 +673,25 @@ static void failed_table(FILE *o, const siot_files *fs)
 
 static void file_table(FILE *o, const siot_files *fs)
 {
-    fprintf(o, "<h2>Files</h2>\n");
+    fprintf(o, "<h2>Files</h2>\n<p>Each file per layer: its data calls, bytes, the time in its data calls (all "
+               "ranks: each call's count times its call site's mean duration) and its bandwidth (its bytes per "
+               "second of that time).</p>\n");
     if (!fs->nrows)
         fprintf(o, "<p>No file was opened.</p>\n");
     else
         fprintf(o, "<table class=\"files\"><tr><th>file</th><th>layer</th><th>opens</th><th>data calls</th>"
-                   "<th>read</th><th>written</th><th>ranks</th><th>sharing</th></tr>\n");
+                   "<th>read</th><th>written</th><th>ranks</th><th>sharing</th><th>time in data calls</th>"
+                   "<th>bandwidth</th></tr>\n");
     for (uint32_t i = 0; i < fs->nrows; i++) {
         const siot_filerow *f = &fs->rows[i];
         name_cells(o, f->name, f->layer);
         fprintf(o, "<td class=\"n\">%" PRIu64 "</td><td class=\"n\">%" PRIu64 "</td>", f->opens, f->calls);
         file_cell_bytes(o, f->rbytes);
         file_cell_bytes(o, f->wbytes);
-        fprintf(o, "<td class=\"n\">%" PRIu64 "</td><td>%s</td></tr>\n", siot_rankset_count(&f->ranks),
+        fprintf(o, "<td class=\"n\">%" PRIu64 "</td><td>%s</td>", siot_rankset_count(&f->ranks),
                 siot_file_sharing(f));
+        siot_report_file_time_cells(o, f);
+        fprintf(o, "</tr>\n");
     }
     if (fs->nrows)
         fprintf(o, "</table>\n");
@@ -725,7 +733,7 @@ static void findings_section(FILE *o, const siot_trace *t)
         nl = strchr(line, '\n');
         if (nl)
             *nl = 0;
-        esc(o, line);
+        siot_report_esc(o, line);
         fputc('\n', o);
         if (!nl)
             break;
@@ -742,6 +750,8 @@ static void report_free(report *r)
     free(r->sites);
     siot_files_free(&r->files);
     siot_vbuf_free(&r->scratch);
+    siot_access_free(&r->acc);
+    siot_report_heat_free(&r->heat);
 }
 
 static const char *CSS = "body{font:14px/1.4 sans-serif;margin:24px;color:#222;max-width:1000px}"
@@ -755,7 +765,9 @@ static const char *CSS = "body{font:14px/1.4 sans-serif;margin:24px;color:#222;m
                          "td.site{font-family:monospace;font-size:12px}"
                          ".legend{font-size:12px}.legend span{margin-right:14px}.legend i{display:inline-block;"
                          "width:11px;height:11px;margin-right:4px;vertical-align:-1px}.note{color:#a33}"
-                         ".hint,.synth{color:#555;font-style:italic}";
+                         ".hint,.synth{color:#555;font-style:italic}h3{font-size:15px}"
+                         "caption{text-align:left;font-weight:bold}div.tops table{display:inline-table;"
+                         "vertical-align:top;margin-right:18px}";
 
 /* Each rank's own I/O and MPI time (MPI_Init and MPI_Finalize apart) where
  * the trace keeps them; 1 when it does for every rank. */
@@ -779,16 +791,16 @@ static void page_head(FILE *o, const report *r, const char *path)
     base = base ? base + 1 : path;
     char a[64], b[64];
     fprintf(o, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>siotrace report: ");
-    esc(o, base);
+    siot_report_esc(o, base);
     fprintf(o, "</title>\n<style>%s</style></head>\n<body>\n<h1>I/O report: ", CSS);
-    esc(o, base);
+    siot_report_esc(o, base);
     fprintf(o, "</h1>\n<table>\n<tr><td>program</td><td>");
-    esc(o, t->exe ? t->exe : "?");
+    siot_report_esc(o, t->exe ? t->exe : "?");
     fprintf(o, "</td></tr>\n<tr><td>ranks</td><td>%u</td></tr>\n", t->nranks);
     fprintf(o, "<tr><td>events</td><td>%" PRIu64 "</td></tr>\n", r->total);
     struct stat st;
     if (stat(path, &st) == 0)
-        fprintf(o, "<tr><td>trace file</td><td>%s</td></tr>\n", fmt_bytes(a, sizeof a, (double)st.st_size));
+        fprintf(o, "<tr><td>trace file</td><td>%s</td></tr>\n", siot_report_bytes(a, sizeof a, (double)st.st_size));
     if (t->start_ns) {
         time_t sec = (time_t)(t->start_ns / 1000000000ULL);
         struct tm tm;
@@ -796,9 +808,9 @@ static void page_head(FILE *o, const report *r, const char *path)
             fprintf(o, "<tr><td>traced</td><td>%s</td></tr>\n", b);
     }
     fprintf(o, "<tr><td>host, MPI</td><td>");
-    esc(o, t->host ? t->host : "?");
+    siot_report_esc(o, t->host ? t->host : "?");
     fprintf(o, ", ");
-    esc(o, t->flavour ? t->flavour : "?");
+    siot_report_esc(o, t->flavour ? t->flavour : "?");
     fprintf(o, "</td></tr>\n</table>\n");
     if (t->flags & SIOT_TF_PARTIAL)
         fprintf(o, "<p class=\"note\">Partial trace: the run ended abnormally; this is what was recorded until "
@@ -824,8 +836,8 @@ static void bandwidths(FILE *o, const report *r)
             continue;
         fprintf(o, "<tr><td>%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\" data-layer=\"%s\" "
                    "data-bps=\"%.6g\">%s/s</td></tr>\n",
-                LAYER_TITLE(l), fmt_bytes(a, sizeof a, bytes), fmt_time(b, sizeof b, t), siot_layer_name(l),
-                bytes / (t * 1e-9), fmt_bytes(c, sizeof c, bytes / (t * 1e-9)));
+                LAYER_TITLE(l), siot_report_bytes(a, sizeof a, bytes), fmt_time(b, sizeof b, t), siot_layer_name(l),
+                bytes / (t * 1e-9), siot_report_bytes(c, sizeof c, bytes / (t * 1e-9)));
     }
     fprintf(o, "</table>\n");
 }
@@ -859,7 +871,7 @@ static void layers_section(FILE *o, const report *r)
         v[i][0] = r->lread[which[i]];
         v[i][1] = r->lwrite[which[i]];
     }
-    hbars(o, "Bytes read and written", nb, labels, v, cb, rw_series, fmt_bytes);
+    hbars(o, "Bytes read and written", nb, labels, v, cb, rw_series, siot_report_bytes);
     for (uint32_t i = 0; i < n; i++) {
         v[i][0] = r->ltime[which[i]];
         v[i][1] = 0;
@@ -870,6 +882,7 @@ static void layers_section(FILE *o, const report *r)
                "<code>MPI_Init_thread</code>, <code>MPI_Finalize</code>) is start-up and shutdown, apart from MPI "
                "communication.</p>\n");
     bandwidths(o, r);
+    siot_report_amplification(o, &r->acc);
 }
 
 /* One row of the time-share table: a rank's own times (or a summary row's
@@ -931,7 +944,7 @@ static void ranks_and_sizes(FILE *o, const report *r)
             r->own_times ? "times are each rank's own totals, recorded; MPI_Init and MPI_Finalize left out"
                          : "times are calls &times; mean duration: the trace has no per-rank totals");
     const char *rw_series[2] = {"read", "written"}, *time_series[2] = {"I/O", "MPI"};
-    rank_bars(o, r, "Bytes per rank", 0, rw_series, (const int[]){SIOT_C_READ, SIOT_C_WRITE}, fmt_bytes);
+    rank_bars(o, r, "Bytes per rank", 0, rw_series, (const int[]){SIOT_C_READ, SIOT_C_WRITE}, siot_report_bytes);
     rank_bars(o, r, "Time per rank", 1, time_series, (const int[]){SIOT_C_IO, SIOT_LAYER_mpi}, fmt_time);
     if (r->own_times)
         time_shares(o, r);
@@ -957,6 +970,7 @@ int siot_report(const siot_trace *t, const char *path, const siot_report_opts *o
     r.t = t;
     r.o = o;
     siot_files_init(&r.files);
+    siot_access_init(&r.acc);
     siot_vbuf_init(&r.scratch);
     r.ranks = calloc(t->nranks ? t->nranks : 1, sizeof *r.ranks);
     r.sites = calloc((size_t)t->nsites + 1, sizeof *r.sites);
@@ -973,6 +987,15 @@ int siot_report(const siot_trace *t, const char *path, const siot_report_opts *o
         return -1;
     }
     r.own_times = own_rank_times(&r);
+    r.acc.on_event = siot_report_heat_event;
+    r.acc.user = &r.heat;
+    if (siot_report_heat_init(&r.heat, t) != 0 ||
+        siot_access_run(t, &r.acc, opt->walk_events ? opt->walk_events : SIOT_ACCESS_MAX_EVENTS, err, errlen) != 0) {
+        if (!r.heat.v)
+            snprintf(err, errlen, "out of memory");
+        report_free(&r);
+        return -1;
+    }
     if (r.oom || r.files.oom || r.scratch.oom || siot_files_summarise(&r.files) != 0) {
         report_free(&r);
         snprintf(err, errlen, "out of memory");
@@ -983,13 +1006,17 @@ int siot_report(const siot_trace *t, const char *path, const siot_report_opts *o
     layers_section(o, &r);
     ranks_and_sizes(o, &r);
     file_table(o, &r.files);
+    siot_report_top_files(o, &r.files);
+    siot_report_access(o, &r.acc);
     fprintf(o, "<h2>Timeline</h2>\n");
     int rc = timeline(o, &r, opt, err, errlen);
+    if (rc == 0)
+        siot_report_heat(o, &r.heat, &r.acc);
     if (rc == 0)
         site_table(o, &r);
     char c[64];
     fprintf(o, "<p style=\"color:#888\">Made by siot report from a trace of siotrace ");
-    esc(o, t->version ? t->version : "?");
+    siot_report_esc(o, t->version ? t->version : "?");
     fprintf(o, ": %s nodes in its compressed form.</p>\n</body></html>\n", siot_fmt_count(c, sizeof c, (double)t->nnodes));
     report_free(&r);
     if (rc == 0 && (ferror(o) || fflush(o) != 0)) {

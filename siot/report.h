@@ -1,7 +1,9 @@
 /* report: `siot report`, one self-contained HTML page about a trace: SVG
  * charts of bytes and calls per layer, bytes and time per rank, request
- * sizes (log axes), the files and failed opens, a timeline per rank
- * synthesised from the compressed structure, and the call-site table; one
+ * sizes (log axes), the files (time and bandwidth each, the top ten by
+ * bytes and by time, access patterns) and failed opens, the layers'
+ * amplification, a timeline per rank synthesised from the compressed
+ * structure and a heat map of I/O over time, and the call-site table; one
  * colour per concept over the page (siot/chart.h). No script, no fetched resource: the page opens
  * offline and can be mailed around.
  *
@@ -18,6 +20,8 @@
 typedef struct siot_report_opts {
     uint32_t timeline_ranks;  /* ranks drawn in the timeline (spread over the job) */
     uint64_t timeline_events; /* events walked per drawn rank */
+    uint64_t walk_events;     /* events walked for the access patterns, amplification and heat map,
+                               * shared by the ranks; 0: SIOT_ACCESS_MAX_EVENTS (siot/access.h) */
 } siot_report_opts;
 
 /* Returns 0, or -1 with a reason in err. */

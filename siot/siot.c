@@ -121,7 +121,7 @@ static const char *MERGE_HELP =
     "OUT is written to a temporary name and renamed.\n";
 
 static const char *STATS_HELP =
-    "usage: siot stats [--json | --csv] FILE\n"
+    "usage: siot stats [--json [--access] | --csv] FILE\n"
     "       siot stats --plugin LIB.so [--plugin-arg ARG]... FILE\n"
     "\n"
     "The statistics pass over the compressed trace, without expanding it:\n"
@@ -139,8 +139,17 @@ static const char *STATS_HELP =
     "--json: one object with nranks, total_events, functions{name:{calls,bytes,\n"
     "time_s,...}}, layers{layer:{calls,bytes_read,bytes_written,...}},\n"
     "communication, ranks[{rank,calls{layer or kind:n}}] (each rank's own\n"
-    "counts), files, request_sizes, call_sites. --csv: section,name,metric,\n"
-    "value rows (per rank too).\n"
+    "counts), files (time_s: calls x mean duration of each data call),\n"
+    "request_sizes, call_sites. --csv: section,name,metric,value rows (per\n"
+    "rank too).\n"
+    "--access (with --json): also walks every event in program order (time in\n"
+    "proportion to the expanded trace; at most 10^7 events, shared by the\n"
+    "ranks) for access[{name,layer,consecutive,sequential,random,unknown,\n"
+    "aligned}] per file (per rank per file against the previous call's end,\n"
+    "a rank's first against offset 0; aligned: offset and size multiples of\n"
+    "4 KiB) and amplification[{upper,upper_dir,upper_bytes,lower,lower_read,\n"
+    "lower_written}]: bytes of one layer's calls issued by another's reads or\n"
+    "writes (siot help report).\n"
     "--plugin: LIB.so exports int siot_plugin(siot_handlers *h, int argc,\n"
     "char **argv) (replay/analyze.h); its handlers receive aggregate records\n"
     "(event, ranks, calls per rank, bytes per call, evaluation context) and do\n"
@@ -181,7 +190,8 @@ static const char *FINDINGS_HELP =
     "anything was found.\n";
 
 static const char *REPORT_HELP =
-    "usage: siot report [--ranks N] [--events N] FILE [-o OUT.html]\n"
+    "usage: siot report [--ranks N] [--events N] [--walk-events N] FILE\n"
+    "                   [-o OUT.html]\n"
     "\n"
     "Writes one HTML page (no script, nothing fetched: it opens offline) with\n"
     "SVG charts computed on the compressed trace:\n"
@@ -194,7 +204,28 @@ static const char *REPORT_HELP =
     "    time and duration: the trace keeps histograms, not timestamps; each\n"
     "    drawn rank's first N events (--events, default 200000) are walked;\n"
     "  - the call sites that took the most time, as file:line when the traced\n"
-    "    executable is still there.\n"
+    "    executable is still there;\n"
+    "  - per file (name and layer): time in its data calls (calls x mean\n"
+    "    duration) and bandwidth (its bytes per second of that time); the top 10\n"
+    "    files by bytes and by time;\n"
+    "and, from one walk of every event in program order (each rank's share of\n"
+    "--walk-events, default 10^7; siot stats --json --access gives the same\n"
+    "numbers under that default):\n"
+    "  - access patterns per file: per rank, a data call is consecutive when it\n"
+    "    starts at the end of the rank's previous call on the file, sequential\n"
+    "    past it, random before it (a first call against offset 0), then summed;\n"
+    "    offsets are the calls' own (pread, MPI_File_write_at: past the view's\n"
+    "    displacement under a view of bytes, else not known) or POSIX read/\n"
+    "    write's position followed from open and lseek; other calls have no\n"
+    "    known offset; aligned: offset and size multiples\n"
+    "    of 4 KiB (as the misaligned-requests finding);\n"
+    "  - amplification: for each pair of layers, the bytes the lower layer's\n"
+    "    data calls moved under the reads or writes of the upper (their\n"
+    "    recorded parent), by direction, over the upper layer's bytes (ROMIO's\n"
+    "    read-modify-write: reads under writes);\n"
+    "  - a heat map: ranks (groups of ranks past 64) by 50 time bins of the\n"
+    "    synthesised times, each cell the share of the bin in outermost I/O\n"
+    "    calls.\n"
     "With -o -, or without -o when standard output is not a terminal, the\n"
     "page goes to standard output (without -o on a terminal: refused, exit 2);\n"
     "otherwise OUT is written under a temporary name and renamed when complete.\n";
@@ -476,7 +507,7 @@ static int cmd_stats(int argc, char **argv)
         fputs(STATS_HELP, stdout);
         return 0;
     }
-    int format = 0;
+    int format = 0, access = 0;
     const char *path = NULL, *plugin = NULL;
     char **pargs = calloc((size_t)argc + 2, sizeof *pargs);
     int npargs = 0;
@@ -487,6 +518,8 @@ static int cmd_stats(int argc, char **argv)
             format = 1;
         else if (strcmp(argv[i], "--csv") == 0)
             format = 2;
+        else if (strcmp(argv[i], "--access") == 0)
+            access = SIOT_STATS_ACCESS;
         else if (strcmp(argv[i], "--plugin") == 0 && i + 1 < argc)
             plugin = argv[++i];
         else if (strcmp(argv[i], "--plugin-arg") == 0 && i + 1 < argc)
@@ -530,7 +563,10 @@ static int cmd_stats(int argc, char **argv)
             fprintf(stderr, "siot: stats: %s: %s\n", path, err);
             rc = 2;
         }
-    } else if (siot_stats(&t, path, format, stdout, err, sizeof err) != 0) {
+    } else if (access && format != 1) {
+        fprintf(stderr, "siot: stats: --access goes with --json\n");
+        rc = 2;
+    } else if (siot_stats(&t, path, format | access, stdout, err, sizeof err) != 0) {
         fprintf(stderr, "siot: stats: %s: %s\n", path, err);
         rc = 2;
     }
@@ -819,7 +855,7 @@ static int cmd_report(int argc, char **argv)
         return 0;
     }
     const char *path = NULL, *out = NULL;
-    siot_report_opts o = {32, 200000};
+    siot_report_opts o = {32, 200000, 0};
     for (int i = 0; i < argc; i++) {
         uint64_t v;
         if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
@@ -832,6 +868,10 @@ static int cmd_report(int argc, char **argv)
             if (parse_u64(argv[++i], &v) != 0 || v < 1)
                 return usage_error("report: --events must be a positive number");
             o.timeline_events = v;
+        } else if (strcmp(argv[i], "--walk-events") == 0 && i + 1 < argc) {
+            if (parse_u64(argv[++i], &v) != 0 || v < 1)
+                return usage_error("report: --walk-events must be a positive number");
+            o.walk_events = v;
         } else if (argv[i][0] == '-' && argv[i][1])
             return bad_option("report", argv[i]);
         else if (!path)

@@ -17,6 +17,7 @@
 #include "core/hist.h"
 #include "replay/analyze.h"
 #include "siot/dump.h"
+#include "siot/access.h"
 #include "siot/files.h"
 #include "core/roles.h"
 
@@ -554,9 +555,11 @@ static void print_files_json(siot_files *fs, FILE *o)
         const siot_filerow *f = &fs->rows[i];
         json_row(o, i, f->name, &f->ranks, &rl);
         fprintf(o, ",\"layer\":\"%s\",\"calls\":%" PRIu64 ",\"bytes_read\":%" PRIu64 ",\"bytes_written\":%" PRIu64
-                   ",\"opens\":%" PRIu64 ",\"ranks\":%" PRIu64 ",\"rank_list\":\"%.*s\",\"sharing\":\"%s\",\"exact\":%s}",
+                   ",\"opens\":%" PRIu64 ",\"ranks\":%" PRIu64 ",\"rank_list\":\"%.*s\",\"sharing\":\"%s\",\"exact\":%s"
+                   ",\"time_s\":%.9g}",
                 siot_layer_name(f->layer), f->calls, f->rbytes, f->wbytes, f->opens, siot_rankset_count(&f->ranks),
-                (int)rl.len, (const char *)rl.data, siot_file_sharing(f), f->exact ? "true" : "false");
+                (int)rl.len, (const char *)rl.data, siot_file_sharing(f), f->exact ? "true" : "false",
+                f->time_ns * 1e-9);
     }
     fprintf(o, "],\"file_patterns\":[");
     for (uint32_t i = 0; i < fs->npatterns; i++) {
@@ -662,7 +665,39 @@ static void print_json(stats *s, FILE *o)
         json_name(o, loc[i].where);
         fprintf(o, "}");
     }
-    fprintf(o, "]}\n");
+    fprintf(o, "]");
+}
+
+/* siot/access.h's numbers: "access" rows by file and layer, and the bytes
+ * each layer issued under the read and write calls of another. */
+static void print_access_json(const siot_access *a, FILE *o)
+{
+    fprintf(o, ",\"access_events\":%" PRIu64 ",\"access_truncated\":%s,\"access\":[", a->events,
+            a->truncated ? "true" : "false");
+    for (uint32_t i = 0; i < a->files.nrows; i++) {
+        const siot_access_row *r = &a->rows[i];
+        fprintf(o, "%s{\"name\":", i ? "," : "");
+        json_name(o, a->files.rows[i].name);
+        fprintf(o, ",\"layer\":\"%s\"", siot_layer_name(a->files.rows[i].layer));
+        for (unsigned k = 0; k < SIOT_AP_N; k++)
+            fprintf(o, ",\"%s\":%" PRIu64, siot_access_name(k), r->n[k]);
+        fprintf(o, ",\"aligned\":%" PRIu64 "}", r->aligned);
+    }
+    fprintf(o, "],\"amplification\":[");
+    int first = 1;
+    for (unsigned u = 0; u < SIOT_NLAYERS; u++)
+        for (unsigned d = 0; d < 2; d++)
+            for (unsigned l = 0; l < SIOT_NLAYERS; l++) {
+                const uint64_t *v = a->amp[u][d][l];
+                if (!v[0] && !v[1])
+                    continue;
+                fprintf(o, "%s{\"upper\":\"%s\",\"upper_dir\":\"%s\",\"upper_bytes\":%" PRIu64
+                           ",\"lower\":\"%s\",\"lower_read\":%" PRIu64 ",\"lower_written\":%" PRIu64 "}",
+                        first ? "" : ",", siot_layer_name(u), d ? "write" : "read", a->layer_bytes[u][d],
+                        siot_layer_name(l), v[0], v[1]);
+                first = 0;
+            }
+    fprintf(o, "]");
 }
 
 static void csv_field(FILE *o, const char *v)
@@ -766,12 +801,23 @@ int siot_stats(const siot_trace *t, const char *path, int format, FILE *out, cha
         snprintf(err, errlen, "out of memory");
         goto out;
     }
-    if (format == 1)
+    siot_access acc;
+    siot_access_init(&acc);
+    if ((format & SIOT_STATS_ACCESS) && siot_access_run(t, &acc, SIOT_ACCESS_MAX_EVENTS, err, errlen) != 0) {
+        siot_access_free(&acc);
+        goto out;
+    }
+    if ((format & 0xff) == 1) {
         print_json(&s, out);
-    else if (format == 2)
+        if (format & SIOT_STATS_ACCESS)
+            print_access_json(&acc, out);
+        fprintf(out, "}\n");
+    }
+    else if ((format & 0xff) == 2)
         print_csv(&s, out);
     else
         print_human(&s, path, out);
+    siot_access_free(&acc);
     rc = 0;
 out:
     siot_files_free(&s.files);

@@ -28,7 +28,11 @@ void siot_resolve_sites(const siot_trace *t, siot_siteloc *loc, uint32_t n);
  * module+offset for want of line information. */
 extern const char siot_no_line_hint[];
 
-/* format: 0 tables for a person, 1 JSON, 2 CSV. */
+/* format: 0 tables for a person, 1 JSON, 2 CSV; with SIOT_STATS_ACCESS
+ * or'ed in, the JSON adds what a walk of every event tells (siot/access.h:
+ * "access" per file, "amplification" per pair of layers): time in
+ * proportion to the expanded trace, hence asked for. */
+#define SIOT_STATS_ACCESS 0x100
 /* A rank's own time in ns for a quantity of core/ranktimes.h, or, for key
  * SIOT_RT_N, its computation (span less its outermost calls); -1 when the
  * trace has no row for the rank (older traces). */

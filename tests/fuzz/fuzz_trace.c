@@ -189,7 +189,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         siot_stats(&t, "fuzz", fmt, sink, err, sizeof err);
     siot_findings(&t, "fuzz", 0, sink, err, sizeof err);
     siot_findings(&t, "fuzz", 1, sink, err, sizeof err);
-    siot_report_opts ro = {WALK_RANKS, 2000};
+    siot_report_opts ro = {WALK_RANKS, 2000, 20000};
     siot_report(&t, "fuzz", &ro, sink, err, sizeof err);
     for (int fmt = SIOT_EXPORT_CHROME; fmt <= SIOT_EXPORT_CSV; fmt++) {
         siot_export_opts eo = {fmt, 5000, 0, 0, ""};

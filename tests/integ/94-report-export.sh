@@ -12,11 +12,14 @@
 command -v chromium > /dev/null || fail "chromium is missing (make deps installs it)"
 build_traced known
 build_traced big
+build_traced rmw
 
 # --- report: a multi-layer job (HDF5 over MPI-IO over POSIX) and a small one
 SIOT_TRACE=$WORK/flash.siot mpirun_np 4 "$B/examples/flash-io" -n 2 -i > /dev/null || fail "flash-io run"
 SIOT_TRACE=$WORK/known.siot mpirun_np 4 ./known > /dev/null || fail "known run"
-for t in flash known; do
+# and a collective write with holes: ROMIO's read-modify-write in the amplification table
+SIOT_TRACE=$WORK/rmw.siot mpirun_np 4 ./rmw > /dev/null || fail "rmw run"
+for t in flash known rmw; do
     "$ASAN_SIOT" report "$t.siot" -o "$t.html" || fail "siot report $t (ASan build)"
     [ "$(grep -c '<svg' "$t.html")" -ge 6 ] || fail "$t.html: fewer than 6 charts"
     ! grep -Eq '(src|href)=|@import|url\(' "$t.html" || fail "$t.html refers to an outside resource"
@@ -35,15 +38,29 @@ done
 grep -q 'HDF5' flash.html && grep -q 'MPI-IO' flash.html && grep -q 'H5Dwrite' flash.html ||
     fail "flash.html lacks the HDF5 layer or its call sites"
 grep -q 'rank 3' flash.html || fail "flash.html: no rank 3 in the timeline"
+# issue 19 item 2: the sections of a multi-level trace (check_report.py
+# compares their numbers with siot stats --json --access)
+for s in '<h3>Top files</h3>' '<h3>Access patterns</h3>' '<h3>Amplification between layers</h3>' \
+    '<table class="top-bytes">' '<table class="top-time">' '<svg class="chart heat"'; do
+    grep -q "$s" flash.dom || fail "flash.html: no $s"
+done
+grep -q '<td>HDF5</td><td>writes</td>.*<td>MPI-IO</td>' flash.dom &&
+    grep -q '<td>MPI-IO</td><td>writes</td>.*<td>POSIX</td>' flash.dom ||
+    fail "flash.html: no amplification rows HDF5 -> MPI-IO and MPI-IO -> POSIX"
 # one colour per concept, 1-2-5 ticks, log-scale size charts with their bars'
 # values, MPI init/finalize apart, the files and failed opens: as Chromium's
 # DOM holds them, against siot stats --json, siot stats and siot dump
-for t in flash known; do
-    "$SIOT" stats --json $t.siot > $t.stats.json || fail "stats --json $t"
+for t in flash known rmw; do
+    "$SIOT" stats --json --access $t.siot > $t.stats.json || fail "stats --json --access $t"
     "$SIOT" stats $t.siot > $t.stats.txt || fail "stats $t"
     "$SIOT" dump $t.siot > $t.dump.txt || fail "dump $t"
-    py check_report.py $t.dom $t.stats.json $t.stats.txt $t.dump.txt || fail "$t.html against siot stats"
+    py check_report.py $t.dom $t.stats.json $t.stats.txt $t.dump.txt $t || fail "$t.html against siot stats"
 done
+# the walk's limit: the page says it stopped, and counts fewer calls
+"$SIOT" report --walk-events 100 known.siot -o known-cut.html || fail "siot report --walk-events 100"
+grep -q 'class="note">From each rank.s first events only' known-cut.html || fail "no note of the walk's limit"
+grep -q 'data-key="consecutive">37<' known.html && ! grep -q 'data-key="consecutive">37<' known-cut.html ||
+    fail "--walk-events 100: the same access counts as the whole walk"
 if [ "$MPI" = mpich ] && [ ! -e /etc/romio-hints ]; then # ROMIO looks for its hints file at every MPI_File_open
     grep -q '/etc/romio-hints' flash.dump.txt || fail "flash-io: no open of /etc/romio-hints in the trace"
     grep -q '<table class="failed">.*' flash.dom && grep -q '<td class="site">/etc/romio-hints</td>' flash.dom ||

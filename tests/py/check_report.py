@@ -19,9 +19,23 @@ checked against siot stats --json, siot stats and siot dump:
   that siot dump shows failing (ret=-1) among them;
 - the -g hint on the page exactly when siot stats prints it;
 - bandwidth: each I/O layer's bytes over the time in its calls, as the JSON gives them.
+- files' time and bandwidth, the top files by bytes and by time, the
+  access patterns and the layers' amplification: as siot stats --json
+  --access gives them (STATS_JSON must come from --access);
+- the heat map of I/O over time: one row per rank (or group), shares
+  within 0..1, a legend;
+- with PROGRAM "known" (tests/progs/known.c): numbers the source fixes
+  (known.dat: 40 MPI_File_write_at of 100 bytes, each rank's consecutive
+  after its first at rank*1000; posix-R.dat: 3 write of 64 then a pwrite of
+  32 at 1000), independently of siot stats.
+- with PROGRAM "rmw" (tests/progs/rmw.c): the MPI-IO writes' bytes and
+  access pattern its source fixes, and ROMIO's read-modify-write under
+  them (POSIX reads under MPI-IO writes, at least as many bytes written).
+Usage: check_report.py DOM STATS_JSON STATS_TXT DUMP [PROGRAM].
 Prints what it checked; exit status 1 with the reasons otherwise."""
 import json
 import math
+import os
 import re
 import sys
 from html.parser import HTMLParser
@@ -348,6 +362,182 @@ def check_files(root, st, dump):
     return len(rows), sorted(names)
 
 
+def rows_of(root, cls):
+    """A table's rows as lists of <td> nodes."""
+    tabs = root.find("table", cls)
+    return [tr.find("td") for tr in tabs[0].find("tr") if tr.find("td")] if tabs else None
+
+
+def check_file_times(root, st):
+    """Files table: time in data calls (data-ns) and bandwidth (data-bps) as stats --json's time_s."""
+    want = {(f["name"], LAYER_TITLE[f["layer"]]): f for f in st["files"]}
+    n = 0
+    for tds in rows_of(root, "files") or []:
+        f = want.get((tds[0].alltext().strip(), tds[1].alltext().strip()))
+        ns = [float(td.attrs["data-ns"]) for td in tds if "data-ns" in td.attrs]
+        bps = [float(td.attrs["data-bps"]) for td in tds if "data-bps" in td.attrs]
+        if f is None or not ns:
+            err(f"files table: row {tds[0].alltext()} without its time")
+            continue
+        n += 1
+        if not close(ns[0] * 1e-9, f["time_s"]):
+            err(f"files table: {f['name']} ({f['layer']}) {ns[0]} ns, stats --json time_s {f['time_s']}")
+        moved = f["bytes_read"] + f["bytes_written"]
+        if moved and f["time_s"] > 0 and (not bps or abs(bps[0] - moved / f["time_s"]) > 1e-5 * bps[0]):
+            err(f"files table: {f['name']} ({f['layer']}) bandwidth {bps}, stats --json {moved / f['time_s']}")
+    return n
+
+
+def check_top_files(root, st):
+    """The top 10 by bytes and by time: rows as stats --json's files, in
+    order, and no file left out that beats the last one shown."""
+    files = [f for f in st["files"] if f["bytes_read"] + f["bytes_written"] > 0 or f["time_s"] > 0]
+    got = {}
+    for cls, key in (("top-bytes", lambda f: f["bytes_read"] + f["bytes_written"]), ("top-time", lambda f: f["time_s"])):
+        rows = rows_of(root, cls)
+        if rows is None:
+            err(f"no table {cls}")
+            continue
+        want = {(f["name"], LAYER_TITLE[f["layer"]]): f for f in files}
+        keys = []
+        for tds in rows:
+            f = want.get((tds[0].alltext().strip(), tds[1].alltext().strip()))
+            if f is None:
+                err(f"{cls}: {tds[0].alltext()} not among stats --json's files")
+                continue
+            b = [int(td.attrs["data-bytes"]) for td in tds if "data-bytes" in td.attrs]
+            ns = [float(td.attrs["data-ns"]) for td in tds if "data-ns" in td.attrs]
+            if b != [f["bytes_read"], f["bytes_written"]] or not ns or not close(ns[0] * 1e-9, f["time_s"]):
+                err(f"{cls}: {f['name']} {b} {ns}, stats --json {f}")
+            keys.append(key(f))
+        if len(rows) != min(10, len(files)):
+            err(f"{cls}: {len(rows)} rows, stats --json has {len(files)} files that moved data")
+        if keys != sorted(keys, reverse=True):
+            err(f"{cls}: not in decreasing order: {keys}")
+        shown = {(tds[0].alltext().strip(), tds[1].alltext().strip()) for tds in rows}
+        left = [key(f) for f in files if (f["name"], LAYER_TITLE[f["layer"]]) not in shown]
+        if keys and left and max(left) > keys[-1] * (1 + 1e-9):
+            err(f"{cls}: a file left out has {max(left)}, more than the last shown {keys[-1]}")
+        got[cls] = len(rows)
+    return got
+
+
+def check_access(root, st):
+    """Access patterns and amplification: every row as stats --json --access."""
+    if "access" not in st:
+        err("STATS_JSON has no access rows: make it with siot stats --json --access")
+        return 0, 0
+    want = {(a["name"], LAYER_TITLE[a["layer"]]): a for a in st["access"]
+            if a["consecutive"] + a["sequential"] + a["random"] + a["unknown"]}
+    got = {}
+    for tds in rows_of(root, "access") or []:
+        got[(tds[0].alltext().strip(), tds[1].alltext().strip())] = \
+            {td.attrs["data-key"]: int(td.alltext()) for td in tds if "data-key" in td.attrs}
+    for k, a in want.items():
+        if got.get(k) != {n: a[n] for n in ("consecutive", "sequential", "random", "unknown", "aligned")}:
+            err(f"access {k}: {got.get(k)} on the page, stats --json {a}")
+    if set(got) != set(want):
+        err(f"access rows {sorted(set(got) ^ set(want))[:4]} differ from stats --json")
+    amp = {}
+    for tds in rows_of(root, "amplification") or []:
+        txt = [td.alltext().strip() for td in tds]
+        b = [int(td.attrs["data-bytes"]) for td in tds if "data-bytes" in td.attrs]
+        r = [float(td.attrs["data-ratio"]) for td in tds if "data-ratio" in td.attrs]
+        amp[(txt[0], txt[1], txt[3])] = (b, r[0] if r else None)
+    for a in st["amplification"]:
+        k = (LAYER_TITLE[a["upper"]], a["upper_dir"] + "s", LAYER_TITLE[a["lower"]])
+        b = [a["upper_bytes"], a["lower_read"], a["lower_written"]]
+        ratio = (a["lower_read"] + a["lower_written"]) / a["upper_bytes"] if a["upper_bytes"] else 0
+        if k not in amp or amp[k][0] != b or amp[k][1] is None or not close(amp[k][1], ratio):
+            err(f"amplification {k}: {amp.get(k)} on the page, stats --json {b} ratio {ratio}")
+    if len(amp) != len(st["amplification"]):
+        err(f"amplification: {len(amp)} rows on the page, {len(st['amplification'])} in stats --json")
+    return len(got), len(amp)
+
+
+def check_heat(root, st):
+    """The heat map: a row per rank (or group of ranks), shares 0..1, its scale in the legend."""
+    svgs = root.find("svg", "heat")
+    if not svgs:
+        if any(l != "mpi" and d["calls"] for l, d in st["layers"].items()):
+            err("no heat map of I/O over time")
+        return 0
+    svg = svgs[0]
+    cells = [n for n in svg.find("rect") if "data-share" in n.attrs]
+    shares = [float(n.attrs["data-share"]) for n in cells]
+    if not cells or min(shares) < 0 or max(shares) > 1:
+        err(f"heat map: {len(cells)} cells, shares {min(shares, default=None)}..{max(shares, default=None)}")
+    labels = [t.alltext() for t in svg.find("text", "row")]
+    n = st["nranks"]
+    if n <= 32 and labels != [f"rank {k}" for k in range(n)]:
+        err(f"heat map rows {labels[:5]}... for {n} ranks")
+    if not svg.parent.find("div", "scale"):
+        err("heat map without its scale")
+    return len(cells)
+
+
+def check_known(root):
+    """tests/progs/known.c at any number of ranks P: the facts its source fixes."""
+    acc = {(tds[0].alltext().strip(), tds[1].alltext().strip()):
+           {td.attrs["data-key"]: int(td.alltext()) for td in tds if "data-key" in td.attrs}
+           for tds in rows_of(root, "access") or []}
+    posix = sorted(k[0] for k in acc if re.fullmatch(r"posix-\d+\.dat", k[0]))
+    P = len(posix)
+    if P < 2:
+        err(f"known: {P} posix-R.dat files in the access table")
+        return
+    # each rank writes blocks (rank*10+i)*100, i < 10: its first at rank*1000 (sequential past 0, but for rank 0)
+    want = {"consecutive": 10 * P - (P - 1), "sequential": P - 1, "random": 0, "unknown": 0, "aligned": 0}
+    for layer in ("MPI-IO", "POSIX"):
+        if acc.get(("known.dat", layer)) != want:
+            err(f"known.dat ({layer}): {acc.get(('known.dat', layer))}, the source says {want}")
+    for f in posix:  # write 64 at 0, 64, 128, then pwrite 32 at 1000
+        if acc[(f, "POSIX")] != {"consecutive": 3, "sequential": 1, "random": 0, "unknown": 0, "aligned": 0}:
+            err(f"{f}: {acc[(f, 'POSIX')]}, the source says 3 consecutive, 1 sequential")
+    top = {tds[0].alltext().strip() + "/" + tds[1].alltext().strip(): [int(td.attrs["data-bytes"]) for td in tds
+                                                                     if "data-bytes" in td.attrs]
+           for tds in rows_of(root, "top-bytes") or []}
+    if top.get("known.dat/MPI-IO") != [0, 1000 * P] or any(top.get(f + "/POSIX", [0, 224]) != [0, 224] for f in posix):
+        err(f"known: top files by bytes {top}; the source says known.dat {1000 * P}, posix-R.dat 224 written")
+    amp = [[td.alltext().strip() for td in tds] + [td.attrs.get("data-bytes") for td in tds]
+           for tds in rows_of(root, "amplification") or []]
+    if not any(r[0] == "MPI-IO" and r[1] == "writes" and r[3] == "POSIX" and r[7 + 2] == str(1000 * P) and
+               r[7 + 5] == str(1000 * P) for r in amp):
+        err(f"known: amplification {amp}; the source says MPI-IO writes of {1000 * P} bytes made POSIX write as many")
+    print(f"   known.c at {P} ranks: known.dat {want}; posix-R.dat 3 consecutive + 1 sequential, 224 bytes; "
+          f"MPI-IO -> POSIX writes 1.00")
+
+
+def check_rmw(root, st):
+    """tests/progs/rmw.c: rank 0 writes FILL bytes at 0, then each of P ranks
+    R blocks of K bytes at (i*2P + 2*rank)*K collectively."""
+    src = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "progs", "rmw.c")).read()
+    C = {m.group(1): int(m.group(2)) for m in re.finditer(r"#define (\w+) (\d+)", src)}
+    P, R, K = st["nranks"], C["R"], C["K"]
+    calls = [[(0, C["FILL"])] + [((i * 2 * P + 2 * r) * K, K) for i in range(R)] if r == 0 else
+             [((i * 2 * P + 2 * r) * K, K) for i in range(R)] for r in range(P)]
+    want = {"consecutive": 0, "sequential": 0, "random": 0, "unknown": 0, "aligned": 0}
+    for rank in calls:
+        end = 0
+        for off, n in rank:
+            want["consecutive" if off == end else "sequential" if off > end else "random"] += 1
+            want["aligned"] += off % 4096 == 0 and n % 4096 == 0
+            end = off + n
+    acc = {tds[1].alltext().strip(): {td.attrs["data-key"]: int(td.alltext()) for td in tds if "data-key" in td.attrs}
+           for tds in rows_of(root, "access") or [] if tds[0].alltext().strip() == "rmw.out"}
+    if acc.get("MPI-IO") != want:
+        err(f"rmw.out (MPI-IO): {acc.get('MPI-IO')}, the source says {want}")
+    amp = {(tds[0].alltext().strip(), tds[1].alltext().strip(), tds[3].alltext().strip()):
+           [int(td.attrs["data-bytes"]) for td in tds if "data-bytes" in td.attrs]
+           for tds in rows_of(root, "amplification") or []}
+    up, rd, wr = amp.get(("MPI-IO", "writes", "POSIX"), [0, 0, 0])
+    if up != C["FILL"] + R * P * K or rd <= 0 or wr < up:
+        err(f"rmw: MPI-IO writes of {up} bytes (the source says {C['FILL'] + R * P * K}) made POSIX read {rd} "
+            f"and write {wr}: no read-modify-write")
+    print(f"   rmw.c at {P} ranks: MPI-IO {want}; MPI-IO writes {up} bytes -> POSIX read {rd}, wrote {wr} "
+          f"(read-modify-write, ratio {(rd + wr) / up:.2f})")
+
+
 def main():
     tree = Tree()
     tree.feed(open(sys.argv[1], errors="replace").read())
@@ -362,6 +552,14 @@ def main():
     nsites, top = check_sites(root, st, init)
     nfiles, failed = check_files(root, st, dump)
     nbw = check_bandwidth(root, st)
+    ntimes = check_file_times(root, st)
+    tops = check_top_files(root, st)
+    nacc, namp = check_access(root, st)
+    nheat = check_heat(root, st)
+    if len(sys.argv) > 5 and sys.argv[5] == "known":
+        check_known(root)
+    if len(sys.argv) > 5 and sys.argv[5] == "rmw":
+        check_rmw(root, st)
     hint = bool(root.find("p", "hint"))
     if hint != ("rebuild the program with -g" in stats_txt):
         err(f"-g hint on the page: {hint}; in siot stats: {not hint}")
@@ -372,6 +570,8 @@ def main():
     print(f"   report: {nconcepts} concepts, one colour each, {nlegends} legends; {axes} axes of 1-2-5 ticks; "
           f"{ncalls}+{nbytes} log size bars with their values as stats --json; top site {top} of {nsites}; "
           f"{nfiles} file rows as stats --json; failed opens {failed}; -g hint {hint}; {nbw} layer bandwidths")
+    print(f"   report: {ntimes} file times and bandwidths, top files {tops}, {nacc} access rows and {namp} "
+          f"amplification rows as stats --json --access; heat map of {nheat} cells")
 
 
 main()

@@ -1,0 +1,76 @@
+/* access: what only program order tells, from one walk of every rank's
+ * events (replay/synth.h: the expanded events with synthesised times),
+ * shared by `siot report` and `siot stats --json --access`:
+ *
+ * - the access pattern of each file (name and layer, as siot/files.h rows
+ *   them), per rank, then summed: a data call is consecutive when its
+ *   offset is the previous call's end (same rank, same file), sequential
+ *   when it is past that end, random when below it; a rank's first call
+ *   on a file is judged against offset 0. The offset is the call's own
+ *   (pread, pwrite, MPI_File_write_at...), or for POSIX read/write/readv/
+ *   writev the descriptor's position followed from its open (0), lseek's
+ *   result and the bytes moved. Other calls (stdio, MPI-IO's file
+ *   pointers, HDF5, PnetCDF) have no known offset and count as such. An
+ *   MPI-IO offset counts the etypes of the rank's file view past its
+ *   displacement: with a view of bytes (etype and filetype MPI_BYTE or
+ *   MPI_CHAR, as HDF5 sets them) the byte offset is displacement + offset;
+ *   under any other view it is not known.
+ *   Aligned: offset and size multiples of SIOT_FS_BLOCK (4 KiB), the
+ *   misaligned-requests finding's measure.
+ * - how each layer amplified or merged the bytes of the layer above: the
+ *   bytes of data calls whose recorded parent (the call that issued them)
+ *   is a read or a write of another layer, by the parent's layer and
+ *   direction and the child's layer and direction (ROMIO's
+ *   read-modify-write under a collective write shows as reads under
+ *   writes); beside them each layer's own bytes per direction.
+ *
+ * The walk iterates every event (time proportional to the expanded trace,
+ * twice over for the synthesised times); it stops after max_events and
+ * says so (truncated). A caller may see each event too (on_event).
+ *
+ * Errors: siot_access_run returns 0, or -1 with a reason in err (out of
+ * memory, an inconsistent trace). */
+#ifndef SIOT_ACCESS_H
+#define SIOT_ACCESS_H
+
+#include <stdint.h>
+
+#include "core/roles.h"
+#include "replay/synth.h"
+#include "siot/files.h"
+
+enum { SIOT_AP_CONSECUTIVE, SIOT_AP_SEQUENTIAL, SIOT_AP_RANDOM, SIOT_AP_UNKNOWN, SIOT_AP_N };
+
+typedef struct siot_access_row {
+    uint64_t n[SIOT_AP_N];
+    uint64_t aligned; /* of the calls with a known offset */
+    int64_t prev_end; /* walking: the end of the last call of last_rank */
+    int64_t last_rank;
+} siot_access_row;
+
+typedef struct siot_access {
+    siot_files files;      /* the walk's own rows: names and layers */
+    siot_access_row *rows; /* parallel to files.rows */
+    uint32_t caprows;
+    /* [parent layer][parent dir][child layer][child dir], dir 0 read, 1 write */
+    uint64_t amp[SIOT_NLAYERS][2][SIOT_NLAYERS][2];
+    uint64_t layer_bytes[SIOT_NLAYERS][2]; /* every data call of the layer */
+    uint64_t events;
+    int truncated; /* stopped after max_events */
+    int64_t *pos;  /* the walked rank's descriptor positions, -1 unknown */
+    uint32_t npos;
+    struct siot_view *views; /* the walked rank's MPI files with a view set */
+    uint32_t nviews, capviews;
+    void (*on_event)(void *user, const siot_synth_ev *ev, const siot_funcdesc *f);
+    void *user;
+} siot_access;
+
+void siot_access_init(siot_access *a);
+int siot_access_run(const siot_trace *t, siot_access *a, uint64_t max_events, char *err, size_t errlen);
+void siot_access_free(siot_access *a);
+const char *siot_access_name(unsigned k); /* "consecutive", ... */
+
+/* The default limit of siot report and siot stats --access. */
+#define SIOT_ACCESS_MAX_EVENTS 10000000ull /* about 6 s on a 10^7-event trace */
+
+#endif
