@@ -10,6 +10,11 @@ for i in 1 2 3; do
     ./threads serial || fail "threads serial"
     jsonl threads.siot > t.jsonl
     py check_threads.py t.jsonl 1 0 || fail "threads serial (run $i)"
+    # each thread records into its own queue (docs/hotpath.md): its 100
+    # pwrites of 256 bytes (threads.c) fold into one loop, whatever the
+    # other threads do meanwhile
+    loops=$("$SIOT" dump threads.siot | grep -A1 '^\[r0\] loop x100 {' | grep -c 'pwrite(.*count=256, offset=0+256\*i0)' || true)
+    [ "$loops" = 8 ] || fail "threads serial (run $i): $loops of the 8 threads' pwrite loops folded whole"
 done
 for mode in funneled multiple; do
     rm -f threads.siot threads-*.dat

@@ -1,6 +1,7 @@
 /* threads: 8 threads doing POSIX I/O at the same time, each on its own file
  * (thread t: 100 pwrites of 256 bytes at offsets i*256 of threads-<rank>-<t>.dat,
- * an fsync and a close).
+ * an fsync and a close). The threads start their pwrites together (a
+ * barrier after the opens), so that their calls interleave.
  *   threads serial     no MPI
  *   threads funneled   MPI_Init_thread(FUNNELED); the threads do POSIX only
  *   threads multiple   MPI_Init_thread(MULTIPLE); each thread also exchanges
@@ -16,6 +17,7 @@
 
 #define NT 8
 static int rank, size, use_mpi;
+static pthread_barrier_t start;
 
 static void *work(void *arg)
 {
@@ -26,6 +28,7 @@ static void *work(void *arg)
     int fd = open(name, O_CREAT | O_WRONLY | O_TRUNC, 0644);
     if (fd < 0)
         exit(2);
+    pthread_barrier_wait(&start);
     for (int i = 0; i < 100; i++)
         if (pwrite(fd, buf, sizeof buf, (off_t)i * 256) != (ssize_t)sizeof buf)
             exit(3);
@@ -58,6 +61,7 @@ int main(int argc, char **argv)
         MPI_Comm_size(MPI_COMM_WORLD, &size);
     }
     pthread_t th[NT];
+    pthread_barrier_init(&start, NULL, NT);
     for (long t = 0; t < NT; t++)
         pthread_create(&th[t], NULL, work, (void *)t);
     for (int t = 0; t < NT; t++)
