@@ -52,6 +52,7 @@ static struct {
     uint32_t nranks;
     uint64_t start_ns; /* wall clock */
     siot_tq *tqs, **tq_tail; /* the threads' queues (under the recorder lock) */
+    _Atomic uint32_t ntq;     /* how many: SIOT_MAX_MEMORY is shared among them */
     /* checkpoints (SIOT_CHECKPOINT): the first traced call at or after
      * ckpt_next writes the rank's part */
     _Atomic uint64_t ckpt_next;
@@ -91,6 +92,7 @@ static siot_tq *tq_new(void)
     tq_start(tq);
     *S.tq_tail = tq;
     S.tq_tail = &tq->next;
+    atomic_fetch_add_explicit(&S.ntq, 1, memory_order_relaxed);
     return tq;
 }
 
@@ -446,13 +448,21 @@ static void checkpoint_due(uint64_t now)
         siot_session_commit_checkpoint();
 }
 
-/* A thread's queue past SIOT_MAX_MEMORY: its nodes go to the rank's spill
- * file, which the recorder lock guards (taken first: lock order). */
+/* SIOT_MAX_MEMORY is the process's: each thread's queue gets its share. */
+static inline size_t tq_limit(void)
+{
+    uint32_t n = atomic_load_explicit(&S.ntq, memory_order_relaxed);
+    return n > 1 ? siot_cfg.max_memory / n : siot_cfg.max_memory;
+}
+
+/* A thread's queue past its share of SIOT_MAX_MEMORY: its nodes go to the
+ * rank's spill file, which the recorder lock guards (taken first: lock
+ * order). */
 static void spill_due(siot_tq *tq)
 {
     siot_lock();
     siot_take(&tq->lock);
-    if (!S.ended && tq->live && tq->q.n && tq->arena.used_bytes > siot_cfg.max_memory)
+    if (!S.ended && tq->live && tq->q.n && tq->arena.used_bytes > tq_limit())
         siot_queue_spill(&tq->q);
     siot_let_go(&tq->lock);
     siot_unlock();
@@ -492,7 +502,7 @@ void siot_session_push(struct siot_tq **mine, const siot_raw *stage, uint32_t n,
     int spill = 0;
     if (SIOT_LIKELY(!S.ended && tq->live)) {
         add_group(tq, stage, n, pool, now);
-        spill = siot_cfg.max_memory && tq->arena.used_bytes > siot_cfg.max_memory && tq->q.n;
+        spill = siot_cfg.max_memory && tq->arena.used_bytes > tq_limit() && tq->q.n;
     }
     siot_let_go(&tq->lock);
     if (SIOT_UNLIKELY(spill))
