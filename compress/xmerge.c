@@ -599,6 +599,82 @@ static int seql_append(siot_pool *p, siot_expr *s, const siot_expr *X, unsigned 
     return 0;
 }
 
+/* A run of an SEQL over level `level` as an affine value (its iteration
+ * counted from the run's start, as the evaluator does): an integer run is
+ * base + stride*j. v is filled and points to the run's own expression or to
+ * the view built in *tmp (coefs in tc). 0: the run is not affine. */
+static int run_view(const siot_run *r, unsigned level, siot_expr *tmp, int64_t *tc, const siot_expr **v)
+{
+    if (r->x) {
+        *v = r->x;
+        return is_affinish(r->x);
+    }
+    memset(tmp, 0, sizeof *tmp);
+    memset(tc, 0, (level + 1) * sizeof *tc);
+    tmp->tag = SIOT_X_AFFINE;
+    tmp->base = r->base;
+    tmp->n = level + 1;
+    tc[level] = r->stride;
+    tmp->u.coef = tc;
+    *v = tmp;
+    return 1;
+}
+
+/* Run tables over an inner loop whose runs are the same from one iteration
+ * of loop lvl to the next, each run's values shifted by a constant: each
+ * run becomes a progression over lvl too, and the table stays one table
+ * (a piecewise pattern inside a loop that moves on with the outer one: the
+ * record offsets of a PnetCDF record variable written in pieces, the
+ * first piece of the next record closing the inner loop). Returns 1 when
+ * done, 0 when the tables do not line up so, -1 out of memory. */
+static int seql_shift(siot_pool *p, siot_expr *B, const siot_expr *X, unsigned lvl, uint64_t c)
+{
+    if (B->tag != SIOT_X_SEQL || X->tag != SIOT_X_SEQL || B->level != X->level || B->level >= lvl ||
+        lvl >= SIOT_MAX_NEST || B->len != X->len || B->n != X->n || B->n == 0)
+        return 0;
+    unsigned lv = B->level;
+    int64_t stride[64];
+    if (B->n > sizeof stride / sizeof stride[0])
+        return 0;
+    for (uint32_t i = 0; i < B->n; i++) {
+        const siot_run *rb = &B->u.runs[i], *rx = &X->u.runs[i];
+        siot_expr tb, tx;
+        int64_t cb[SIOT_MAX_NEST + 1], cx[SIOT_MAX_NEST + 1];
+        const siot_expr *vb, *vx;
+        if (rb->start != rx->start || !run_view(rb, lv, &tb, cb, &vb) || !run_view(rx, lv, &tx, cx, &vx))
+            return 0;
+        if (!same_inner(vb, vx, lvl) || !no_coef_from(vx, lvl) || !no_coef_from(vb, lvl + 1))
+            return 0;
+        if (c == 1) {
+            if (!no_coef_from(vb, lvl))
+                return 0;
+            stride[i] = wsub(vx->base, vb->base);
+        } else {
+            stride[i] = coef_at(vb, lvl);
+            if ((int64_t)((uint64_t)vb->base + (uint64_t)stride[i] * c) != vx->base)
+                return 0;
+        }
+    }
+    if (c > 1)
+        return 1; /* every run's progression goes on */
+    for (uint32_t i = 0; i < B->n; i++) {
+        siot_run *rb = &B->u.runs[i];
+        siot_expr tb;
+        int64_t cb[SIOT_MAX_NEST + 1];
+        const siot_expr *vb;
+        if (!stride[i])
+            continue; /* the same values again */
+        run_view(rb, lv, &tb, cb, &vb);
+        siot_expr *a = make_affine(p, vb, lvl, stride[i]);
+        if (!a)
+            return -1;
+        if (rb->x)
+            siot_x_free(p, rb->x);
+        rb->x = a;
+    }
+    return 1;
+}
+
 /* Replaces *px (iterations 0..c-1 of lvl) by a run table and appends X. */
 static int to_seql(siot_pool *p, siot_expr **px, const siot_expr *X, unsigned lvl, uint64_t c)
 {
@@ -696,6 +772,12 @@ int siot_x_extend(siot_pool *p, siot_expr **px, const siot_expr *X, unsigned lvl
         return 0;
     if (dep && B->tag == SIOT_X_SEQL && B->level == lvl && B->len == c)
         return seql_append(p, B, X, lvl);
+    /* A run table over an inner loop moving on with this one. */
+    if (B->tag == SIOT_X_SEQL && B->level < lvl) {
+        int r = seql_shift(p, B, X, lvl, c);
+        if (r)
+            return r < 0 ? -1 : 0;
+    }
     /* Patterns and arrays grow part by part. */
     if (str_descend_ok(B, X)) {
         for (uint32_t i = 0; i < B->n; i++)

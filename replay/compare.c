@@ -68,8 +68,10 @@ static void fiter_free(fiter *f)
 
 /* What MPI defines in the status of a completed request, by the call that
  * made it: all of it for receives; the byte count only for MPI-IO (OMPIO
- * leaves source and tag as they were); nothing for sends, collectives and
- * the rest (MPI leaves source, tag and count undefined, and MPICH fills in
+ * leaves source and tag as they were); nothing for sends, collectives,
+ * the request-based one-sided calls (MPI_Rget, MPI_Rget_accumulate: Open
+ * MPI's osc/rdma completes them with a status it never filled in) and the
+ * rest (MPI leaves source, tag and count undefined, and MPICH fills in
  * its own internal messages' values), so those are not compared. */
 enum status_shape { STATUS_FULL, STATUS_BYTES, STATUS_UNDEFINED };
 
@@ -78,6 +80,8 @@ static int status_shape(const siot_funcdesc *fd, int inside_io)
     unsigned base = SIOT_CLASS_BASE(fd->cls);
     if (inside_io || fd->layer == SIOT_LAYER_mpiio)
         return STATUS_BYTES;
+    if (siot_arg_index(fd, SIOT_ROLE_win) >= 0)
+        return STATUS_UNDEFINED;
     return base == SIOT_CLASS_recv || base == SIOT_CLASS_sendrecv ? STATUS_FULL : STATUS_UNDEFINED;
 }
 
