@@ -73,8 +73,9 @@ grep -q "ranks: 0 findings" clean.html || fail "the clean program's report shows
 # (before it), a rank's first call judged against 0; aligned to 4 KiB.
 for mode in random shuffled unaligned; do
     "$SIOT" stats --json --access $mode.siot > $mode.access.json || fail "siot stats --json --access ($mode)"
-    python3 - "$SRC" $mode.access.json $mode $P <<'PY' || fail "access patterns of the $mode program"
+    PYTHONPATH="$ROOT/tests/py" python3 - "$SRC" $mode.access.json $mode $P <<'PY' || fail "access patterns of the $mode program"
 import json, re, sys
+from access_oracle import expected_access
 src, st, mode, P = open(sys.argv[1]).read(), json.load(open(sys.argv[2])), sys.argv[3], int(sys.argv[4])
 C = {m.group(1): int(m.group(2)) for m in re.finditer(r"#define (\w+) (\d+)", src)}
 if mode == "unaligned":  # rank 0: TINY bytes at TINY*i
@@ -82,13 +83,7 @@ if mode == "unaligned":  # rank 0: TINY bytes at TINY*i
 else:
     order = range(C["N_RAND"] - 1, -1, -1) if mode == "random" else [i * C["SHUFFLE"] % C["N_RAND"] for i in range(C["N_RAND"])]
     calls = [[(i * C["BLOCK"], C["BLOCK"]) for i in order]] * P
-want = {"consecutive": 0, "sequential": 0, "random": 0, "unknown": 0, "aligned": 0}
-for rank in calls:
-    end = 0
-    for off, n in rank:
-        want["consecutive" if off == end else "sequential" if off > end else "random"] += 1
-        want["aligned"] += off % 4096 == 0 and n % 4096 == 0
-        end = off + n
+want = expected_access(calls)
 got = {k: sum(a[k] for a in st["access"] if a["layer"] == "posix") for k in want}
 if got != want:
     sys.exit("%s: access %s, the source says %s" % (mode, got, want))

@@ -40,6 +40,8 @@ import re
 import sys
 from html.parser import HTMLParser
 
+from access_oracle import expected_access  # the same directory
+
 VOID = {"meta", "br", "img", "input", "link", "hr", "col", "area", "base", "wbr", "source"}
 INIT_FUNCS = {"MPI_Init", "MPI_Init_thread", "MPI_Finalize"}
 LAYER_TITLE = {"posix": "POSIX", "stdio": "stdio", "mpi": "MPI", "mpiio": "MPI-IO", "hdf5": "HDF5",
@@ -516,13 +518,7 @@ def check_rmw(root, st):
     P, R, K = st["nranks"], C["R"], C["K"]
     calls = [[(0, C["FILL"])] + [((i * 2 * P + 2 * r) * K, K) for i in range(R)] if r == 0 else
              [((i * 2 * P + 2 * r) * K, K) for i in range(R)] for r in range(P)]
-    want = {"consecutive": 0, "sequential": 0, "random": 0, "unknown": 0, "aligned": 0}
-    for rank in calls:
-        end = 0
-        for off, n in rank:
-            want["consecutive" if off == end else "sequential" if off > end else "random"] += 1
-            want["aligned"] += off % 4096 == 0 and n % 4096 == 0
-            end = off + n
+    want = expected_access(calls)
     acc = {tds[1].alltext().strip(): {td.attrs["data-key"]: int(td.alltext()) for td in tds if "data-key" in td.attrs}
            for tds in rows_of(root, "access") or [] if tds[0].alltext().strip() == "rmw.out"}
     if acc.get("MPI-IO") != want:
