@@ -51,14 +51,17 @@ void siot_queue_free(siot_queue *q)
     siot_free(q->nbody);
     siot_free(q->pend);
     siot_free(q->pend_dist);
+    siot_free(q->pend_key);
     siot_free(q->pbytes);
     siot_free(q->prev_same);
     siot_free(q->loop_next);
+    siot_free(q->tfirst);
     siot_free(q->by_target);
     siot_free(q->ixkey);
     siot_free(q->ixpos);
     q->prev_same = q->loop_next = q->by_target = q->ixpos = NULL;
     q->ixkey = NULL;
+    q->tfirst = NULL;
     q->ixcap = q->ixused = q->tcap = 0;
     q->nodes = NULL;
     q->hash = NULL;
@@ -273,18 +276,24 @@ static int grow_list(siot_queue *q)
     if (ps)
         q->prev_same = ps;
     uint32_t *pl = ps ? siot_realloc(q->loop_next, cap * sizeof *pl) : NULL;
-    if (!pl)
+    if (pl)
+        q->loop_next = pl;
+    uint64_t *tf = pl ? siot_realloc(q->tfirst, cap * sizeof *tf) : NULL;
+    if (!tf)
         return -1;
-    q->loop_next = pl;
+    q->tfirst = tf;
     q->cap = cap;
     return 0;
 }
 
-static int append(siot_queue *q, siot_node *node)
+/* node at the tail; t: the start of its first call (a loop: of its first
+ * iteration). */
+static int append(siot_queue *q, siot_node *node, uint64_t t)
 {
     if (q->n == q->cap && grow_list(q))
         return -1;
     q->nodes[q->n] = node;
+    q->tfirst[q->n] = t;
     q->hash[q->n] = node->hash;
     q->nbody[q->n] = node->kind == SIOT_N_LOOP ? node->u.loop.nbody : 0;
     ix_push(q, q->n);
@@ -549,8 +558,9 @@ static int try_new_loop(siot_queue *q, uint32_t L, uint64_t h)
     loop->u.loop.body = body;
     loop->hash = loop_hash(body, L);
     loop->depth = (uint8_t)(max_depth(body, L) + 1);
+    uint64_t t0 = q->tfirst[n - 2 * L]; /* the loop starts with its first iteration */
     truncate_to(q, n - 2 * L);
-    append(q, loop); /* cannot fail: the list just shrank */
+    append(q, loop, t0); /* cannot fail: the list just shrank */
     return 1;
 }
 
@@ -611,9 +621,9 @@ static int fold_tail(siot_queue *q)
     return 0;
 }
 
-static int push_node(siot_queue *q, siot_node *node)
+static int push_node(siot_queue *q, siot_node *node, uint64_t t)
 {
-    if (!node || append(q, node)) {
+    if (!node || append(q, node, t)) {
         if (node)
             free_node(q, node);
         return -1;
@@ -627,7 +637,7 @@ static int flush_pending(siot_queue *q)
     uint32_t np = q->npend;
     q->npend = 0;
     for (uint32_t i = 0; i < np; i++)
-        if (push_node(q, make_event(q, &q->pend[i], q->pend_dist[i], q->pbytes)))
+        if (push_node(q, make_event(q, &q->pend[i], q->pend_dist[i], q->pbytes), q->pend_key[i]))
             return -1;
     q->npbytes = 0;
     return 0;
@@ -641,9 +651,12 @@ static int stash(siot_queue *q, const siot_raw *r, int64_t dist, const uint8_t *
         int64_t *pd = pend ? siot_realloc(q->pend_dist, cap * sizeof *pd) : NULL;
         if (pend)
             q->pend = pend;
-        if (!pd)
+        if (pd)
+            q->pend_dist = pd;
+        uint64_t *pk = pd ? siot_realloc(q->pend_key, cap * sizeof *pk) : NULL;
+        if (!pk)
             return -1;
-        q->pend_dist = pd;
+        q->pend_key = pk;
         q->cappend = cap;
     }
     siot_raw *c = &q->pend[q->npend];
@@ -670,6 +683,7 @@ static int stash(siot_queue *q, const siot_raw *r, int64_t dist, const uint8_t *
         c->args[i].i = off;
         q->npbytes = off + (uint32_t)len;
     }
+    q->pend_key[q->npend] = q->key;
     q->pend_dist[q->npend++] = dist;
     return 0;
 }
@@ -862,7 +876,7 @@ int siot_queue_push(siot_queue *q, const siot_raw *grp, uint32_t n, const uint8_
         if (q->compress && fast_path(q, r, dist, pool))
             continue;
         pred_drop(q);
-        if (push_node(q, make_event(q, r, dist, pool))) {
+        if (push_node(q, make_event(q, r, dist, pool), q->key)) {
             q->oom = 1;
             return -1;
         }

@@ -45,6 +45,11 @@ typedef struct siot_queue {
     siot_node **nodes;
     uint64_t *hash;   /* hash of nodes[i] */
     uint32_t *nbody;  /* body length of nodes[i] when it is a loop, else 0 */
+    uint64_t *tfirst; /* order key of nodes[i]'s first group (`key` when it
+                         was pushed): the threads' queues are merged by it */
+    uint64_t key;     /* the order key of the group pushed next, set by the
+                         caller (src/session.c: when the group's handle ids
+                         were settled); 0 in a single-threaded use */
     uint32_t n, cap;
     /* The fold's candidates without scanning the window: prev_same[i] is the
      * last position before i whose node and predecessor have the hashes of
@@ -66,6 +71,7 @@ typedef struct siot_queue {
     /* a partial iteration of the tail loop, matched but not merged yet */
     siot_raw *pend;
     int64_t *pend_dist;
+    uint64_t *pend_key;
     uint32_t npend, cappend;
     uint8_t *pbytes;
     uint32_t npbytes, cappbytes;

@@ -12,8 +12,14 @@
 static siot_expr interned[INTERN_HI - INTERN_LO];
 static int interned_ready;
 
-static void intern_init(void)
+/* Filled at load time: threads fold into their own queues at the same
+ * time (src/session.h), and a first use from two of them would race. A
+ * use from an earlier constructor fills it then, on the one thread there
+ * is. */
+__attribute__((constructor)) static void intern_init(void)
 {
+    if (interned_ready)
+        return;
     for (int64_t v = INTERN_LO; v < INTERN_HI; v++) {
         siot_expr *x = &interned[v - INTERN_LO];
         x->tag = SIOT_X_CONST;

@@ -105,6 +105,7 @@ SIOT_TEXT siot_raw *siot_end_shared(int slot)
     siot_raw *r = end_call(t, slot, __builtin_frame_address(0));
     siot_lock();
     t->shared = 1;
+    t->locked_at = siot_now(); /* the ids it settles are settled in lock order */
     return r;
 }
 
@@ -114,12 +115,14 @@ void siot_finish(int slot)
     uint64_t end = t->stage[slot].t_end;
     t->top = t->stage[slot].parent;
     t->depth--;
+    uint64_t key = end; /* the group's order key (session.h) */
     if (t->shared) {
         t->shared = 0;
+        key = t->locked_at;
         siot_unlock();
     }
     if (t->depth == 0) {
-        siot_session_push(&t->tq, t->stage, t->nstage, t->pool, end);
+        siot_session_push(&t->tq, t->stage, t->nstage, t->pool, end, key);
         t->nstage = 0;
         t->npool = 0;
     }

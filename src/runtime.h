@@ -62,6 +62,7 @@ typedef struct siot_tls {
     uint32_t npool, cappool;
     struct siot_tq *tq; /* the thread's own queue (session.c), from its first group */
     int shared;         /* siot_end_shared took the recorder lock for this call's filling */
+    uint64_t locked_at; /* when it had it: the order key of its group (session.h) */
 } siot_tls;
 
 extern __thread siot_tls siot_t __attribute__((tls_model("initial-exec")));

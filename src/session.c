@@ -32,8 +32,8 @@
 /* A thread's own queue: its groups are folded there under its own lock,
  * which only its thread takes on the hot path; another thread takes it only
  * to checkpoint, spill, restart or end the session (docs/hotpath.md,
- * "Threads"). The queues are united when the trace is taken, one thread's
- * nodes after another's, in the order the threads first recorded. */
+ * "Threads"). The queues are merged when the trace is taken, by their
+ * groups' order keys (gather_nodes). */
 typedef struct siot_tq {
     atomic_flag lock;
     int live;                 /* q and arena initialised */
@@ -248,19 +248,39 @@ static void note_layers_left_out(siot_trace *t)
         siot_trace_set_kv(t, "layers_left_out", note);
 }
 
-/* Every thread's nodes, one thread after another (the nodes stay in the
- * threads' arenas). */
+/* Every thread's nodes in one list, ordered by their groups' keys (a loop:
+ * its first iteration's), a merge of the threads' lists, each already in
+ * that order. A group's key is when its handle ids were settled: for a call
+ * that changes the shared tables, the moment it had the recorder lock (so
+ * opens on two threads come in the order they got their ids, and a replay
+ * gives the same ids); for the others, the end of the call (after the open
+ * of what it uses). The main thread's MPI_Finalize comes after the I/O of
+ * the threads it joined. The nodes stay in the threads' arenas. */
 static int gather_nodes(siot_trace *t, uint64_t n)
 {
+    uint32_t ntq = 0;
+    for (siot_tq *tq = S.tqs; tq; tq = tq->next)
+        ntq += tq->live && tq->q.n;
+    /* from t's arena, not the stack: this may run in a signal handler */
     t->top = siot_arena_alloc(&t->arena, (n ? n : 1) * sizeof *t->top);
-    if (!t->top)
+    siot_tq **tqs = siot_arena_alloc(&t->arena, (ntq ? ntq : 1) * sizeof *tqs);
+    uint32_t *at = siot_arena_alloc(&t->arena, (ntq ? ntq : 1) * sizeof *at);
+    if (!t->top || !tqs || !at)
         return -1;
-    t->ntop = 0;
+    ntq = 0;
     for (siot_tq *tq = S.tqs; tq; tq = tq->next)
         if (tq->live && tq->q.n) {
-            memcpy(t->top + t->ntop, tq->q.nodes, tq->q.n * sizeof *t->top);
-            t->ntop += tq->q.n;
+            at[ntq] = 0;
+            tqs[ntq++] = tq;
         }
+    for (t->ntop = 0; t->ntop < n; t->ntop++) {
+        uint32_t best = 0;
+        for (uint32_t k = 1; k < ntq; k++)
+            if (at[k] < tqs[k]->q.n &&
+                (at[best] >= tqs[best]->q.n || tqs[k]->q.tfirst[at[k]] < tqs[best]->q.tfirst[at[best]]))
+                best = k;
+        t->top[t->ntop] = tqs[best]->q.nodes[at[best]++];
+    }
     return 0;
 }
 
@@ -468,8 +488,9 @@ static void spill_due(siot_tq *tq)
     siot_unlock();
 }
 
-static void add_group(siot_tq *tq, const siot_raw *stage, uint32_t n, const uint8_t *pool, uint64_t now)
+static void add_group(siot_tq *tq, const siot_raw *stage, uint32_t n, const uint8_t *pool, uint64_t now, uint64_t key)
 {
+    tq->q.key = key;
     siot_queue_push(&tq->q, stage, n, pool);
     if (!tq->first || stage[0].t_start < tq->first)
         tq->first = stage[0].t_start;
@@ -491,7 +512,8 @@ static siot_tq *first_group(struct siot_tq **mine)
     return tq;
 }
 
-void siot_session_push(struct siot_tq **mine, const siot_raw *stage, uint32_t n, const uint8_t *pool, uint64_t now)
+void siot_session_push(struct siot_tq **mine, const siot_raw *stage, uint32_t n, const uint8_t *pool, uint64_t now,
+                       uint64_t key)
 {
     siot_tq *tq = *mine;
     if (SIOT_UNLIKELY(!tq) && !(tq = first_group(mine))) {
@@ -501,7 +523,7 @@ void siot_session_push(struct siot_tq **mine, const siot_raw *stage, uint32_t n,
     siot_take(&tq->lock);
     int spill = 0;
     if (SIOT_LIKELY(!S.ended && tq->live)) {
-        add_group(tq, stage, n, pool, now);
+        add_group(tq, stage, n, pool, now, key);
         spill = siot_cfg.max_memory && tq->arena.used_bytes > tq_limit() && tq->q.n;
     }
     siot_let_go(&tq->lock);

@@ -7,8 +7,9 @@
  *
  * Each thread folds its events into its own queue, under a lock of its own
  * that other threads take only to checkpoint, spill, restart or end the
- * session; the threads' queues are united when the trace is taken, one
- * thread's nodes after another's (each event keeps its thread number).
+ * session; the threads' queues are merged when the trace is taken, in the
+ * order of their groups' keys (gather_nodes; each event keeps its thread
+ * number).
  *
  * Locks: siot_session_restart and siot_session_take take the recorder lock
  * (lock.h) and then every thread's queue lock (that order, always);
@@ -55,7 +56,9 @@ void siot_session_forget(void);
  * that queue's lock; a checkpoint or a spill that came due is done after,
  * out of it. Called without the recorder lock. */
 struct siot_tq;
-void siot_session_push(struct siot_tq **mine, const siot_raw *stage, uint32_t n, const uint8_t *pool, uint64_t now);
+/* key: the group's place among the other threads' (session.c gather_nodes). */
+void siot_session_push(struct siot_tq **mine, const siot_raw *stage, uint32_t n, const uint8_t *pool, uint64_t now,
+                       uint64_t key);
 /* A checkpoint written is made durable (fsync, rename) out of the locks. */
 void siot_session_commit_checkpoint(void);
 
