@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "core/format.h"
 #include "core/ranklist.h"
 #include "core/salloc.h"
 #include "compress/xmerge.h"
@@ -15,7 +16,7 @@
  * no occurrence): the only kind whose value per rank is one integer. */
 static int rank_function(const siot_expr *x)
 {
-    if (x->tag != SIOT_X_RANKED || x->n < 3)
+    if (x->tag != SIOT_X_RANKED || x->n < 2)
         return 0;
     for (uint32_t i = 0; i < x->n; i++) {
         const siot_expr *e = x->u.ranked[i].x;
@@ -119,7 +120,20 @@ static siot_expr *by_residue(siot_arena *a, const rvals *r, uint32_t m, const in
     return x;
 }
 
-/* x rewritten by the smallest period whose form takes no more entries, or x. */
+/* Whether y takes fewer bytes in the file than x (a merge in another order
+ * can leave two entries of strided rank lists where a residue takes three
+ * constants). */
+static int smaller(const siot_expr *y, const siot_expr *x)
+{
+    siot_vbuf scratch;
+    siot_vbuf_init(&scratch);
+    size_t a = siot_expr_size(y, &scratch), b = siot_expr_size(x, &scratch);
+    int ok = !scratch.oom && a < b;
+    siot_vbuf_free(&scratch);
+    return ok;
+}
+
+/* x rewritten by the smallest period, when that takes fewer bytes, or x. */
 static siot_expr *refold(siot_arena *a, siot_expr *x)
 {
     if (!rank_function(x))
@@ -128,10 +142,10 @@ static siot_expr *refold(siot_arena *a, siot_expr *x)
     siot_expr *out = x;
     if (values_of(x, &r) == 0) {
         int64_t base[MAX_PERIOD], step[MAX_PERIOD];
-        for (uint32_t m = 1; m <= MAX_PERIOD && m <= x->n && m * 2 <= r.span; m++)
+        for (uint32_t m = 1; m <= MAX_PERIOD && m * 2 <= r.span; m++)
             if (fits_period(&r, m, base, step)) {
                 siot_expr *y = m == 1 ? rank_affine(a, base[0], step[0]) : by_residue(a, &r, m, base, step);
-                out = y ? y : x;
+                out = y && (m == 1 || smaller(y, x)) ? y : x;
                 break;
             }
     }

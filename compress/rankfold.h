@@ -5,8 +5,8 @@
  * This pass, run on the job's merged trace before it is written, rewrites a
  * per-rank table of functions of the rank alone as one value by the rank's
  * residue mod m ({rank%3:10,15,20}, SIOT_X_RMOD), for the smallest m (up to
- * 16) whose classes are each one progression in the rank, when m is at most
- * the table's entries. It also writes arrays whose elements are
+ * 16) whose classes are each one progression in the rank, when that takes
+ * fewer bytes. It also writes arrays whose elements are
  * first + step*j (the request ids a Waitall completes) as ranges of a length
  * (SIOT_X_RANGE), a per-rank table of such arrays as one range whose length
  * is a value of the rank, refolded like the others. Lossless: every rank's
