@@ -3,23 +3,90 @@
 # (tests/progs/segments.c: S segments x 64 transfers of lseek + write, then
 # read back) at 4 ranks as S grows, and the part of a trace that grows with
 # the ranks by design (each rank's own times, section RANKTIMES) beside the
-# rest, for the IOR-like example at 2..64 ranks. Sizes from the files, the
-# sections from `siot dump --sizes`.
+# rest, for the IOR-like example at 2..64 ranks, and every example at 4,
+# 16 and 64 ranks and with 2x and 8x its iterations (issue 17's size
+# tables). Sizes from the files, the sections from `siot dump --sizes`.
+# PS, EXAMPLE_PS: other rank counts; ONLY=examples: the last table alone.
 BENCH_NAME=compress
 . "$(dirname "$0")/common.sh"
 rank_times() { "$SIOT" dump --sizes "$1" | sed -n 's/.*rank times \([0-9]*\) .*/\1/p'; }
-echo "== segments (S x 64 transfers of lseek + write, then read), 4 ranks ($MPI flavour)"
-printf "%8s %12s %12s\n" S "trace B" "events"
-for S in 16 256 4096; do
-    (cd "$W" && rm -f segments.dat && SIOT_TRACE=$W/s.siot run 4 "$B/bench/segments" "$S" > /dev/null)
-    printf "%8s %12s %12s\n" "$S" "$(stat -c %s "$W/s.siot")" "$("$SIOT" dump "$W/s.siot" | sed -n 's/.*note events_recorded: //p')"
+if [ "${ONLY:-}" != examples ]; then
+    echo "== segments (S x 64 transfers of lseek + write, then read), 4 ranks ($MPI flavour)"
+    printf "%8s %12s %12s\n" S "trace B" "events"
+    for S in 16 256 4096; do
+        (cd "$W" && rm -f segments.dat && SIOT_TRACE=$W/s.siot run 4 "$B/bench/segments" "$S" > /dev/null)
+        printf "%8s %12s %12s\n" "$S" "$(stat -c %s "$W/s.siot")" "$("$SIOT" dump "$W/s.siot" | sed -n 's/.*note events_recorded: //p')"
+    done
+    echo
+    echo "== IOR-like example, POSIX, 8 segments: per-rank times against the rest ($MPI flavour)"
+    printf "%6s %12s %16s %12s\n" ranks "trace B" "rank times B" "rest B"
+    for P in ${PS:-2 4 16 64}; do
+        (cd "$W" && rm -f ior.dat && SIOT_TRACE=$W/i.siot run "$P" "$B/examples/ior" -a posix -s 8 > /dev/null)
+        c=$(stat -c %s "$W/i.siot")
+        r=$(rank_times "$W/i.siot")
+        printf "%6s %12s %16s %12s\n" "$P" "$c" "$r" "$((c - r))"
+    done
+    echo
+fi
+# Every example (examples/README.md) at 4, 16 and 64 ranks, and at 4 ranks
+# with 2x and 8x its iterations (steps, segments, blocks): the trace's
+# bytes besides the per-rank times, which grow with the ranks by design.
+# A trace that folds keeps each row within a few percent. EXAMPLES=dir
+# measures another build's examples (e.g. a copy of main's).
+E=${EXAMPLES:-$B/examples}
+rest() { echo $(($(stat -c %s "$1") - $(rank_times "$1"))); }
+example_bytes() { # P ARGS...: the trace's bytes besides the rank times
+    local np=$1
+    shift
+    (cd "$W" && rm -f ./*.dat ./*.out ./*_00* ./*.nc ./*.txt && SIOT_TRACE=$W/e.siot run "$np" "$@" > /dev/null) || {
+        echo failed
+        return
+    }
+    rest "$W/e.siot"
+}
+echo "== examples: trace B besides rank times ($MPI flavour); x2, x8: iterations at 4 ranks"
+RUNS="${EXAMPLE_PS:-4 16 64} 4x2 4x8" # P, or P x the iterations
+line=$(printf "%-10s" example)
+for run in $RUNS; do line="$line $(printf "%8s" "$run")"; done
+echo "$line"
+# name | program | arguments | iteration option | its 1x value
+cases=(
+    "ckpt|ckpt|2 2 4096|-|6"
+    "ior-posix|ior|-a posix|-s|4"
+    "ior-mpiio|ior|-a mpiio -c|-s|4"
+    "flash-io|flash-io|-z 4|-n|2"
+    "pop|pop|-k 2 -g 32|-s|3"
+    "btio|btio|-n 16|-s|3"
+)
+for c in "${cases[@]}"; do
+    IFS='|' read -r name prog args opt n <<< "$c"
+    line=$(printf "%-10s" "$name")
+    for run in $RUNS; do
+        P=${run%x*} k=1
+        [ "$run" != "$P" ] && k=${run#*x}
+        # ckpt takes its steps as its first argument
+        if [ "$opt" = - ]; then a="$((n * k)) $args"; else a="$args $opt $((n * k))"; fi
+        # shellcheck disable=SC2086
+        line="$line $(printf "%8s" "$(example_bytes "$P" "$E/$prog" $a)")"
+    done
+    echo "$line"
 done
 echo
-echo "== IOR-like example, POSIX, 8 segments: per-rank times against the rest ($MPI flavour)"
-printf "%6s %12s %16s %12s\n" ranks "trace B" "rank times B" "rest B"
-for P in ${PS:-2 4 16 64}; do
-    (cd "$W" && rm -f ior.dat && SIOT_TRACE=$W/i.siot run "$P" "$B/examples/ior" -a posix -s 8 > /dev/null)
-    c=$(stat -c %s "$W/i.siot")
-    r=$(rank_times "$W/i.siot")
-    printf "%6s %12s %16s %12s\n" "$P" "$c" "$r" "$((c - r))"
+# What the last passes cost at MPI_Finalize (SIOT_VERBOSE): rank 0's own
+# final pass (compress/renest.h) and the job's residues and ranges
+# (compress/rankfold.h), against the whole of it (note finalize_seconds:
+# the passes, the merge of ranks and the encoding).
+P=${FINALIZE_P:-16}
+echo "== last passes at MPI_Finalize, $P ranks ($MPI flavour): ms"
+printf "%-10s %10s %10s %12s\n" example renest residues finalize
+for c in "${cases[@]}"; do
+    IFS='|' read -r name prog args opt n <<< "$c"
+    if [ "$opt" = - ]; then a="$n $args"; else a="$args $opt $n"; fi
+    # shellcheck disable=SC2086
+    (cd "$W" && rm -f ./*.dat ./*.out ./*_00* ./*.nc ./*.txt &&
+        SIOT_VERBOSE=1 SIOT_TRACE=$W/e.siot run "$P" "$E/$prog" $a > /dev/null 2> "$W/verbose.err") || continue
+    passes=$(sed -n "s/.*final pass \([0-9.]*\) ms, the job's residues and ranges \([0-9.]*\) ms/\1 \2/p" "$W/verbose.err")
+    fin=$("$SIOT" dump "$W/e.siot" | sed -n 's/.*note finalize_seconds: //p')
+    # shellcheck disable=SC2086
+    printf "%-10s %10s %10s %12s\n" "$name" ${passes:-? ?} "$(awk -v s="$fin" 'BEGIN { printf "%.1f", s * 1000 }')"
 done

@@ -4,8 +4,10 @@
 
 #include <string.h>
 
+#include "core/format.h"
 #include "core/ranklist.h"
 #include "core/salloc.h"
+#include "compress/xmerge.h"
 
 #define MAX_PERIOD 16
 #define MAX_SPAN (1 << 20) /* ranks looked at per table */
@@ -14,7 +16,7 @@
  * no occurrence): the only kind whose value per rank is one integer. */
 static int rank_function(const siot_expr *x)
 {
-    if (x->tag != SIOT_X_RANKED || x->n < 3)
+    if (x->tag != SIOT_X_RANKED || x->n < 2)
         return 0;
     for (uint32_t i = 0; i < x->n; i++) {
         const siot_expr *e = x->u.ranked[i].x;
@@ -99,35 +101,39 @@ static siot_expr *rank_affine(siot_arena *a, int64_t base, int64_t step)
     return x;
 }
 
-/* The table by residue mod m: one entry per class that has ranks. */
+/* The value by residue mod m: an entry per class, in the order of the
+ * residues (a class without ranks is never evaluated: 0). Cheaper than a
+ * table of strided rank lists, and the same at any rank count. */
 static siot_expr *by_residue(siot_arena *a, const rvals *r, uint32_t m, const int64_t *base, const int64_t *step)
 {
     siot_expr *x = siot_arena_alloc(a, sizeof *x);
-    siot_rankedent *ents = x ? siot_arena_alloc(a, m * sizeof *ents) : NULL;
-    int32_t *ranks = ents ? siot_malloc((r->span / m + 1) * sizeof *ranks) : NULL;
-    if (!ranks)
+    siot_expr **items = x ? siot_arena_alloc(a, m * sizeof *items) : NULL;
+    if (!items)
         return NULL;
-    x->tag = SIOT_X_RANKED;
-    x->u.ranked = ents;
-    for (uint32_t c = 0; c < m; c++) {
-        uint32_t n = 0;
-        for (uint32_t at = c; at < r->span; at += m)
-            if (r->have[at])
-                ranks[n++] = r->lo + (int32_t)at;
-        if (!n)
-            continue;
-        siot_rankedent *e = &ents[x->n];
-        if (!siot_rl_from_sorted(a, &e->rl, ranks, n) || !(e->x = rank_affine(a, base[c], step[c]))) {
-            siot_free(ranks);
+    x->tag = SIOT_X_RMOD;
+    x->n = m;
+    x->u.items = items;
+    /* class c of fits_period holds the ranks lo + c + k*m */
+    for (uint32_t c = 0; c < m; c++)
+        if (!(items[((uint32_t)r->lo + c) % m] = rank_affine(a, base[c], step[c])))
             return NULL;
-        }
-        x->n++;
-    }
-    siot_free(ranks);
     return x;
 }
 
-/* x rewritten by the smallest period that takes fewer entries, or x. */
+/* Whether y takes fewer bytes in the file than x (a merge in another order
+ * can leave two entries of strided rank lists where a residue takes three
+ * constants). */
+static int smaller(const siot_expr *y, const siot_expr *x)
+{
+    siot_vbuf scratch;
+    siot_vbuf_init(&scratch);
+    size_t a = siot_expr_size(y, &scratch), b = siot_expr_size(x, &scratch);
+    int ok = !scratch.oom && a < b;
+    siot_vbuf_free(&scratch);
+    return ok;
+}
+
+/* x rewritten by the smallest period, when that takes fewer bytes, or x. */
 static siot_expr *refold(siot_arena *a, siot_expr *x)
 {
     if (!rank_function(x))
@@ -136,10 +142,10 @@ static siot_expr *refold(siot_arena *a, siot_expr *x)
     siot_expr *out = x;
     if (values_of(x, &r) == 0) {
         int64_t base[MAX_PERIOD], step[MAX_PERIOD];
-        for (uint32_t m = 1; m <= MAX_PERIOD && m < x->n && m * 2 <= r.span; m++)
+        for (uint32_t m = 1; m <= MAX_PERIOD && m * 2 <= r.span; m++)
             if (fits_period(&r, m, base, step)) {
                 siot_expr *y = m == 1 ? rank_affine(a, base[0], step[0]) : by_residue(a, &r, m, base, step);
-                out = y && (m == 1 || y->n < x->n) ? y : x;
+                out = y && (m == 1 || smaller(y, x)) ? y : x;
                 break;
             }
     }
@@ -148,15 +154,133 @@ static siot_expr *refold(siot_arena *a, siot_expr *x)
     return out;
 }
 
+/* ---- arrays of request ids: first + step*j ----
+ * A batch of n non-blocking calls completed by one MPI_Waitall passes it the
+ * ids of those n requests, consecutive: an array as long as the batch, and,
+ * when n depends on the rank, a per-rank table of such arrays. Written as a
+ * range (length, first, step), its size no longer depends on n; the length
+ * is then a value of the rank like any other. */
+
+typedef struct arith {
+    uint32_t n;
+    const siot_expr *first;
+    int64_t step;
+} arith;
+
+static int64_t coef_of(const siot_expr *x, uint32_t k)
+{
+    return x->tag == SIOT_X_AFFINE && k < x->n ? x->u.coef[k] : 0;
+}
+
+/* a and b constants or progressions that differ in their base alone */
+static int same_but_base(const siot_expr *a, const siot_expr *b)
+{
+    if ((a->tag != SIOT_X_CONST && a->tag != SIOT_X_AFFINE) || (b->tag != SIOT_X_CONST && b->tag != SIOT_X_AFFINE))
+        return 0;
+    int64_t ra = a->tag == SIOT_X_AFFINE ? a->rcoef : 0, rb = b->tag == SIOT_X_AFFINE ? b->rcoef : 0;
+    uint32_t n = a->tag == SIOT_X_AFFINE ? a->n : 0;
+    n = b->tag == SIOT_X_AFFINE && b->n > n ? b->n : n;
+    for (uint32_t k = 0; k < n; k++)
+        if (coef_of(a, k) != coef_of(b, k))
+            return 0;
+    return ra == rb;
+}
+
+/* Whether the array x is first + step*j element by element. */
+static int arith_of(const siot_expr *x, arith *q)
+{
+    if (!x || x->tag != SIOT_X_ARRAY)
+        return 0;
+    q->n = x->n;
+    q->first = x->n ? x->u.items[0] : NULL;
+    q->step = 0;
+    for (uint32_t j = 0; j < x->n; j++) {
+        const siot_expr *e = x->u.items[j];
+        if (!e || !same_but_base(e, q->first))
+            return 0;
+        uint64_t d = (uint64_t)e->base - (uint64_t)q->first->base;
+        if (j == 1)
+            q->step = (int64_t)d;
+        else if (j > 1 && d != (uint64_t)q->step * j)
+            return 0;
+    }
+    return 1;
+}
+
+static siot_expr *range_x(siot_arena *a, siot_expr *len, const siot_expr *first, int64_t step)
+{
+    siot_expr *x = siot_arena_alloc(a, sizeof *x);
+    siot_expr **items = x ? siot_arena_alloc(a, 3 * sizeof *items) : NULL;
+    if (!items || !len || !(items[2] = rank_affine(a, step, 0)))
+        return NULL;
+    x->tag = SIOT_X_RANGE;
+    x->n = 3;
+    x->u.items = items;
+    items[0] = len;
+    items[1] = (siot_expr *)first; /* shared: the arena owns both */
+    return x;
+}
+
+/* A per-rank table of arrays with one first element and one step: one
+ * range whose length is the table of their lengths (then refolded). */
+static siot_expr *ranked_range(siot_arena *a, siot_expr *x)
+{
+    const siot_expr *first = NULL;
+    int64_t step = 0;
+    int stepped = 0;
+    for (uint32_t i = 0; i < x->n; i++) {
+        arith q;
+        if (!arith_of(x->u.ranked[i].x, &q) || (q.n && first && !siot_x_equal(first, q.first)) ||
+            (q.n > 1 && stepped && q.step != step))
+            return x;
+        first = q.n ? q.first : first;
+        stepped |= q.n > 1;
+        step = q.n > 1 ? q.step : step;
+    }
+    siot_expr *lens = siot_arena_alloc(a, sizeof *lens);
+    siot_rankedent *ents = lens ? siot_arena_alloc(a, x->n * sizeof *ents) : NULL;
+    if (!stepped || !ents)
+        return x;
+    lens->tag = SIOT_X_RANKED;
+    lens->n = x->n;
+    lens->u.ranked = ents;
+    for (uint32_t i = 0; i < x->n; i++) {
+        ents[i].rl = x->u.ranked[i].rl;
+        if (!(ents[i].x = rank_affine(a, x->u.ranked[i].x->n, 0)))
+            return x;
+    }
+    siot_expr *y = range_x(a, refold(a, lens), first, step);
+    return y ? y : x;
+}
+
+static siot_expr *to_range(siot_arena *a, siot_expr *x)
+{
+    arith q;
+    if (arith_of(x, &q)) {
+        siot_expr *y = q.n >= 3 ? range_x(a, rank_affine(a, q.n, 0), q.first, q.step) : NULL;
+        return y ? y : x;
+    }
+    return x->tag == SIOT_X_RANKED ? ranked_range(a, x) : x;
+}
+
+/* The value in a slot, and those inside its sequences and run tables. */
 static uint32_t refold_slot(siot_arena *a, siot_expr **slot)
 {
-    if (!*slot)
+    siot_expr *x = *slot;
+    if (!x)
         return 0;
-    siot_expr *y = refold(a, *slot);
-    if (y == *slot)
-        return 0;
+    uint32_t done = 0;
+    if (x->tag == SIOT_X_SEQ)
+        for (uint32_t i = 0; i < x->n; i++)
+            done += refold_slot(a, &x->u.items[i]);
+    if (x->tag == SIOT_X_SEQL)
+        for (uint32_t i = 0; i < x->n; i++)
+            done += refold_slot(a, &x->u.runs[i].x);
+    siot_expr *y = refold(a, to_range(a, x));
+    if (y == x)
+        return done;
     *slot = y;
-    return 1;
+    return done + 1;
 }
 
 static uint32_t refold_node(siot_arena *a, siot_node *n)

@@ -3,10 +3,14 @@
  * like 10 + 5*(rank % 3) ends as a per-rank table of one entry per pair of
  * ranks ({r0-1: 10+5*rank, r2-3: 40-10*rank, ...}), growing with the ranks.
  * This pass, run on the job's merged trace before it is written, rewrites a
- * per-rank table of functions of the rank alone as one entry per residue
- * class mod m ({r<0;3x>: 10, r<1;3x>: 15, r<2;3x>: 20}), for the smallest m
- * (up to 16) whose classes are each one progression in the rank, when that
- * takes fewer entries. Lossless: every rank's value is the same.
+ * per-rank table of functions of the rank alone as one value by the rank's
+ * residue mod m ({rank%3:10,15,20}, SIOT_X_RMOD), for the smallest m (up to
+ * 16) whose classes are each one progression in the rank, when that takes
+ * fewer bytes. It also writes arrays whose elements are
+ * first + step*j (the request ids a Waitall completes) as ranges of a length
+ * (SIOT_X_RANGE), a per-rank table of such arrays as one range whose length
+ * is a value of the rank, refolded like the others. Lossless: every rank's
+ * value is the same.
  *
  * Locks: none; the trace is the caller's alone. Signals: not for handlers.
  *

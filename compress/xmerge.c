@@ -71,6 +71,8 @@ int siot_x_equal(const siot_expr *a, const siot_expr *b)
         return memcmp(a->u.vals, b->u.vals, a->n * sizeof(int64_t)) == 0;
     case SIOT_X_SEQ:
     case SIOT_X_ARRAY:
+    case SIOT_X_RMOD:  /* only in job files (compress/rankfold.h), which siot merge may join */
+    case SIOT_X_RANGE:
         for (uint32_t i = 0; i < a->n; i++)
             if (!siot_x_equal(a->u.items[i], b->u.items[i]))
                 return 0;
@@ -126,6 +128,8 @@ void siot_x_free(siot_pool *p, siot_expr *x)
         break;
     case SIOT_X_SEQ:
     case SIOT_X_ARRAY:
+    case SIOT_X_RMOD:
+    case SIOT_X_RANGE:
         for (uint32_t i = 0; i < x->n; i++)
             siot_x_free(p, x->u.items[i]);
         siot_pool_free(p, x->u.items, (x->cap ? x->cap : x->n) * sizeof *x->u.items);
@@ -176,6 +180,8 @@ siot_expr *siot_x_clone(siot_pool *p, const siot_expr *x)
         break;
     case SIOT_X_SEQ:
     case SIOT_X_ARRAY:
+    case SIOT_X_RMOD:
+    case SIOT_X_RANGE:
         y->u.items = siot_pool_alloc(p, (x->n ? x->n : 1) * sizeof *y->u.items);
         ok = y->u.items != NULL;
         for (uint32_t i = 0; ok && i < x->n; i++)
@@ -231,6 +237,8 @@ int siot_x_depends(const siot_expr *x, unsigned lvl)
         return lvl < x->n && x->u.coef[lvl] != 0;
     case SIOT_X_SEQ:
     case SIOT_X_ARRAY:
+    case SIOT_X_RMOD:
+    case SIOT_X_RANGE:
         for (uint32_t i = 0; i < x->n; i++)
             if (siot_x_depends(x->u.items[i], lvl))
                 return 1;

@@ -90,6 +90,12 @@ static const siot_run *seql_run(const siot_expr *x, const siot_ctx *c, siot_ctx 
 static int64_t wrap_add(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }
 static int64_t wrap_mul(int64_t a, int64_t b) { return (int64_t)((uint64_t)a * (uint64_t)b); }
 
+/* RMOD: the entry of the rank's residue class (ranks are never negative). */
+static const siot_expr *rmod_item(const siot_expr *x, const siot_ctx *c)
+{
+    return x->n && c->rank >= 0 ? x->u.items[(uint64_t)c->rank % x->n] : NULL;
+}
+
 static int eval_int(const siot_expr *x, const siot_ctx *c, int64_t *v)
 {
     switch (x->tag) {
@@ -135,6 +141,10 @@ static int eval_int(const siot_expr *x, const siot_ctx *c, int64_t *v)
     case SIOT_X_APPROX:
         *v = siot_x_approx_mean(x);
         return 0;
+    case SIOT_X_RMOD: {
+        const siot_expr *e = rmod_item(x, c);
+        return e ? eval_int(e, c, v) : -1;
+    }
     }
     return -1;
 }
@@ -167,6 +177,28 @@ static void put_field(siot_vbuf *b, const siot_strseg *s, int64_t v)
     int n = s->zero_pad ? snprintf(t, sizeof t, "%0*" PRId64, w, v) : snprintf(t, sizeof t, "%" PRId64, v);
     if (n > 0)
         siot_vbuf_put(b, t, (size_t)n);
+}
+
+/* A hostile file may ask for any length: more elements than this is an error. */
+#define MAX_RANGE (1u << 24)
+
+static int eval_range(const siot_expr *x, const siot_ctx *c, siot_vbuf *scratch, siot_value *out)
+{
+    int64_t len, first, step;
+    if (x->n != 3 || eval_int(x->u.items[0], c, &len) || eval_int(x->u.items[1], c, &first) ||
+        eval_int(x->u.items[2], c, &step) || len < 0 || len > (int64_t)MAX_RANGE)
+        return -1;
+    scratch->len = 0;
+    if (!siot_vbuf_reserve(scratch, (size_t)len * 8 + 8))
+        return -1;
+    for (int64_t j = 0; j < len; j++) {
+        int64_t v = wrap_add(first, wrap_mul(step, j));
+        memcpy(scratch->data + 8 * (size_t)j, &v, 8);
+    }
+    out->kind = SIOT_V_ARR;
+    out->arr = (const int64_t *)(void *)scratch->data;
+    out->n = (uint32_t)len;
+    return 0;
 }
 
 int siot_eval(const siot_expr *x, const siot_ctx *ctx, siot_vbuf *scratch, siot_value *out)
@@ -240,6 +272,12 @@ int siot_eval(const siot_expr *x, const siot_ctx *ctx, siot_vbuf *scratch, siot_
         out->arr = (const int64_t *)(void *)scratch->data;
         out->n = x->n;
         return 0;
+    case SIOT_X_RMOD: {
+        const siot_expr *e = rmod_item(x, ctx);
+        return e ? siot_eval(e, ctx, scratch, out) : -1;
+    }
+    case SIOT_X_RANGE:
+        return eval_range(x, ctx, scratch, out);
     }
     return -1;
 }
@@ -258,6 +296,7 @@ int siot_x_is_const(const siot_expr *x)
                 return 0;
         return 1;
     case SIOT_X_ARRAY:
+    case SIOT_X_RANGE:
         for (uint32_t i = 0; i < x->n; i++)
             if (!siot_x_is_const(x->u.items[i]))
                 return 0;
@@ -379,6 +418,18 @@ static void format_seql(const siot_expr *x, siot_vbuf *o)
     fmt(o, "](%u runs)", x->n);
 }
 
+/* {rank%3:10,15,20}; the array [first + step*j for j < len] as range(len; first, step) */
+static void format_items(const siot_expr *x, siot_vbuf *o, const char *open, const char *close)
+{
+    fmt(o, "%s", open);
+    for (uint32_t i = 0; i < x->n; i++) {
+        if (i)
+            fmt(o, x->tag == SIOT_X_RANGE && i == 1 ? "; " : ",");
+        siot_x_format(x->u.items[i], o);
+    }
+    fmt(o, "%s", close);
+}
+
 static void format_array(const siot_expr *x, siot_vbuf *o)
 {
     fmt(o, "[");
@@ -425,6 +476,13 @@ void siot_x_format(const siot_expr *x, siot_vbuf *o)
         break;
     case SIOT_X_ARRAY:
         format_array(x, o);
+        break;
+    case SIOT_X_RMOD:
+        fmt(o, "{rank%%%u:", x->n);
+        format_items(x, o, "", "}");
+        break;
+    case SIOT_X_RANGE:
+        format_items(x, o, "range(", ")");
         break;
     default:
         fmt(o, "?");

@@ -147,8 +147,13 @@ static void enc_expr(siot_vbuf *b, const siot_expr *x)
         break;
     case SIOT_X_SEQ:
     case SIOT_X_ARRAY:
+    case SIOT_X_RMOD:
         siot_vbuf_uvar(b, x->n);
         for (uint32_t i = 0; i < x->n; i++)
+            enc_expr(b, x->u.items[i]);
+        break;
+    case SIOT_X_RANGE:
+        for (uint32_t i = 0; i < 3; i++)
             enc_expr(b, x->u.items[i]);
         break;
     case SIOT_X_RANKED:
@@ -726,6 +731,27 @@ static void dec_list(dec *d, siot_expr *x, int want_int)
         x->u.items[i] = dec_expr(d, want_int || x->tag == SIOT_X_ARRAY);
 }
 
+/* RMOD: an entry per residue class, at least one; RANGE: an array of
+ * integer length, first element and step. */
+static void dec_rmod(dec *d, siot_expr *x, int want_int)
+{
+    dec_list(d, x, want_int);
+    if (!d->rd.err && x->n == 0)
+        dfail(d, "value by residue without entries");
+}
+
+static void dec_range(dec *d, siot_expr *x, int want_int)
+{
+    if (want_int) {
+        dfail(d, "array where a number is required");
+        return;
+    }
+    x->n = 3;
+    x->u.items = dalloc(d, 3 * sizeof *x->u.items);
+    for (uint32_t i = 0; x->u.items && i < 3 && !d->rd.err; i++)
+        x->u.items[i] = dec_expr(d, 1);
+}
+
 static void dec_ranked(dec *d, siot_expr *x, int want_int)
 {
     x->n = (uint32_t)siot_rd_count(&d->rd, 2, "rank table longer than the data");
@@ -880,6 +906,12 @@ static siot_expr *dec_expr(dec *d, int want_int)
         break;
     case SIOT_X_STR:
         dec_str(d, x, want_int);
+        break;
+    case SIOT_X_RMOD:
+        dec_rmod(d, x, want_int);
+        break;
+    case SIOT_X_RANGE:
+        dec_range(d, x, want_int);
         break;
     default:
         dfail(d, "unknown expression kind");

@@ -70,6 +70,9 @@ enum siot_xtag {
     SIOT_X_SEQL = 8,   /* piecewise over the iterations j of enclosing loop `level`: runs[] */
     SIOT_X_APPROX = 9, /* an approximate count (SIOT_TOLERANCE): len instances, min base,
                         * max rcoef, sum; runs[] hold (value base, count start) while few */
+    /* Written only by the job's last pass (compress/rankfold.h), never merged: */
+    SIOT_X_RMOD = 10,  /* items[rank mod n]: a value by the rank's residue */
+    SIOT_X_RANGE = 11, /* the array items[1] + items[2]*j for j < items[0] (request ids) */
 };
 
 typedef struct siot_expr siot_expr;

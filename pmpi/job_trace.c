@@ -291,8 +291,12 @@ static int root_write(siot_trace *mine, siot_block *blk, const uint64_t *info, s
          * per-rank tables the pairwise merge left by residue where they are */
         siot_vbuf b;
         siot_vbuf_init(&b);
+        uint64_t t0 = siot_now();
         if (siot_cfg.compress)
             siot_rank_periodic(mine);
+        if (siot_cfg.verbose) /* what the last passes cost at MPI_Finalize */
+            fprintf(stderr, "siotrace: rank 0's final pass %.3f ms, the job's residues and ranges %.3f ms\n",
+                    (double)siot_session_renest_ns() * 1e-6, (double)(siot_now() - t0) * 1e-6);
         if (rc == 0)
             rc = siot_trace_encode(mine, &b) == 0 && siot_write_fd(out->fd, b.data, b.len) == 0 ? 0 : -1;
         siot_vbuf_free(&b);

@@ -127,9 +127,11 @@ static int rank_dependent(const siot_expr *x)
     case SIOT_X_AFFINE:
         return x->rcoef != 0;
     case SIOT_X_RANKED:
+    case SIOT_X_RMOD:
         return 1;
     case SIOT_X_SEQ:
     case SIOT_X_ARRAY:
+    case SIOT_X_RANGE:
         for (uint32_t i = 0; i < x->n; i++)
             if (rank_dependent(x->u.items[i]))
                 return 1;

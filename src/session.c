@@ -413,13 +413,19 @@ int siot_session_take_within(siot_trace *t, uint64_t wait_ns)
 /* The ending the program chose (MPI_Finalize, exit): the trace is
  * complete, so loops whose run tables hide a nest are rewritten as one
  * (compress/renest.h) before it is merged and written. */
+static uint64_t renest_ns;
+
 int siot_session_take(siot_trace *t)
 {
     int rc = siot_session_take_within(t, 0);
+    uint64_t t0 = siot_now();
     if (rc == 0 && siot_cfg.compress && !siot_spill_owns(t))
         siot_renest(t);
+    renest_ns = siot_now() - t0;
     return rc;
 }
+
+uint64_t siot_session_renest_ns(void) { return renest_ns; }
 
 /* SIOT_CHECKPOINT: the rank's trace so far, as the part an abnormal ending
  * would write (a later checkpoint, the ending, or the job's trace supersede

@@ -68,6 +68,9 @@ void siot_session_commit_checkpoint(void);
 #define SIOT_TAKE_BUSY (-2)
 int siot_session_take_within(siot_trace *t, uint64_t wait_ns);
 int siot_session_take(siot_trace *t);
+/* How long siot_session_take's final pass (compress/renest.h) took, in ns:
+ * SIOT_VERBOSE reports it with the job's other passes. */
+uint64_t siot_session_renest_ns(void);
 
 /* After the job's trace is written (job_written 1: rank 0 says it was): this
  * rank's last checkpoint is removed, or kept when the job's trace failed (0),

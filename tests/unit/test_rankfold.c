@@ -6,8 +6,15 @@
  * P = 3..300 ranks, some ranks absent, with values that are (a) a per-class
  * progression base[r % m] + step[r % m]*r for m = 1..8, or (b) random. For
  * each: every present rank's value is the same after the pass (siot_eval),
- * and in (a), with every class holding two ranks or more, the table has at
- * most m entries (one when m = 1: a progression). */
+ * and in (a), with every class holding two ranks or more and the table at
+ * more than m entries, it becomes one value by residue of at most m entries
+ * (one progression when m = 1).
+ *
+ * Request batches: per-rank tables of arrays of request ids
+ * first + step*j, j < n(r), with n(r) = 10 + 5*(r % 3) (or random) over
+ * pairs of ranks as the merge leaves them: every rank's array is the same
+ * after the pass, and the value is one range whose form (as siot dump
+ * prints it) is the same at any rank count when n(r) is periodic. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -97,9 +104,72 @@ static void one(uint32_t *rng, int periodic)
     for (int c = 0; c < m; c++)
         every &= count[c] >= 2;
     if (periodic && every && before > (uint32_t)m && 2 * m <= P)
-        CHECK(m == 1 ? arg->tag != SIOT_X_RANKED : arg->tag == SIOT_X_RANKED && arg->n <= (uint32_t)m);
+        CHECK(m == 1 ? arg->tag != SIOT_X_RANKED : arg->tag == SIOT_X_RMOD && arg->n <= (uint32_t)m);
     siot_vbuf_free(&scratch);
     siot_trace_free(&t);
+}
+
+/* The request ids rank r passes to its Waitall: a table over pairs of ranks. */
+static siot_expr *id_arrays(siot_arena *a, int P, int periodic, int64_t first, uint32_t *rng, uint32_t *len)
+{
+    siot_expr *x = siot_arena_alloc(a, sizeof *x);
+    x->tag = SIOT_X_RANKED;
+    x->u.ranked = siot_arena_alloc(a, MAXP * sizeof *x->u.ranked);
+    for (int r = 0; r < P; r++) {
+        len[r] = periodic ? 10 + 5 * (uint32_t)(r % 3) : unit_rng(rng) % 30;
+        int64_t ids[40];
+        for (uint32_t j = 0; j < len[r]; j++)
+            ids[j] = first + (int64_t)j;
+        siot_rankedent *e = &x->u.ranked[x->n++];
+        siot_rl_from_sorted(a, &e->rl, &r, 1);
+        e->x = siot_x_intarray(a, ids, len[r]);
+    }
+    return x;
+}
+
+static size_t one_batch(uint32_t *rng, int P, int periodic)
+{
+    siot_trace t;
+    siot_trace_init(&t);
+    uint32_t len[MAXP];
+    int64_t first = unit_rng(rng) % 4;
+    siot_expr *arg = id_arrays(&t.arena, P, periodic, first, rng, len);
+    siot_node n = {0}, *top = &n;
+    n.kind = SIOT_N_EVENT;
+    n.u.ev.nargs = 1;
+    n.u.ev.args = &arg;
+    t.top = &top;
+    t.ntop = 1;
+    t.nranks = P;
+    siot_rank_periodic(&t);
+    CHECK(arg->tag == SIOT_X_RANGE);
+    siot_vbuf scratch, enc;
+    siot_vbuf_init(&scratch);
+    for (int r = 0; r < P; r++) {
+        siot_ctx c = {.rank = r};
+        siot_value got;
+        int ok = siot_eval(arg, &c, &scratch, &got) == 0 && got.kind == SIOT_V_ARR && got.n == len[r];
+        for (uint32_t j = 0; ok && j < len[r]; j++)
+            ok = got.arr[j] == first + (int64_t)j;
+        CHECK(ok);
+    }
+    siot_vbuf_init(&enc);
+    siot_x_format(arg, &enc);
+    size_t size = enc.len;
+    siot_vbuf_free(&enc);
+    siot_vbuf_free(&scratch);
+    siot_trace_free(&t);
+    return size;
+}
+
+static void batches(uint32_t *rng)
+{
+    size_t at6 = one_batch(rng, 6, 1);
+    for (int P = 7; P <= MAXP; P += 13)
+        CHECK_EQ_I64(one_batch(rng, P, 1), at6);
+    for (int i = 0; i < 200; i++)
+        one_batch(rng, 3 + (int)(unit_rng(rng) % (MAXP - 2)), 0);
+    printf("rankfold: request-id arrays over 6..300 ranks as one range, the same size at any rank count\n");
 }
 
 int main(void)
@@ -108,5 +178,6 @@ int main(void)
     for (int i = 0; i < 2000; i++)
         one(&rng, i % 3 != 0);
     printf("rankfold: 2000 tables over 3..300 ranks (2 in 3 periodic, mod 1..8), every rank's value kept\n");
+    batches(&rng);
     return unit_done("rankfold");
 }
