@@ -27,7 +27,7 @@ void siot_vbuf_free(siot_vbuf *b)
     memset(b, 0, sizeof *b);
 }
 
-int siot_vbuf_reserve(siot_vbuf *b, size_t extra)
+int siot_vbuf_grow(siot_vbuf *b, size_t extra)
 {
     if (b->oom)
         return 0;
@@ -64,13 +64,6 @@ void siot_vbuf_put(siot_vbuf *b, const void *p, size_t n)
     b->len += n;
 }
 
-void siot_vbuf_u8(siot_vbuf *b, uint8_t v)
-{
-    if (!siot_vbuf_reserve(b, 1))
-        return;
-    b->data[b->len++] = v;
-}
-
 void siot_vbuf_u32le(siot_vbuf *b, uint32_t v)
 {
     uint8_t t[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
@@ -84,20 +77,6 @@ void siot_vbuf_u64le(siot_vbuf *b, uint64_t v)
         t[i] = (uint8_t)(v >> (8 * i));
     siot_vbuf_put(b, t, 8);
 }
-
-void siot_vbuf_uvar(siot_vbuf *b, uint64_t v)
-{
-    uint8_t t[10];
-    size_t n = 0;
-    while (v >= 0x80) {
-        t[n++] = (uint8_t)(v | 0x80);
-        v >>= 7;
-    }
-    t[n++] = (uint8_t)v;
-    siot_vbuf_put(b, t, n);
-}
-
-void siot_vbuf_svar(siot_vbuf *b, int64_t v) { siot_vbuf_uvar(b, siot_zigzag(v)); }
 
 void siot_vbuf_f64(siot_vbuf *b, double v)
 {
@@ -229,23 +208,41 @@ const uint8_t *siot_rd_bytes(siot_rd *r, size_t *len, size_t max)
 }
 
 /* CRC-32 (IEEE 802.3, reflected), table built on first use. */
-static uint32_t crc_table[256];
+/* CRC-32 (the zlib polynomial) eight bytes at a time ("slicing by 8"):
+ * crc_table[k][i] is the CRC of byte i followed by k zero bytes, so the
+ * eight lookups of one step are independent of each other. */
+static uint32_t crc_table[8][256];
 static int crc_ready;
+
+static void crc_init(void)
+{
+    for (uint32_t i = 0; i < 256; i++) {
+        uint32_t c = i;
+        for (int k = 0; k < 8; k++)
+            c = (c & 1) ? 0xedb88320u ^ (c >> 1) : c >> 1;
+        crc_table[0][i] = c;
+    }
+    for (uint32_t i = 0; i < 256; i++)
+        for (int k = 1; k < 8; k++)
+            crc_table[k][i] = (crc_table[k - 1][i] >> 8) ^ crc_table[0][crc_table[k - 1][i] & 0xff];
+    crc_ready = 1;
+}
+
+static inline uint32_t le32(const uint8_t *s) { return s[0] | (uint32_t)s[1] << 8 | (uint32_t)s[2] << 16 | (uint32_t)s[3] << 24; }
 
 uint32_t siot_crc32(uint32_t crc, const void *p, size_t n)
 {
-    if (!crc_ready) {
-        for (uint32_t i = 0; i < 256; i++) {
-            uint32_t c = i;
-            for (int k = 0; k < 8; k++)
-                c = (c & 1) ? 0xedb88320u ^ (c >> 1) : c >> 1;
-            crc_table[i] = c;
-        }
-        crc_ready = 1;
-    }
+    if (!crc_ready)
+        crc_init();
     const uint8_t *s = p;
     crc = ~crc;
+    for (; n >= 8; s += 8, n -= 8) {
+        uint32_t lo = crc ^ le32(s), hi = le32(s + 4);
+        crc = crc_table[7][lo & 0xff] ^ crc_table[6][(lo >> 8) & 0xff] ^ crc_table[5][(lo >> 16) & 0xff] ^
+              crc_table[4][lo >> 24] ^ crc_table[3][hi & 0xff] ^ crc_table[2][(hi >> 8) & 0xff] ^
+              crc_table[1][(hi >> 16) & 0xff] ^ crc_table[0][hi >> 24];
+    }
     while (n--)
-        crc = crc_table[(crc ^ *s++) & 0xff] ^ (crc >> 8);
+        crc = crc_table[0][(crc ^ *s++) & 0xff] ^ (crc >> 8);
     return ~crc;
 }

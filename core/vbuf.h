@@ -29,13 +29,34 @@ typedef struct siot_vbuf {
 
 void siot_vbuf_init(siot_vbuf *b);
 void siot_vbuf_free(siot_vbuf *b);
-int siot_vbuf_reserve(siot_vbuf *b, size_t extra);
+/* Room for extra more bytes: 1, or 0 once out of memory. The check is
+ * inline (the encoder asks for every value); growing is not. */
+int siot_vbuf_grow(siot_vbuf *b, size_t extra);
+static inline int siot_vbuf_reserve(siot_vbuf *b, size_t extra)
+{
+    if (__builtin_expect(!b->oom && extra <= b->cap - b->len, 1))
+        return 1;
+    return siot_vbuf_grow(b, extra);
+}
 void siot_vbuf_put(siot_vbuf *b, const void *p, size_t n);
-void siot_vbuf_u8(siot_vbuf *b, uint8_t v);
+static inline void siot_vbuf_u8(siot_vbuf *b, uint8_t v)
+{
+    if (siot_vbuf_reserve(b, 1))
+        b->data[b->len++] = v;
+}
 void siot_vbuf_u32le(siot_vbuf *b, uint32_t v);
 void siot_vbuf_u64le(siot_vbuf *b, uint64_t v);
-void siot_vbuf_uvar(siot_vbuf *b, uint64_t v);
-void siot_vbuf_svar(siot_vbuf *b, int64_t v); /* zigzag */
+/* LEB128: 7 bits a byte, the high bit set on all but the last. */
+static inline void siot_vbuf_uvar(siot_vbuf *b, uint64_t v)
+{
+    if (!siot_vbuf_reserve(b, 10))
+        return;
+    uint8_t *d = b->data + b->len;
+    for (; v >= 0x80; v >>= 7)
+        *d++ = (uint8_t)(v | 0x80);
+    *d++ = (uint8_t)v;
+    b->len = (size_t)(d - b->data);
+}
 void siot_vbuf_f64(siot_vbuf *b, double v);
 void siot_vbuf_str(siot_vbuf *b, const char *s, size_t n); /* length-prefixed */
 
@@ -64,6 +85,7 @@ const uint8_t *siot_rd_bytes(siot_rd *r, size_t *len, size_t max);
 
 static inline uint64_t siot_zigzag(int64_t v) { return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63); }
 static inline int64_t siot_unzigzag(uint64_t v) { return (int64_t)(v >> 1) ^ -(int64_t)(v & 1); }
+static inline void siot_vbuf_svar(siot_vbuf *b, int64_t v) { siot_vbuf_uvar(b, siot_zigzag(v)); } /* zigzag */
 
 uint32_t siot_crc32(uint32_t crc, const void *p, size_t n);
 
