@@ -388,15 +388,26 @@ static int merge_node(siot_queue *q, siot_node *B, siot_node *X, unsigned lvl, u
     return 0;
 }
 
-/* The value a loop's expression predicts for iteration c at the innermost
- * level (the hot case: the same constant again, or a progression going on),
- * checked on the raw integer without building an expression. */
+/* One value of the predictor: a constant, or a progression at the loop's
+ * own level (the hot case: the same constant again, or a progression going on). */
+static inline int pred_value(const siot_expr *x, int64_t *base, int64_t *step)
+{
+    *base = x->base;
+    *step = 0;
+    if (x->tag == SIOT_X_CONST)
+        return 1;
+    if (x->tag != SIOT_X_AFFINE || x->n != 1 || x->rcoef || !x->u.coef[0])
+        return 0;
+    *step = x->u.coef[0];
+    return 1;
+}
+
+/* v is what B predicts for iteration c at the innermost level, checked on
+ * the raw integer without building an expression. */
 static inline int predicted(const siot_expr *B, int64_t v, uint64_t c)
 {
-    if (B->tag == SIOT_X_CONST)
-        return B->base == v;
-    return B->tag == SIOT_X_AFFINE && B->n == 1 && !B->rcoef && B->u.coef[0] &&
-           (int64_t)((uint64_t)B->base + (uint64_t)B->u.coef[0] * c) == v;
+    int64_t base, step;
+    return pred_value(B, &base, &step) && (int64_t)((uint64_t)base + (uint64_t)step * c) == v;
 }
 
 static __attribute__((noinline)) int extend_int_slow(siot_queue *q, siot_expr **px, int64_t v, uint64_t c)
@@ -688,20 +699,6 @@ static int stash(siot_queue *q, const siot_raw *r, int64_t dist, const uint8_t *
     return 0;
 }
 
-/* One value of the predictor: a constant, or a progression at the loop's
- * own level (what `predicted` accepts). */
-static int pred_value(const siot_expr *x, int64_t *base, int64_t *step)
-{
-    *base = x->base;
-    *step = 0;
-    if (x->tag == SIOT_X_CONST)
-        return 1;
-    if (x->tag != SIOT_X_AFFINE || x->n != 1 || x->rcoef || !x->u.coef[0])
-        return 0;
-    *step = x->u.coef[0];
-    return 1;
-}
-
 static void pred_build(siot_queue *q, siot_node *T)
 {
     const siot_event *b = &T->u.loop.body[0]->u.ev;
@@ -709,26 +706,30 @@ static void pred_build(siot_queue *q, siot_node *T)
     q->pred.loop = T;
     q->pred.ok = 0;
     q->pred.nv = 4 + b->nargs;
-    if (!b->comp.bins || !b->comp.count || !b->dur.bins || !b->dur.count)
+    if (!b->comp.bins || !b->comp.count || !b->dur.bins || !b->dur.count || b->thread->tag != SIOT_X_CONST)
         return; /* the first samples allocate the bins (sample) */
     for (uint32_t i = 0; i < q->pred.nv; i++)
         if (!pred_value(i < 4 ? v[i] : b->args[i - 4], &q->pred.base[i], &q->pred.step[i]))
             return;
+    q->pred.func = b->func;
+    q->pred.site = b->site;
+    q->pred.thread = (uint32_t)b->thread->base;
     q->pred.ok = 1;
 }
 
-/* The raw event is iteration c of the predicted loop, value for value. */
-static inline int pred_matches(const siot_queue *q, const siot_raw *r, int64_t dist, uint64_t c)
+/* The raw event is iteration c of the predicted loop, value for value:
+ * the differences or'ed together, one branch for them all. */
+static inline __attribute__((always_inline)) int pred_matches(const siot_queue *q, const siot_raw *r, int64_t dist,
+                                                              uint64_t c)
 {
     const int64_t *b = q->pred.base, *s = q->pred.step;
-    int64_t h[4] = {dist, r->ret, r->err, r->bytes};
-    for (uint32_t i = 0; i < 4; i++)
-        if ((int64_t)((uint64_t)b[i] + (uint64_t)s[i] * c) != h[i])
-            return 0;
-    for (uint32_t i = 4; i < q->pred.nv; i++)
-        if (r->args[i - 4].kind != SIOT_RV_INT || (int64_t)((uint64_t)b[i] + (uint64_t)s[i] * c) != r->args[i - 4].i)
-            return 0;
-    return 1;
+#define SIOT_PRED_DIFF(k, v) ((uint64_t)(v) ^ ((uint64_t)b[k] + (uint64_t)s[k] * c))
+    uint64_t d = SIOT_PRED_DIFF(0, dist) | SIOT_PRED_DIFF(1, r->ret) | SIOT_PRED_DIFF(2, r->err) |
+                 SIOT_PRED_DIFF(3, r->bytes);
+    for (uint32_t i = 4, nv = q->pred.nv; i < nv; i++)
+        d |= (uint64_t)(r->args[i - 4].kind ^ SIOT_RV_INT) | SIOT_PRED_DIFF(i, r->args[i - 4].i);
+#undef SIOT_PRED_DIFF
+    return d == 0;
 }
 
 /* A sample of a repeat: count, sum and sum of squares as integers (mean
@@ -781,21 +782,27 @@ static inline void pred_drop(siot_queue *q)
     q->pred.loop = NULL;
 }
 
-/* The hot case: one more iteration of a one-event loop that the predictor
- * covers. 1 when taken. */
-static int pred_repeat(siot_queue *q, siot_node *T, siot_node *B, const siot_raw *r, int64_t dist, uint64_t c)
+/* The hot case: one more iteration of the tail loop, whose body is one
+ * event the predictor covers. 1 when taken. */
+static inline __attribute__((always_inline)) int pred_repeat(siot_queue *q, const siot_raw *r, int64_t dist)
 {
-    if (q->pred.loop != T) {
-        pred_drop(q);
-        pred_build(q, T);
-    }
-    if (!q->pred.ok || !pred_matches(q, r, dist, c))
+    siot_node *T = q->pred.loop;
+    if (r->func != q->pred.func || r->site != q->pred.site || r->thread != q->pred.thread ||
+        !pred_matches(q, r, dist, (uint64_t)T->u.loop.count->base))
         return 0;
-    siot_event *b = &B->u.ev;
+    siot_event *b = &T->u.loop.body[0]->u.ev;
     pend_sample(q, &b->comp, &q->pred.comp, r->comp);
     pend_sample(q, &b->dur, &q->pred.dur, r->t_end - r->t_start);
     if (count_one_more(q, T))
         q->oom = 1;
+    return 1;
+}
+
+int siot_queue_repeat(siot_queue *q, const siot_raw *r)
+{
+    if (!q->pred.loop || !q->pred.ok || q->oom || q->stopped || r->parent >= 0 || !pred_repeat(q, r, 0))
+        return 0;
+    q->events++;
     return 1;
 }
 
@@ -807,6 +814,8 @@ static int fast_path(siot_queue *q, const siot_raw *r, int64_t dist, const uint8
         return 0;
     }
     siot_node *T = q->nodes[q->n - 1];
+    if (q->pred.loop == T && q->pred.ok && pred_repeat(q, r, dist))
+        return 1;
     siot_node *B = T->u.loop.body[q->npend];
     if (B->kind != SIOT_N_EVENT || B->u.ev.func != r->func || B->u.ev.site != r->site ||
         const_of(B->u.ev.thread) != (int64_t)r->thread) {
@@ -816,8 +825,12 @@ static int fast_path(siot_queue *q, const siot_raw *r, int64_t dist, const uint8
         return 0;
     }
     uint64_t c = (uint64_t)T->u.loop.count->base;
-    if (T->u.loop.nbody == 1 && pred_repeat(q, T, B, r, dist, c))
-        return 1;
+    if (T->u.loop.nbody == 1 && q->pred.loop != T) {
+        pred_drop(q);
+        pred_build(q, T);
+        if (q->pred.ok && pred_repeat(q, r, dist))
+            return 1;
+    }
     pred_drop(q); /* whatever follows may change the tail */
     if (T->u.loop.nbody == 1) { /* a whole iteration: nothing to hold back */
         if (merge_raw(q, B, r, dist, pool, c) || count_one_more(q, T))

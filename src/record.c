@@ -55,14 +55,21 @@ static int grow_stage(siot_tls *t)
  * to the start of this one. The call site is walked after the call, from the
  * same wrapper frame, so neither the walk nor a first call's set-up (the
  * module map) is inside any recorded time. */
-SIOT_TEXT int siot_begin(uint32_t func)
+/* A thread's first call, or a staging area that is full: out of line, so
+ * that the common case saves no registers for them. 0: no slot. */
+static __attribute__((noinline, cold)) int begin_slow(siot_tls *t)
 {
-    siot_tls *t = &siot_t;
-    if (SIOT_UNLIKELY(!t->inited)) {
+    if (!t->inited) {
         tls_init(t);
         t->thread = atomic_fetch_add(&next_thread, 1);
     }
-    if (SIOT_UNLIKELY(t->nstage == t->capstage) && !grow_stage(t))
+    return t->nstage < t->capstage || grow_stage(t);
+}
+
+SIOT_TEXT int siot_begin(uint32_t func)
+{
+    siot_tls *t = &siot_t;
+    if (SIOT_UNLIKELY(!t->inited || t->nstage == t->capstage) && !begin_slow(t))
         return -1;
     int slot = (int)t->nstage++;
     siot_raw *r = &t->stage[slot];

@@ -39,6 +39,7 @@
 #include "core/event.h"
 #include "core/model.h"
 #include "core/roles.h"
+#include "src/clock.h"
 #include "src/config.h"
 #include "src/handles.h"
 #include "src/lock.h"
@@ -75,12 +76,6 @@ static inline int siot_recording(unsigned layer)
            !siot_t.busy;
 }
 
-static inline uint64_t siot_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 int siot_begin(uint32_t func);
 /* Calls that ran unrecorded: no memory to stage them (any thread). */

@@ -173,6 +173,7 @@ void siot_runtime_init(void)
         return;
     S.inited = 1;
     siot_config_load();
+    siot_clock_init();
     siot_lock_faults_setup();
     siot_fd_init();
     struct timespec ts;
@@ -328,6 +329,11 @@ static void describe_notes(siot_trace *t, const qtotals *q)
                  (unsigned long long)q->approx_merges, siot_cfg.tolerance);
         siot_trace_set_kv(t, "approximate", note);
     }
+    if (siot_clk.tsc)
+        snprintf(note, sizeof note, "tsc, %.0f MHz, scaled against CLOCK_MONOTONIC", siot_clock_mhz());
+    else
+        snprintf(note, sizeof note, "CLOCK_MONOTONIC");
+    siot_trace_set_kv(t, "clock", note);
     snprintf(note, sizeof note, "%zu", q->memory);
     siot_trace_set_kv(t, "recorder_memory_bytes", note);
     note_layers_left_out(t);
@@ -508,6 +514,19 @@ static void add_group(siot_tq *tq, const siot_raw *stage, uint32_t n, const uint
     }
 }
 
+/* The commonest group: one call that is one more iteration of the loop at
+ * the queue's tail (siot_queue_repeat). It cannot be the thread's first. */
+static inline int add_repeat(siot_tq *tq, const siot_raw *r, uint64_t now)
+{
+    if (!siot_queue_repeat(&tq->q, r))
+        return 0;
+    if (now > tq->last)
+        tq->last = now;
+    const siot_funcdesc *f = &siot_functab[r->func];
+    siot_rt_add(tq->rt, f->layer, f->cls, 1, r->t_end - r->t_start);
+    return 1;
+}
+
 /* The calling thread's first group: its queue, entered in the session's
  * list under the recorder lock. */
 static siot_tq *first_group(struct siot_tq **mine)
@@ -529,7 +548,8 @@ void siot_session_push(struct siot_tq **mine, const siot_raw *stage, uint32_t n,
     siot_take(&tq->lock);
     int spill = 0;
     if (SIOT_LIKELY(!S.ended && tq->live)) {
-        add_group(tq, stage, n, pool, now, key);
+        if (n != 1 || !add_repeat(tq, stage, now))
+            add_group(tq, stage, n, pool, now, key);
         spill = siot_cfg.max_memory && tq->arena.used_bytes > tq_limit() && tq->q.n;
     }
     siot_let_go(&tq->lock);
