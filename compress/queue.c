@@ -763,10 +763,7 @@ static void pend_fold(siot_hist *h, siot_qsum *p)
         m2b = (double)(ksq - s2) / k;
     else
         m2b = (double)((long double)p->sq - (long double)p->sum * (long double)p->sum / (long double)p->k);
-    double n1 = (double)h->count, n = n1 + k, d = mb - h->mean;
-    h->m2 += (m2b > 0 ? m2b : 0) + d * d * n1 * k / n;
-    h->mean += d * k / n;
-    h->count += p->k;
+    siot_hist_add_moments(h, p->k, mb, m2b > 0 ? m2b : 0);
     memset(p, 0, sizeof *p);
 }
 

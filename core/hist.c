@@ -64,6 +64,17 @@ int siot_hist_add(siot_arena *a, siot_hist *h, uint64_t ns, int32_t rank, uint64
     return 1;
 }
 
+/* The pairwise update of Chan et al.: the moments of h's samples and of k
+ * others (their mean, their M2) as those of all. */
+void siot_hist_add_moments(siot_hist *h, uint64_t k, double mean, double m2)
+{
+    double n1 = (double)h->count, n2 = (double)k, n = n1 + n2;
+    double d = mean - h->mean;
+    h->m2 += m2 + d * d * n1 * n2 / n;
+    h->mean += d * n2 / n;
+    h->count += k;
+}
+
 int siot_hist_merge(siot_arena *a, siot_hist *h, const siot_hist *g)
 {
     if (g->count == 0)
@@ -82,11 +93,7 @@ int siot_hist_merge(siot_arena *a, siot_hist *h, const siot_hist *g)
     }
     if (!ensure_bins(a, h))
         return 0;
-    double n1 = (double)h->count, n2 = (double)g->count, n = n1 + n2;
-    double d = g->mean - h->mean;
-    h->m2 = h->m2 + g->m2 + d * d * n1 * n2 / n;
-    h->mean += d * n2 / n;
-    h->count += g->count;
+    siot_hist_add_moments(h, g->count, g->mean, g->m2);
     if (g->min < h->min)
         h->min = g->min;
     if (g->max > h->max) {

@@ -27,6 +27,9 @@ void siot_hist_bin_range(unsigned b, uint64_t *lo, uint64_t *hi);
 void siot_hist_init1(siot_hist *h, uint64_t ns, int32_t rank, uint64_t occ);
 /* Adds one sample; may allocate the bin array from the arena. Returns 0 on OOM. */
 int siot_hist_add(siot_arena *a, siot_hist *h, uint64_t ns, int32_t rank, uint64_t occ);
+/* Count, mean and M2 of h's samples and k others with that mean and M2
+ * (min, max and bins are the caller's). */
+void siot_hist_add_moments(siot_hist *h, uint64_t k, double mean, double m2);
 /* h += g. */
 int siot_hist_merge(siot_arena *a, siot_hist *h, const siot_hist *g);
 double siot_hist_stddev(const siot_hist *h);

@@ -130,6 +130,7 @@ static int tq_finish_all(void)
 /* The rank's queues added up: what the trace's notes say. */
 typedef struct qtotals {
     uint64_t events, lost, nodes, misses, miss_maxdist, approx_merges, first, last;
+    uint64_t rt[SIOT_RT_N]; /* the threads' shares of the rank's own times */
     size_t memory;
     int oom;
     siot_spill_counts spill;
@@ -156,6 +157,8 @@ static void add_queue(qtotals *s, const siot_tq *tq)
         s->first = tq->first;
     if (tq->last > s->last)
         s->last = tq->last;
+    for (int k = 0; k < SIOT_RT_N; k++)
+        s->rt[k] += tq->rt[k];
 }
 
 static qtotals totals(void)
@@ -285,7 +288,7 @@ static int gather_nodes(siot_trace *t, uint64_t n)
     return 0;
 }
 
-/* The rank's own times: the threads' sums added up, its span from its
+/* The rank's own times: the threads' sums (totals), its span from its
  * first call on any thread to its last. */
 static void gather_times(siot_trace *t, const qtotals *q)
 {
@@ -295,10 +298,7 @@ static void gather_times(siot_trace *t, const qtotals *q)
     t->nrt = 1;
     memset(t->rt, 0, sizeof *t->rt);
     t->rt->rank = S.rank;
-    for (siot_tq *tq = S.tqs; tq; tq = tq->next)
-        if (tq->live)
-            for (int k = 0; k < SIOT_RT_N; k++)
-                t->rt->v[k] += tq->rt[k];
+    memcpy(t->rt->v, q->rt, sizeof q->rt);
     t->rt->v[SIOT_RT_span] = q->last - q->first;
 }
 
@@ -356,17 +356,17 @@ static void describe_notes(siot_trace *t, const qtotals *q)
     }
 }
 
-/* The rank's trace as it stands (under the lock, the queue finished):
+/* The rank's trace as it stands (under the locks, the queues finished and
+ * q their totals):
  * header, tables, the node list, and the notes and flags saying how it was
  * recorded (truncated, stopped, spilled, approximate), in t's arena; the
  * nodes stay the session's. */
-static int describe_session(siot_trace *t)
+static int describe_session(siot_trace *t, const qtotals *q)
 {
     int rc = siot_sites_export_locked(t);
-    qtotals q = totals();
     t->nranks = S.nranks;
     t->start_ns = S.start_ns;
-    t->flags = (q.oom ? SIOT_TF_TRUNCATED : 0) | (siot_cfg.compress ? SIOT_TF_COMPRESSED : 0);
+    t->flags = (q->oom ? SIOT_TF_TRUNCATED : 0) | (siot_cfg.compress ? SIOT_TF_COMPRESSED : 0);
     char exe[PATH_MAX];
     char host[256] = "";
     gethostname(host, sizeof host - 1);
@@ -377,10 +377,10 @@ static int describe_session(siot_trace *t)
     t->version = SIOT_VERSION;
     t->funcs = (siot_funcdesc *)siot_functab;
     t->nfuncs = siot_nfuncs;
-    if (gather_nodes(t, q.nodes) != 0 || !t->exe || !t->host)
+    if (gather_nodes(t, q->nodes) != 0 || !t->exe || !t->host)
         rc = -1;
-    gather_times(t, &q);
-    describe_notes(t, &q);
+    gather_times(t, q);
+    describe_notes(t, q);
     return rc;
 }
 
@@ -401,7 +401,8 @@ int siot_session_take_within(siot_trace *t, uint64_t wait_ns)
     }
     S.ended = 1;
     tq_finish_all();
-    int rc = describe_session(t);
+    qtotals q = totals();
+    int rc = describe_session(t, &q);
     siot_spill_set_own(t);
     for (siot_tq *tq = S.tqs; tq; tq = tq->next) {
         if (!tq->live)
@@ -442,12 +443,14 @@ uint64_t siot_session_renest_ns(void) { return renest_ns; }
 static int checkpoint(uint64_t now)
 {
     atomic_store_explicit(&S.ckpt_next, now + siot_cfg.checkpoint_ns, memory_order_relaxed);
-    qtotals q = totals();
-    if (S.ended || q.spill.stopped || S.ckpt_out.fd >= 0 || tq_finish_all() != 0)
+    if (S.ended || S.ckpt_out.fd >= 0 || tq_finish_all() != 0)
+        return 0;
+    qtotals q = totals(); /* after the finish: the pending iterations are nodes now */
+    if (q.spill.stopped)
         return 0;
     siot_trace t;
     siot_trace_init(&t);
-    if (describe_session(&t) == 0) {
+    if (describe_session(&t, &q) == 0) {
         char note[160];
         snprintf(note, sizeof note, "checkpoint %llu, after event %llu of this rank (it was still running)",
                  (unsigned long long)S.ckpts + 1, (unsigned long long)q.events);
