@@ -101,8 +101,13 @@ int siot_hist_merge(siot_arena *a, siot_hist *h, const siot_hist *g)
         h->max_rank = g->max_rank;
         h->max_occ = g->max_occ;
     }
-    for (unsigned b = 0; b < SIOT_HBINS; b++) {
-        uint64_t s = (uint64_t)h->bins[b] + siot_hist_bin_count(g, b);
+    if (!g->bins) { /* binned as siot_hist_bin_count says: one sample, its one bin */
+        uint32_t *bin = &h->bins[siot_hist_bin(g->min)];
+        *bin += g->count == 1 && *bin < UINT32_MAX;
+        return 1;
+    }
+    for (unsigned b = 0; b < SIOT_HBINS; b++) { /* a loop the compiler vectorises */
+        uint64_t s = (uint64_t)h->bins[b] + g->bins[b];
         h->bins[b] = s > UINT32_MAX ? UINT32_MAX : (uint32_t)s;
     }
     return 1;
