@@ -12,7 +12,8 @@
 #include "replay/plan.h"
 
 typedef struct known {
-    rp_idmap ids; /* 1: created */
+    rp_idmap ids;       /* 1: created */
+    rp_unmade *unmade; /* created by a call that is not reissued (its texts outlive the rank) */
 } known;
 
 static void know(known *k, int kind, int64_t id)
@@ -39,6 +40,7 @@ typedef struct tally {
     reason r[256];
     int nr;
     uint64_t calls, missing;
+    rp_unmade unmade; /* the reasons' texts are the report's */
 } tally;
 
 static void note(tally *t, const char *func, const char *why, uint32_t rank, int64_t seq)
@@ -53,18 +55,30 @@ static void note(tally *t, const char *func, const char *why, uint32_t rank, int
         t->r[t->nr++] = (reason){func, why, 1, rank, seq};
 }
 
-/* The first id of the value (one id, or each of an array) not created yet. */
+/* Why the object id is not there when the replay reaches its use: its
+ * maker was not reissued, or it was never created. NULL: it is there. */
+static const char *missing_id(const known *k, int kind, int64_t id)
+{
+    if (id == -1)
+        return NULL;
+    const char *why = rp_unmade_why(k->unmade, kind, id);
+    if (why)
+        return why;
+    return is_known(k, kind, id) ? NULL : rp_id_missing(kind, id);
+}
+
+/* The first id of the value (one id, or each of an array) missing_id names. */
 static const char *missing_arg(const known *k, int kind, const siot_expr *x, const siot_ctx *c, siot_vbuf *scratch)
 {
     siot_value v;
     if (siot_eval(x, c, scratch, &v) != 0)
         return "a recorded value that cannot be evaluated";
     if (v.kind == SIOT_V_INT)
-        return v.i == -1 || is_known(k, kind, v.i) ? NULL : rp_id_missing(kind, v.i);
-    for (uint32_t i = 0; v.kind == SIOT_V_ARR && i < v.n; i++)
-        if (v.arr[i] != -1 && !is_known(k, kind, v.arr[i]))
-            return rp_id_missing(kind, v.arr[i]);
-    return NULL;
+        return missing_id(k, kind, v.i);
+    const char *why = NULL;
+    for (uint32_t i = 0; !why && v.kind == SIOT_V_ARR && i < v.n; i++)
+        why = missing_id(k, kind, v.arr[i]);
+    return why;
 }
 
 static const char *why_not(const rp_step *st, const rp_check_entry *tab, uint32_t n, const known *k, siot_vbuf *s)
@@ -107,6 +121,7 @@ static int check_rank(const siot_trace *t, uint32_t r, int posix_level, const rp
     rp_plan plan;
     known k;
     memset(&k, 0, sizeof k);
+    k.unmade = &ty->unmade;
     siot_vbuf scratch;
     siot_vbuf_init(&scratch);
     if (rp_plan_init(&plan, t, r, posix_level) != 0) {
@@ -121,6 +136,11 @@ static int check_rank(const siot_trace *t, uint32_t r, int posix_level, const rp
         if (why)
             note(ty, st.fn->name, why, r, st.seq);
         learn(&st, &k);
+        if (st.replay && rp_unmade_note(k.unmade, st.fn, st.ev, &st.ctx, why, &scratch) != 0) {
+            snprintf(err, errlen, "out of memory");
+            rc = -1;
+            break;
+        }
         if (rp_plan_done(&plan, &st, st.replay && !why) != 0) {
             snprintf(err, errlen, "out of memory");
             rc = -1;
@@ -134,6 +154,7 @@ static int check_rank(const siot_trace *t, uint32_t r, int posix_level, const rp
     rp_plan_free(&plan);
     siot_vbuf_free(&scratch);
     rp_idmap_free(&k.ids);
+    rp_idmap_free(&ty->unmade.ids); /* the next rank's ids are its own */
     return rc;
 }
 
@@ -163,6 +184,7 @@ int rp_check(const siot_trace *t, int posix_level, const rp_check_entry *table, 
     if (rc >= 0 && left_out)
         fprintf(out, "the run recorded without the layers %s (SIOT_LAYERS): their calls are not in the trace\n",
                 left_out);
+    rp_unmade_free(&ty->unmade);
     free(ty);
     return rc;
 }

@@ -1,6 +1,7 @@
 /* handles: roles to object kinds, and id maps (replay/handles.h). */
 #include "replay/handles.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -161,6 +162,45 @@ int rp_objs_keep(rp_idmap *m, const siot_funcdesc *f, const siot_event *e, const
     if (keep && f->layer == SIOT_LAYER_mpi && rp_objs_used(m, f, e, c, scratch))
         keep = 0;
     return rp_objs_note(m, f, e, c, in_mpiio || f->layer == SIOT_LAYER_mpiio || !keep, scratch) != 0 ? -1 : keep;
+}
+
+/* The text for maker f and reason why: found, or added (the last one
+ * stands for the rest once the table is full). 0: no memory. */
+static uint32_t unmade_reason(rp_unmade *u, const char *func, const char *why)
+{
+    char t[RP_UNMADE_TEXT];
+    snprintf(t, sizeof t, "made by %s, which is not reissued (%s)", func, why);
+    for (uint32_t i = 0; i < u->n; i++)
+        if (strcmp(u->text[i], t) == 0)
+            return i + 1;
+    if (u->n == RP_UNMADE_REASONS)
+        return u->n;
+    if (!(u->text[u->n] = strdup(t)))
+        return 0;
+    return ++u->n;
+}
+
+int rp_unmade_note(rp_unmade *u, const siot_funcdesc *f, const siot_event *e, const siot_ctx *c, const char *why,
+                   siot_vbuf *scratch)
+{
+    int64_t reason = 0;
+    if (why && !(reason = unmade_reason(u, f->name, why)))
+        return -1;
+    return rp_objs_note(&u->ids, f, e, c, reason, scratch);
+}
+
+const char *rp_unmade_why(const rp_unmade *u, int kind, int64_t id)
+{
+    int64_t r = rp_idmap_get(&u->ids, kind, id);
+    return r > 0 && (uint64_t)r <= u->n ? u->text[r - 1] : NULL;
+}
+
+void rp_unmade_free(rp_unmade *u)
+{
+    rp_idmap_free(&u->ids);
+    for (uint32_t i = 0; i < u->n; i++)
+        free(u->text[i]);
+    memset(u, 0, sizeof *u);
 }
 
 int rp_poll_found_nothing(const siot_funcdesc *f, const siot_event *e, const siot_ctx *c)

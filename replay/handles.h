@@ -68,6 +68,27 @@ int rp_objs_used(const rp_idmap *m, const siot_funcdesc *f, const siot_event *e,
 int rp_objs_keep(rp_idmap *m, const siot_funcdesc *f, const siot_event *e, const siot_ctx *c, int keep, int in_mpiio,
                  siot_vbuf *scratch);
 
+/* Objects made by calls a replay does not reissue (MPI_Win_create_dynamic's
+ * window, a request of a call refused in turn): a later call that uses one
+ * is not reissued because of its maker, and says so ("made by
+ * MPI_Win_create_dynamic, which is not reissued (...)"), rather than that
+ * the object's creation is missing from the trace. One text per maker and
+ * reason, kept until rp_unmade_free, so that equal reasons are one pointer
+ * (reports count reasons by pointer). */
+enum { RP_UNMADE_REASONS = 64, RP_UNMADE_TEXT = 320 };
+typedef struct rp_unmade {
+    rp_idmap ids; /* MPI objects: their maker's reason number + 1; 0: not unmade */
+    char *text[RP_UNMADE_REASONS];
+    uint32_t n;
+} rp_unmade;
+/* e, made by f, was not reissued for why (NULL: it was): the MPI objects
+ * it makes are unmade (or made again). 0, or -1 without memory. */
+int rp_unmade_note(rp_unmade *u, const siot_funcdesc *f, const siot_event *e, const siot_ctx *c, const char *why,
+                   siot_vbuf *scratch);
+/* Why the object is unmade, or NULL when it is not. */
+const char *rp_unmade_why(const rp_unmade *u, int kind, int64_t id);
+void rp_unmade_free(rp_unmade *u);
+
 /* A test or probe that found nothing (its flag, else its first count, 0:
  * MPI_Test, MPI_Testsome, MPI_Iprobe... polling): how many a program makes
  * is timing. A replay does not reissue them and a comparison skips them. */

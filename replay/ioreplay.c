@@ -419,20 +419,16 @@ static int replay_event(run *r, const rp_step *st, siot_vbuf *scratch, siot_valu
         return 0;
     if (st->own)
         return 1;
-    if (st->why_not) {
-        rp_log_skip(&r->log, st->seq, f->name, st->why_not);
+    r->c.skip_why = st->why_not;
+    if (!st->why_not && !r->fmap[e->func])
+        r->c.skip_why = "this ioreplay has no replayer for it";
+    for (uint32_t k = 0; !r->c.skip_why && k < e->nargs; k++)
+        if (siot_eval(e->args[k], &st->ctx, &scratch[k], &vals[k]) != 0)
+            r->c.skip_why = "a recorded value that cannot be evaluated";
+    if (r->c.skip_why) {
+        rp_log_skip(&r->log, st->seq, f->name, r->c.skip_why);
         return 0;
     }
-    if (!r->fmap[e->func]) {
-        rp_log_skip(&r->log, st->seq, f->name, "this ioreplay has no replayer for it");
-        return 0;
-    }
-    for (uint32_t k = 0; k < e->nargs; k++)
-        if (siot_eval(e->args[k], &st->ctx, &scratch[k], &vals[k]) != 0) {
-            rp_log_skip(&r->log, st->seq, f->name, "a recorded value that cannot be evaluated");
-            return 0;
-        }
-    r->c.skip_why = NULL;
     r->c.result_differs = 0;
     r->c.polled = 0;
     r->c.retest_until = 0;
@@ -447,6 +443,16 @@ static int replay_event(run *r, const rp_step *st, siot_vbuf *scratch, siot_valu
     if (r->c.result_differs)
         rp_log_differs(&r->log, st->seq, f->name, r->c.result_recorded, r->c.result_got);
     return 1;
+}
+
+/* What a call at the replayed level made is unmade when it was not
+ * reissued (a later use says why), made again when it was. */
+static void note_made(run *r, const rp_step *st, int done, siot_vbuf *scratch)
+{
+    if (!st->replay || st->own || done == POLLED)
+        return;
+    /* without memory an object keeps the general reason: nothing is lost */
+    (void)rp_unmade_note(&r->c.unmade, st->fn, st->ev, &st->ctx, done ? NULL : r->c.skip_why, scratch);
 }
 
 static void count_done(run *r, const rp_step *st, int done)
@@ -502,6 +508,7 @@ static void replay_rank(run *r)
         if (r->o.posix_level)
             rp_order_after(&order);
         count_done(r, &st, done);
+        note_made(r, &st, done, scratch);
         if (rp_plan_done(&plan, &st, done) != 0)
             PMPI_Abort(MPI_COMM_WORLD, 2);
         seq = st.seq + 1;

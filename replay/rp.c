@@ -777,7 +777,7 @@ const char *rp_reqs_unknown(rp_state *c, const siot_value *ids)
 {
     for (uint32_t i = 0; ids->kind == SIOT_V_ARR && i < ids->n; i++)
         if (ids->arr[i] != -1 && rp_req(c, ids->arr[i]) == MPI_REQUEST_NULL)
-            return rp_id_missing(RP_K_REQ, ids->arr[i]);
+            return rp_missing(c, RP_K_REQ, ids->arr[i]);
     return NULL;
 }
 
@@ -1029,6 +1029,7 @@ void rp_free(rp_state *c)
     if (c->random_owned)
         free(c->random);
     free(c->held);
+    rp_unmade_free(&c->unmade);
     if (c->bsend_buf) { /* attached until the end: MPI_Finalize detaches it */
         void *b;
         int n;

@@ -78,6 +78,7 @@ typedef struct rp_state {
     double retest_until;    /* rp_retest's deadline for the current call (0: none yet) */
     MPI_Request *held;      /* rp_hold_others: the requests held back (MPI_REQUEST_NULL: given) */
     int64_t nheld, heldcap;
+    rp_unmade unmade; /* objects made by calls not reissued (ioreplay notes them) */
 } rp_state;
 
 typedef int (*rp_fn)(rp_state *c, const siot_value *a, int64_t rec_ret);
@@ -102,6 +103,13 @@ static inline int rp_skip(rp_state *c, const char *why)
 {
     c->skip_why = why;
     return RP_SKIP;
+}
+/* Why an MPI object of the kind has no handle in the replay: the call that
+ * made it was not reissued (rp_unmade), else its creation is missing. */
+static inline const char *rp_missing(const rp_state *c, int kind, int64_t id)
+{
+    const char *why = rp_unmade_why(&c->unmade, kind, id);
+    return why ? why : rp_id_missing(kind, id);
 }
 /* Compares the replay's result with the recorded one (for the report). */
 int rp_result(rp_state *c, int64_t recorded, int64_t got);

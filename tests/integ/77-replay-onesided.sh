@@ -8,7 +8,8 @@
 # displacement, counts and bytes (the program's constants, read from its
 # source), on the window the ranks agreed on; ioreplay reissues the whole
 # trace faithfully and writes the same file. MPI_Open_port is recorded and
-# the replay names it as not reissued, with exit status 1.
+# the replay names it as not reissued, with exit status 1; so is a dynamic
+# window, and the calls on it name their window's maker.
 . "$(dirname "$0")/../lib.sh"
 # Open MPI 4.1.4's osc/rdma component over its shared-memory transport
 # (vader) crashes in MPI_Compare_and_swap, untraced as traced (segfault in
@@ -100,4 +101,25 @@ mpirun_np $P "$B/bin/ioreplay" --explain --root "$WORK/root-ports" ports.siot > 
 [ $rc = 1 ] || { cat ports.report >&2; fail "ioreplay exited $rc on a trace with MPI_Open_port (want 1)"; }
 grep -q "MPI_Open_port: dynamic processes" ports.report || { cat ports.report >&2; fail "MPI_Open_port not named"; }
 echo "   MPI_Open_port on $P ranks ($opened opened): recorded, and named by the replay (exit 1)"
-pass "one-sided communication recorded with its targets and replayed; dynamic processes recorded and named"
+# A dynamic window (onesided.c dynamic_window): its creation and attach are
+# not reissued (its operations address the target's memory by absolute
+# addresses), and every call on the window says it was made by
+# MPI_Win_create_dynamic, in the replay's report and in --check alike, as
+# often as the program makes it (DYN_STEPS fence epochs of one Put).
+SIOT_TRACE=dyn.siot mpirun_np $P ./onesided dynamic > /dev/null || fail "the traced program (dynamic) failed"
+steps=$(sed -n 's/^#define DYN_STEPS \([0-9]*\)/\1/p' "$ROOT/tests/progs/onesided.c")
+rc=0
+mpirun_np $P "$B/bin/ioreplay" --root "$WORK/root-dyn" dyn.siot > dyn.report 2> dyn.err || rc=$?
+[ $rc = 1 ] || { cat dyn.report >&2; fail "ioreplay exited $rc on a trace with a dynamic window (want 1)"; }
+"$B/bin/ioreplay" --check dyn.siot > dyn.check && fail "ioreplay --check called a dynamic window replayable"
+made="made by MPI_Win_create_dynamic, which is not reissued"
+for f in "MPI_Win_fence $((P * 2 * steps))" "MPI_Put $((P * steps))" "MPI_Win_free $P"; do
+    set -- $f
+    for out in dyn.report dyn.check; do
+        grep -Eq "^ +$2  $1: $made" $out || { cat $out >&2; fail "$out: not $2 x $1 '$made'"; }
+    done
+done
+grep -Eq "^ +$P  MPI_Win_create_dynamic: a dynamic window" dyn.report || fail "MPI_Win_create_dynamic not named"
+! grep -q "creation is not in the trace" dyn.report dyn.check || fail "a call on the dynamic window blamed on a missing creation"
+echo "   dynamic window on $P ranks: its $((P * (3 * steps + 1))) fences, Puts and frees named as made by MPI_Win_create_dynamic (replay and --check)"
+pass "one-sided communication recorded with its targets and replayed; dynamic processes and windows recorded and named"

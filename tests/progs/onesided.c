@@ -20,12 +20,19 @@
  *                   rank*WIN_N*8 of onesided.out).
  * Every value that moves is checked, so a tracer that changed a result
  * makes the program fail. With argument "ports" it also opens an MPI port
- * and closes it if it opened (dynamic processes: not replayable). */
+ * and closes it if it opened (dynamic processes: not replayable). With
+ * argument "dynamic" it also exchanges halos through a dynamic window
+ * (MPI_Win_create_dynamic, MPI_Win_attach of DYN_N doubles, the addresses
+ * shared by MPI_Allgather, DYN_STEPS fence epochs of one MPI_Put of HALO
+ * doubles into the right neighbour's attached memory, MPI_Win_detach,
+ * MPI_Win_free): not replayable, since a replay's memory is elsewhere. */
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
 
 #define WIN_N 64
+#define DYN_N 32
+#define DYN_STEPS 3
 #define HALO 8
 #define HALO_DISP 16
 #define NSTEPS 5
@@ -140,6 +147,28 @@ static void large_counts(MPI_Win win, double *mem)
 #endif
 }
 
+static void dynamic_window(void)
+{
+    static double mem[DYN_N], out[HALO];
+    MPI_Win win;
+    MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+    MPI_Win_attach(win, mem, sizeof mem);
+    MPI_Aint mine, all[1024];
+    MPI_Get_address(mem, &mine);
+    MPI_Allgather(&mine, 1, MPI_AINT, all, 1, MPI_AINT, MPI_COMM_WORLD);
+    int right = (rank + 1) % size;
+    for (int step = 0; step < DYN_STEPS; step++) {
+        for (int i = 0; i < HALO; i++)
+            out[i] = rank * 100 + step;
+        MPI_Win_fence(0, win);
+        MPI_Put(out, HALO, MPI_DOUBLE, right, all[right], HALO, MPI_DOUBLE, win);
+        MPI_Win_fence(0, win);
+        check(mem[0] == ((rank + size - 1) % size) * 100 + step, "the dynamic window's Put");
+    }
+    MPI_Win_detach(win, mem);
+    MPI_Win_free(&win);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -161,6 +190,8 @@ int main(int argc, char **argv)
     MPI_File_write_at_all(fh, (MPI_Offset)rank * WIN_N * 8, mem, WIN_N, MPI_DOUBLE, MPI_STATUS_IGNORE);
     MPI_File_close(&fh);
 
+    if (argc > 1 && strcmp(argv[1], "dynamic") == 0 && size <= 1024)
+        dynamic_window();
     if (argc > 1 && strcmp(argv[1], "ports") == 0) {
         /* Not every MPI build offers ports (MPICH over UCX does not): the
          * call is made either way, and the program says how it went. */

@@ -475,7 +475,7 @@ static void outint_fpost(const func *f, const param *p)
 #define OUT_REC "    siot_put_int(ev, $k, ($n && $ok) ? (int64_t)(*$n) : -1);\n"
 #define OUT_RP "    $P $n_v = 0;\n    $P *$n = &$n_v;\n"
 /* MPI handles: in, created, freed, in/out */
-#define H_IN_RP "    $H $n = rp_$h(c, rp_i(&a[$k]));\n    if ($n == $N && rp_i(&a[$k]) != -1)\n        return rp_skip(c, rp_id_missing($K, rp_i(&a[$k])));\n"
+#define H_IN_RP "    $H $n = rp_$h(c, rp_i(&a[$k]));\n    if ($n == $N && rp_i(&a[$k]) != -1)\n        return rp_skip(c, rp_missing(c, $K, rp_i(&a[$k])));\n"
 #define H_IN_FPRE "    $H $n = P$F_f2c(*(MPI_Fint *)$n_f);\n"
 #define H_NEW_RP "    $P $n_v;\n    memset(&$n_v, 0, sizeof $n_v);\n    $P *$n = &$n_v;\n"
 #define H_NEW_POST "    if ($ok) rp_set_$h(c, rp_i(&a[$k]), $n_v);\n"
@@ -485,14 +485,14 @@ static void outint_fpost(const func *f, const param *p)
  * replay did not reissue) is never passed as MPI_REQUEST_NULL. */
 #define REQ_INOUT_RP                                                                                          \
     "    MPI_Request $n_v = rp_req(c, rp_i(&a[$k]));\n    if ($n_v == MPI_REQUEST_NULL && rp_i(&a[$k]) != -1)\n" \
-    "        return rp_skip(c, rp_id_missing(RP_K_REQ, rp_i(&a[$k])));\n    MPI_Request *$n = &$n_v;\n"
+    "        return rp_skip(c, rp_missing(c, RP_K_REQ, rp_i(&a[$k])));\n    MPI_Request *$n = &$n_v;\n"
 #define H_KEY_PRE "    uintptr_t siot_k_$n = $n ? siot_hkey_$h(*$n) : 0;\n"
 #define H_INOUT_FPRE "    $H $n_v = P$F_f2c(*(MPI_Fint *)$n_f);\n    $H *$n = &$n_v;\n"
 #define H_INOUT_FPOST "    $n_v = P$F_f2c(*(MPI_Fint *)$n_f);\n"
 #define H_FREE_REC "    siot_put_int(ev, $k, siot_h_release($E, siot_k_$n));\n"
 #define H_FREE_POST "    rp_drop_$h(c, rp_i(&a[$k]));\n"
 #define H_NONNULL_RP                                                                                        \
-    "    $H $n_v = rp_$h(c, rp_i(&a[$k]));\n    if ($n_v == $N)\n        return rp_skip(c, rp_kind_missing($K));\n    $H *$n = &$n_v;\n"
+    "    $H $n_v = rp_$h(c, rp_i(&a[$k]));\n    if ($n_v == $N)\n        return rp_skip(c, rp_missing(c, $K, rp_i(&a[$k])));\n    $H *$n = &$n_v;\n"
 #define STATUS_FPRE ""
 /* The replay asks for no status: MPI leaves a completed send's status
  * untouched (its fields are undefined), and a status of the replay's own
