@@ -551,9 +551,12 @@ void siot_session_push(struct siot_tq **mine, const siot_raw *stage, uint32_t n,
     siot_take(&tq->lock);
     int spill = 0;
     if (SIOT_LIKELY(!S.ended && tq->live)) {
-        if (n != 1 || !add_repeat(tq, stage, now))
+        /* a repeat adds nothing to the arena but, rarely, a loop count
+         * past the interned ones: the spill check is for the rest */
+        if (n != 1 || !add_repeat(tq, stage, now)) {
             add_group(tq, stage, n, pool, now, key);
-        spill = siot_cfg.max_memory && tq->arena.used_bytes > tq_limit() && tq->q.n;
+            spill = siot_cfg.max_memory && tq->arena.used_bytes > tq_limit() && tq->q.n;
+        }
     }
     siot_let_go(&tq->lock);
     if (SIOT_UNLIKELY(spill))
