@@ -597,6 +597,8 @@ oom:
 
 /* ------------------------------------------------------------ notes, the whole */
 
+#define SIOT_CLOCKS_MIXED "tsc on some ranks, CLOCK_MONOTONIC on others"
+
 int siot_merge_notes(siot_trace *dst, const siot_trace *src)
 {
     static const char *const summed[] = {"events_recorded", "window_misses_count", NULL};
@@ -610,6 +612,10 @@ int siot_merge_notes(siot_trace *dst, const siot_trace *src)
             unsigned long long a = strtoull(mine, NULL, 10), b = strtoull(v, NULL, 10);
             snprintf(buf, sizeof buf, "%llu", sum ? a + b : (a > b ? a : b));
             if (siot_trace_set_kv(dst, k, buf))
+                return -1;
+        } else if (mine && strcmp(k, "clock") == 0 && strcmp(mine, v) != 0) {
+            /* ranks that timed by different clocks (src/clock.h) */
+            if (strcmp(mine, SIOT_CLOCKS_MIXED) != 0 && siot_trace_set_kv(dst, k, SIOT_CLOCKS_MIXED))
                 return -1;
         } else if (!mine && siot_trace_set_kv(dst, k, v)) {
             return -1;

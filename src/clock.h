@@ -12,7 +12,7 @@
  * recorded time: at most 1.25e-4 (src/clock.c), about 2e-5 as a rule. A
  * process that cannot measure it closely (too loaded at its start) uses
  * clock_gettime, as it does anywhere else and with SIOT_CLOCK=monotonic.
- * The trace's note "clock" says which was used.
+ * The trace's note "clock" says which was used (tsc, CLOCK_MONOTONIC).
  *
  * Locks: none. The scale is written once by siot_clock_init, before any
  * other thread of the program exists (the runtime's constructor), and only

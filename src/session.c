@@ -329,11 +329,7 @@ static void describe_notes(siot_trace *t, const qtotals *q)
                  (unsigned long long)q->approx_merges, siot_cfg.tolerance);
         siot_trace_set_kv(t, "approximate", note);
     }
-    if (siot_clk.tsc)
-        snprintf(note, sizeof note, "tsc, %.0f MHz, scaled against CLOCK_MONOTONIC", siot_clock_mhz());
-    else
-        snprintf(note, sizeof note, "CLOCK_MONOTONIC");
-    siot_trace_set_kv(t, "clock", note);
+    siot_trace_set_kv(t, "clock", siot_clk.tsc ? "tsc" : "CLOCK_MONOTONIC");
     snprintf(note, sizeof note, "%zu", q->memory);
     siot_trace_set_kv(t, "recorder_memory_bytes", note);
     note_layers_left_out(t);

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compress/merge.h"
 #include "compress/rankfold.h"
 #include "core/expr.h"
 #include "core/format.h"
@@ -172,8 +173,34 @@ static void batches(uint32_t *rng)
     printf("rankfold: request-id arrays over 6..300 ranks as one range, the same size at any rank count\n");
 }
 
+/* The ranks' "clock" notes merged: one clock stays itself, two are named. */
+static void clock_notes(void)
+{
+    static const char *const clocks[][3] = {
+        {"tsc", "tsc", "tsc"},
+        {"CLOCK_MONOTONIC", "CLOCK_MONOTONIC", "CLOCK_MONOTONIC"},
+        {"tsc", "CLOCK_MONOTONIC", "tsc on some ranks, CLOCK_MONOTONIC on others"},
+        {"CLOCK_MONOTONIC", "tsc", "tsc on some ranks, CLOCK_MONOTONIC on others"},
+    };
+    for (unsigned i = 0; i < sizeof clocks / sizeof *clocks; i++) {
+        siot_trace a, b, c;
+        siot_trace_init(&a);
+        siot_trace_init(&b);
+        siot_trace_init(&c);
+        CHECK(siot_trace_set_kv(&a, "clock", clocks[i][0]) == 0 && siot_trace_set_kv(&b, "clock", clocks[i][1]) == 0);
+        CHECK(siot_trace_set_kv(&c, "clock", clocks[i][1]) == 0);
+        CHECK(siot_merge_notes(&a, &b) == 0 && siot_merge_notes(&a, &c) == 0);
+        const char *got = siot_trace_get_kv(&a, "clock");
+        CHECK(got && strcmp(got, clocks[i][2]) == 0);
+        siot_trace_free(&a);
+        siot_trace_free(&b);
+        siot_trace_free(&c);
+    }
+}
+
 int main(void)
 {
+    clock_notes();
     uint32_t rng = 20261126;
     for (int i = 0; i < 2000; i++)
         one(&rng, i % 3 != 0);
