@@ -51,9 +51,11 @@ if [ -n "${SIOT_BEFORE:-}" ]; then
 fi
 if [ -n "${DARSHAN_PREFIX:-}" ]; then
     # Darshan leaves paths under /dev out by default (the data file is in
-    # /dev/shm), and DXT's default 2 MiB of segments overflows at N=40000
+    # /dev/shm), and DXT's default 2 MiB of segments overflows at N=40000;
+    # DXT's MAX_RECORDS counts 1 KiB records: 65536 is 64 MiB (4194304 made
+    # it allocate and clear 4 GiB at the end of every run)
     mkdir -p "$TMP/dlog"
-    printf 'NAME_INCLUDE ^/dev/shm/ *\nMAX_RECORDS 4194304 DXT_POSIX\n' > "$TMP/darshan.conf"
+    printf 'NAME_INCLUDE ^/dev/shm/ *\nMAX_RECORDS 65536 DXT_POSIX\n' > "$TMP/darshan.conf"
     d="LD_PRELOAD=$DARSHAN_PREFIX/lib/libdarshan.so DARSHAN_ENABLE_NONMPI=1 DARSHAN_LOGPATH=$TMP/dlog"
     d="$d DARSHAN_CONFIG_PATH=$TMP/darshan.conf"
     BIN[darshan]=$BB/hotpath.plain
