@@ -1935,12 +1935,20 @@ static void test_constant_size(void)
            sz[0], sz[1], sz[2], nn[0], nn[1], nn[2]);
     CHECK(nn[0] == nn[1] && nn[1] == nn[2]);
     CHECK_EQ_I64(nn[0], 7); /* loop[loop[loop[write_at, pwrite], fsync], barrier] */
+    /* The structure does not grow; what does is the exact mean and M2 of
+     * the 4 events' 8 histograms, written as integers (the sum of the
+     * samples, count x M2) whose length grows with the log of the count, up
+     * to the 16 bytes of the two doubles they replace: at most 14 bytes more
+     * per histogram from 10 to 100,000 iterations, and within 5% from 1,000
+     * to 100,000 (7 bits more per 128 times the count). */
     size_t lo = sz[0], hi = sz[0];
     for (int i = 1; i < 3; i++) {
         lo = sz[i] < lo ? sz[i] : lo;
         hi = sz[i] > hi ? sz[i] : hi;
     }
-    CHECK(hi * 100 <= lo * 105);
+    CHECK(hi <= lo + 8 * 14);
+    size_t big = sz[1] > sz[2] ? sz[1] : sz[2], small = sz[1] + sz[2] - big;
+    CHECK(big * 100 <= small * 105);
 }
 
 /* Segment-shaped nests (IOR's POSIX backend): for each of F files' S
