@@ -397,10 +397,27 @@ static void enc_hist(siot_vbuf *b, const siot_hist *h, int exact)
         enc_hist_stats(b, h, exact);
 }
 
-static void enc_node(siot_vbuf *b, const siot_node *n, const uint32_t *fmap, int exact)
+/* Minor 1: a node of every rank [0, nranks) (most of them) has bit 128 set
+ * in its kind byte and no rank list. */
+#define KIND_ALL_RANKS 128u
+static int all_ranks(const siot_ranklist *rl, uint32_t nranks)
 {
-    siot_vbuf_u8(b, n->kind);
-    enc_ranklist(b, &n->ranks);
+    if (rl->n != 1 || rl->e[0].start != 0)
+        return 0;
+    const siot_rentry *e = &rl->e[0];
+    if (nranks == 1)
+        return e->ndims == 0;
+    return e->ndims == 1 && e->dims[0].count == nranks && e->dims[0].stride == 1;
+}
+
+static void enc_node(siot_vbuf *b, const siot_node *n, const uint32_t *fmap, uint32_t nranks, int exact)
+{
+    if (all_ranks(&n->ranks, nranks)) {
+        siot_vbuf_u8(b, (uint8_t)(n->kind | KIND_ALL_RANKS));
+    } else {
+        siot_vbuf_u8(b, n->kind);
+        enc_ranklist(b, &n->ranks);
+    }
     if (n->kind == SIOT_N_EVENT) {
         const siot_event *e = &n->u.ev;
         siot_vbuf_uvar(b, fmap ? fmap[e->func] - 1 : e->func);
@@ -418,7 +435,7 @@ static void enc_node(siot_vbuf *b, const siot_node *n, const uint32_t *fmap, int
         enc_expr(b, n->u.loop.count);
         siot_vbuf_uvar(b, n->u.loop.nbody);
         for (uint32_t i = 0; i < n->u.loop.nbody; i++)
-            enc_node(b, n->u.loop.body[i], fmap, exact);
+            enc_node(b, n->u.loop.body[i], fmap, nranks, exact);
     }
 }
 
@@ -570,13 +587,13 @@ static void ranktimes_section(const siot_trace *t, int exact, siot_vbuf *s, siot
 }
 
 /* fmap ids are the compact ids + 1 (0: unused) */
-static void nodes_section(siot_node *const *nodes, uint32_t n, const siot_fmap *m, int exact, siot_vbuf *s,
-                          siot_vbuf *out)
+static void nodes_section(siot_node *const *nodes, uint32_t n, const siot_fmap *m, uint32_t nranks, int exact,
+                          siot_vbuf *s, siot_vbuf *out)
 {
     s->len = 0;
     siot_vbuf_uvar(s, n);
     for (uint32_t i = 0; i < n; i++)
-        enc_node(s, nodes[i], m->id, exact);
+        enc_node(s, nodes[i], m->id, nranks, exact);
     end_section(out, SEC_NODES, s);
 }
 
@@ -593,7 +610,7 @@ int siot_nodes_section(siot_node *const *nodes, uint32_t n, siot_fmap *m, siot_v
         fmap_mark(m, nodes[i]);
     siot_vbuf s;
     siot_vbuf_init(&s);
-    nodes_section(nodes, n, m, 0, &s, out);
+    nodes_section(nodes, n, m, 0, 0, &s, out); /* a rank's part: its own rank lists */
     int oom = s.oom || out->oom;
     siot_vbuf_free(&s);
     return oom ? -1 : 0;
@@ -662,7 +679,7 @@ static int encode(const siot_trace *t, siot_vbuf *out, int exact)
     funcs_section(t->funcs, &m, &s, out);
     sites_section(t, &s, out);
     ranktimes_section(t, exact, &s, out);
-    nodes_section(t->top, t->ntop, &m, exact, &s, out);
+    nodes_section(t->top, t->ntop, &m, t->nranks, exact, &s, out);
     end_marker(5, &s, out);
     int oom = s.oom || out->oom;
     siot_fmap_free(&m);
@@ -690,15 +707,16 @@ size_t siot_hist_size(const siot_hist *h, siot_vbuf *scratch)
 
 /* An event's own bytes (a loop's: its count and body list, not the body's
  * nodes); function ids as written (at most as many bytes as here). */
-size_t siot_node_own_size(const siot_node *n, siot_vbuf *scratch)
+size_t siot_node_own_size(const siot_node *n, uint32_t nranks, siot_vbuf *scratch)
 {
     scratch->len = 0;
     if (n->kind == SIOT_N_EVENT) {
-        enc_node(scratch, n, NULL, 0);
+        enc_node(scratch, n, NULL, nranks, 0);
         return scratch->len;
     }
     siot_vbuf_u8(scratch, n->kind);
-    enc_ranklist(scratch, &n->ranks);
+    if (!all_ranks(&n->ranks, nranks))
+        enc_ranklist(scratch, &n->ranks);
     enc_expr(scratch, n->u.loop.count);
     siot_vbuf_uvar(scratch, n->u.loop.nbody);
     return scratch->len;
@@ -725,7 +743,7 @@ int siot_section_sizes(const siot_trace *t, uint64_t out[SIOT_NSECTION_SIZES])
     out[3] = o.len - at, at = o.len;
     ranktimes_section(t, 0, &s, &o);
     out[4] = o.len - at, at = o.len;
-    nodes_section(t->top, t->ntop, &m, 0, &s, &o);
+    nodes_section(t->top, t->ntop, &m, t->nranks, 0, &s, &o);
     out[5] = o.len - at, at = o.len;
     end_marker(5, &s, &o);
     out[6] = o.len - at;
@@ -807,6 +825,21 @@ static int dec_ranklist(dec *d, siot_ranklist *rl)
 }
 
 static siot_expr *dec_expr(dec *d, int want_int);
+
+/* [0, nranks) as the canonical rank list (a node with KIND_ALL_RANKS). */
+static int every_rank(dec *d, siot_ranklist *rl)
+{
+    rl->n = 1;
+    rl->e = dalloc(d, sizeof *rl->e);
+    if (!rl->e)
+        return -1;
+    if (d->t->nranks > 1) {
+        rl->e[0].ndims = 1;
+        rl->e[0].dims[0].count = d->t->nranks;
+        rl->e[0].dims[0].stride = 1;
+    }
+    return 0;
+}
 
 static void dec_affine(dec *d, siot_expr *x)
 {
@@ -1183,7 +1216,14 @@ static siot_node *dec_node(dec *d)
     if (!n)
         return NULL;
     n->kind = siot_rd_u8(&d->rd);
-    if (dec_ranklist(d, &n->ranks))
+    int rc;
+    if (n->kind & KIND_ALL_RANKS) {
+        n->kind &= (uint8_t)~KIND_ALL_RANKS;
+        rc = every_rank(d, &n->ranks);
+    } else {
+        rc = dec_ranklist(d, &n->ranks);
+    }
+    if (rc)
         return NULL;
     if (n->kind == SIOT_N_EVENT) {
         siot_event *e = &n->u.ev;

@@ -66,7 +66,7 @@ static void keep_big(sizes *z, const bigevent *b)
 static void on_event(sizes *z, const siot_node *n, uint32_t depth, uint64_t iterations)
 {
     const siot_event *e = &n->u.ev;
-    bigevent b = {n, siot_node_own_size(n, &z->scratch), depth, iterations, -3, 0, 0};
+    bigevent b = {n, siot_node_own_size(n, z->t->nranks, &z->scratch), depth, iterations, -3, 0, 0};
     z->event_bytes += b.bytes;
     z->nevents++;
     const siot_expr *meta[5] = {e->thread, e->parent, e->ret, e->err, e->bytes};
@@ -90,7 +90,7 @@ static void walk(sizes *z, const siot_node *n, uint32_t depth, uint64_t iteratio
         on_event(z, n, depth, iterations);
         return;
     }
-    z->loop_bytes += siot_node_own_size(n, &z->scratch);
+    z->loop_bytes += siot_node_own_size(n, z->t->nranks, &z->scratch);
     z->nloops++;
     const siot_expr *c = n->u.loop.count;
     uint64_t k = c && c->tag == SIOT_X_CONST && c->base > 0 ? (uint64_t)c->base : 1;

@@ -975,6 +975,50 @@ static void check_small_consts(void)
     }
 }
 
+/* A node of every rank is its kind + 128 and no rank list: read back as
+ * the canonical list of [0, nranks), one entry without dimensions for one
+ * rank; the event is then 11 bytes (kind, function, site, 5 fields and its
+ * argument as one-byte constants, two empty histograms). */
+static void check_all_ranks(void)
+{
+    for (uint64_t nr = 1; nr <= 3; nr += 2) {
+        craft c;
+        craft_init(&c, nr);
+        siot_vbuf_uvar(&c.nodes, 1);
+        siot_vbuf_u8(&c.nodes, SIOT_N_EVENT | 128);
+        siot_vbuf_uvar(&c.nodes, 0);
+        siot_vbuf_uvar(&c.nodes, 0);
+        for (int i = 0; i < 6; i++)
+            siot_vbuf_u8(&c.nodes, 128); /* the constant 0 */
+        siot_vbuf_uvar(&c.nodes, 0);
+        siot_vbuf_uvar(&c.nodes, 0);
+        siot_vbuf f;
+        siot_vbuf_init(&f);
+        craft_file(&c, &f);
+        siot_trace t;
+        if (expect_accept("an event of every rank", &f, &t)) {
+            const siot_ranklist *rl = &t.top[0]->ranks;
+            CHECK(t.top[0]->kind == SIOT_N_EVENT && rl->n == 1 && rl->e[0].start == 0);
+            if (nr == 1)
+                CHECK(rl->e[0].ndims == 0);
+            else
+                CHECK(rl->e[0].ndims == 1 && rl->e[0].dims[0].count == 3 && rl->e[0].dims[0].stride == 1);
+            siot_vbuf sc;
+            siot_vbuf_init(&sc);
+            CHECK_EQ_I64(siot_node_own_size(t.top[0], (uint32_t)nr, &sc), 11);
+            siot_vbuf_free(&sc);
+            siot_trace_free(&t);
+        } else {
+            CHECK(0);
+        }
+        /* a loop of every rank read from the same bytes: no count where it must be */
+        f.len = 0;
+        c.nodes.data[1] = SIOT_N_LOOP | 128;
+        CHECK(reject_crafted("a loop of every rank with an event's fields", &c, &f));
+        siot_vbuf_free(&f);
+    }
+}
+
 int main(void)
 {
     siot_trace t, d;
@@ -985,6 +1029,7 @@ int main(void)
     check_compact_hists();
     check_compact_hostile();
     check_small_consts();
+    check_all_ranks();
     build_rich(&t);
     siot_vbuf_init(&enc);
     siot_vbuf_init(&enc2);
