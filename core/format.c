@@ -353,6 +353,22 @@ static void enc_bins(siot_vbuf *b, const siot_hist *h, const uint8_t *q, unsigne
     }
 }
 
+static int moments_form(const siot_hist *h, int exact, int64_t *delta, uint64_t *k)
+{
+    return (mean_as_delta(h, stored_min(h->min, exact), delta) ? HF_MEAN_SUM : 0) |
+           (m2_as_int(h, k) ? HF_M2_INT : 0);
+}
+
+size_t siot_hist_moments_size(const siot_hist *h)
+{
+    if (h->count < 2)
+        return 0;
+    int64_t delta = 0;
+    uint64_t k = 0;
+    int form = moments_form(h, 0, &delta, &k);
+    return (form & HF_MEAN_SUM ? uvar_len(siot_zigzag(delta)) : 8) + (form & HF_M2_INT ? uvar_len(k) : 8);
+}
+
 /* count >= 2 in the compact form: uvar mask<<3|form, mean, M2, bins. */
 static void enc_hist_stats(siot_vbuf *b, const siot_hist *h, int exact)
 {
@@ -364,8 +380,7 @@ static void enc_hist_stats(siot_vbuf *b, const siot_hist *h, int exact)
     unsigned lo = mask_anchor(h->min, exact);
     uint64_t mask = bins_mask(h, q, lo, exact), k = 0;
     int64_t delta = 0;
-    int form = (mean_as_delta(h, stored_min(h->min, exact), &delta) ? HF_MEAN_SUM : 0) |
-               (m2_as_int(h, &k) ? HF_M2_INT : 0) | (bins_exact(h, lo, exact) ? HF_BINS_EXACT : 0);
+    int form = moments_form(h, exact, &delta, &k) | (bins_exact(h, lo, exact) ? HF_BINS_EXACT : 0);
     siot_vbuf_uvar(b, mask << 3 | (uint64_t)form);
     if (form & HF_MEAN_SUM)
         siot_vbuf_svar(b, delta);

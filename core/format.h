@@ -51,6 +51,10 @@ int siot_trace_encode_exact(const siot_trace *t, siot_vbuf *out);
  * memory). */
 size_t siot_expr_size(const siot_expr *x, siot_vbuf *scratch);
 size_t siot_hist_size(const siot_hist *h, siot_vbuf *scratch);
+/* The bytes of a histogram's mean and M2 in the file form: integers whose
+ * length grows with the log of the count (docs/format.md, minor 1), at most
+ * the 16 of two doubles; 0 below 2 samples. */
+size_t siot_hist_moments_size(const siot_hist *h);
 size_t siot_node_own_size(const siot_node *n, uint32_t nranks, siot_vbuf *scratch);
 #define SIOT_NSECTION_SIZES 7
 int siot_section_sizes(const siot_trace *t, uint64_t out[SIOT_NSECTION_SIZES]);

@@ -30,7 +30,7 @@ typedef struct sizes {
     const siot_trace *t;
     siot_vbuf scratch;
     uint64_t by_tag[NTAGS], n_by_tag[NTAGS];
-    uint64_t hist_bytes, nhist, loop_bytes, nloops, event_bytes, nevents;
+    uint64_t hist_bytes, nhist, moment_bytes, loop_bytes, nloops, event_bytes, nevents;
     bigevent top[TOP_EVENTS];
     uint32_t ntop;
 } sizes;
@@ -77,6 +77,7 @@ static void on_event(sizes *z, const siot_node *n, uint32_t depth, uint64_t iter
     uint64_t h = siot_hist_size(&e->comp, &z->scratch) + siot_hist_size(&e->dur, &z->scratch);
     z->hist_bytes += h;
     z->nhist += 2;
+    z->moment_bytes += siot_hist_moments_size(&e->comp) + siot_hist_moments_size(&e->dur);
     if (h > b.worst_bytes) {
         b.worst_bytes = h;
         b.worst = -2;
@@ -172,8 +173,8 @@ int siot_dump_sizes(const siot_trace *t, const char *path, uint64_t file_bytes, 
                 in[0], in[1], in[2], in[3], in[6], t->nrt, in[4], in[5]);
     fprintf(fp, "  written again as one block: %" PRIu64 " bytes, of which nodes %" PRIu64 ":\n", total, sec[5]);
     fprintf(fp, "  %" PRIu64 " events %" PRIu64 " B (of which histograms %" PRIu64 " B in %" PRIu64
-                "), %" PRIu64 " loops %" PRIu64 " B\n",
-            z.nevents, z.event_bytes, z.hist_bytes, z.nhist, z.nloops, z.loop_bytes);
+                ", their means and M2 %" PRIu64 " B), %" PRIu64 " loops %" PRIu64 " B\n",
+            z.nevents, z.event_bytes, z.hist_bytes, z.nhist, z.moment_bytes, z.nloops, z.loop_bytes);
     fprintf(fp, "  values by kind (bytes in count):");
     for (unsigned k = 1; k < NTAGS; k++)
         if (z.n_by_tag[k])
