@@ -406,8 +406,11 @@ static void enc_hist(siot_vbuf *b, const siot_hist *h, int exact)
         uint8_t t[4] = {(uint8_t)lo, (uint8_t)(lo >> 8), (uint8_t)hi, (uint8_t)(hi >> 8)};
         siot_vbuf_put(b, t, 4);
     }
-    siot_vbuf_uvar(b, (uint64_t)(int64_t)h->max_rank + 1);
-    siot_vbuf_uvar(b, h->max_occ);
+    /* The maximum's rank + 1, shifted: bit 0 says its occurrence is 0 and
+     * not written (the first iteration is slowest in most histograms). */
+    siot_vbuf_uvar(b, ((uint64_t)(int64_t)h->max_rank + 1) << 1 | (h->max_occ == 0));
+    if (h->max_occ != 0)
+        siot_vbuf_uvar(b, h->max_occ);
     if (h->count >= 2)
         enc_hist_stats(b, h, exact);
 }
@@ -1209,9 +1212,17 @@ static int dec_hist(dec *d, siot_hist *h)
         return d->rd.err ? -1 : 0;
     if (dec_hist_times(d, h))
         return -1;
-    uint64_t r = siot_rd_uvar_max(&d->rd, d->t->nranks, "histogram rank out of range");
-    h->max_rank = (int32_t)r - 1;
-    h->max_occ = siot_rd_uvar(&d->rd);
+    if (d->t->flags & SIOT_TF_COMPACT) {
+        uint64_t v = siot_rd_uvar(&d->rd);
+        if (!d->rd.err && (v >> 1) > d->t->nranks)
+            return dfail(d, "histogram rank out of range");
+        h->max_rank = (int32_t)(v >> 1) - 1;
+        h->max_occ = v & 1 ? 0 : siot_rd_uvar(&d->rd);
+    } else {
+        uint64_t r = siot_rd_uvar_max(&d->rd, d->t->nranks, "histogram rank out of range");
+        h->max_rank = (int32_t)r - 1;
+        h->max_occ = siot_rd_uvar(&d->rd);
+    }
     if (h->count == 1) {
         h->mean = (double)h->min;
         return d->rd.err ? -1 : 0;

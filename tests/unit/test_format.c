@@ -771,7 +771,7 @@ static void check_compact_hists(void)
     siot_hist *c = &n->u.ev.comp, *u = &n->u.ev.dur;
     /* 1000, 1500, 3000, 70000 ns: sum 75500, 4*M2 = 4*sum(x^2) - sum^2 =
      * 13,948,750,000, bins 9, 10, 11, 16. File form: count 1, min and max 4,
-     * rank 1, occurrence 1, mask<<3|form 2 (mask 0x87 from bin 9), mean as
+     * rank 1, occurrence 3: 1, mask<<3|form 2 (mask 0x87 from bin 9), mean as
      * 75500 - 4*1000 (3 bytes), 4*M2 (5 bytes), bins but the last 3: 20
      * bytes, against 29 with the two doubles. */
     static const uint64_t S[4] = {1000, 1500, 3000, 70000};
@@ -796,6 +796,13 @@ static void check_compact_hists(void)
     /* count 2, times 4, rank 1, occurrence 299: 2, mask<<3|0: 1, doubles 16, one bin 1 */
     CHECK_EQ_I64(siot_hist_size(u, &sc), 2 + 4 + 1 + 2 + 1 + 16 + 1);
     compact_round_trip(&t, want);
+    /* One sample: count 1, times 4, (rank+1)<<1|1 when the occurrence is 0
+     * (then not written), else the occurrence after it. */
+    siot_hist one;
+    siot_hist_init1(&one, 1000, 2, 0);
+    CHECK_EQ_I64(siot_hist_size(&one, &sc), 6);
+    siot_hist_init1(&one, 1000, 2, 5);
+    CHECK_EQ_I64(siot_hist_size(&one, &sc), 7);
     /* Bins that do not add up to the count (a forged trace read before):
      * written one by one, kept as they are in the exact form. */
     c->bins[9] = 5;
@@ -908,8 +915,7 @@ static void check_compact_hostile(void)
         siot_vbuf_uvar(&c.nodes, 4);
         siot_vbuf_uvar(&c.nodes, i == 3 ? UINT64_MAX / 4 : 1000);
         siot_vbuf_uvar(&c.nodes, i == 3 ? 0 : 1000);
-        siot_vbuf_uvar(&c.nodes, 1); /* rank 0 */
-        siot_vbuf_uvar(&c.nodes, 0);
+        siot_vbuf_uvar(&c.nodes, 1 << 1 | 1); /* rank 0, occurrence 0 */
         siot_vbuf_uvar(&c.nodes, H[i].form_mask);
         if (H[i].form_mask & 1)
             siot_vbuf_svar(&c.nodes, (int64_t)(H[i].mean & INT64_MAX));
