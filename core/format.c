@@ -428,22 +428,30 @@ static int all_ranks(const siot_ranklist *rl, uint32_t nranks)
     return e->ndims == 1 && e->dims[0].count == nranks && e->dims[0].stride == 1;
 }
 
+/* Minor 1: an event of the main thread (0) without errno (0), most of
+ * them, has bit 64 set in its kind byte and neither field written. */
+#define KIND_MAIN_NO_ERRNO 64u
+static int is_zero(const siot_expr *x) { return x && x->tag == SIOT_X_CONST && x->base == 0; }
+
 static void enc_node(siot_vbuf *b, const siot_node *n, const uint32_t *fmap, uint32_t nranks, int exact)
 {
+    const siot_event *e = n->kind == SIOT_N_EVENT ? &n->u.ev : NULL;
+    unsigned quiet = e && is_zero(e->thread) && is_zero(e->err) ? KIND_MAIN_NO_ERRNO : 0;
     if (all_ranks(&n->ranks, nranks)) {
-        siot_vbuf_u8(b, (uint8_t)(n->kind | KIND_ALL_RANKS));
+        siot_vbuf_u8(b, (uint8_t)(n->kind | quiet | KIND_ALL_RANKS));
     } else {
-        siot_vbuf_u8(b, n->kind);
+        siot_vbuf_u8(b, (uint8_t)(n->kind | quiet));
         enc_ranklist(b, &n->ranks);
     }
-    if (n->kind == SIOT_N_EVENT) {
-        const siot_event *e = &n->u.ev;
+    if (e) {
         siot_vbuf_uvar(b, fmap ? fmap[e->func] - 1 : e->func);
         siot_vbuf_uvar(b, e->site);
-        enc_expr(b, e->thread);
+        if (!quiet)
+            enc_expr(b, e->thread);
         enc_expr(b, e->parent);
         enc_expr(b, e->ret);
-        enc_expr(b, e->err);
+        if (!quiet)
+            enc_expr(b, e->err);
         enc_expr(b, e->bytes);
         for (uint32_t i = 0; i < e->nargs; i++)
             enc_expr(b, e->args[i]);
@@ -844,6 +852,15 @@ static int dec_ranklist(dec *d, siot_ranklist *rl)
 
 static siot_expr *dec_expr(dec *d, int want_int);
 
+/* The constant 0 of a field not written (KIND_MAIN_NO_ERRNO). */
+static siot_expr *zero_const(dec *d)
+{
+    siot_expr *x = dalloc(d, sizeof *x);
+    if (x)
+        x->tag = SIOT_X_CONST;
+    return x;
+}
+
 /* [0, nranks) as the canonical rank list (a node with KIND_ALL_RANKS). */
 static int every_rank(dec *d, siot_ranklist *rl)
 {
@@ -1241,16 +1258,14 @@ static siot_node *dec_node(dec *d)
     siot_node *n = dalloc(d, sizeof *n);
     if (!n)
         return NULL;
-    n->kind = siot_rd_u8(&d->rd);
-    int rc;
-    if (n->kind & KIND_ALL_RANKS) {
-        n->kind &= (uint8_t)~KIND_ALL_RANKS;
-        rc = every_rank(d, &n->ranks);
-    } else {
-        rc = dec_ranklist(d, &n->ranks);
-    }
-    if (rc)
+    uint8_t k = siot_rd_u8(&d->rd);
+    n->kind = k & (uint8_t) ~(KIND_ALL_RANKS | KIND_MAIN_NO_ERRNO);
+    if ((k & KIND_ALL_RANKS ? every_rank(d, &n->ranks) : dec_ranklist(d, &n->ranks)) != 0)
         return NULL;
+    if ((k & KIND_MAIN_NO_ERRNO) && n->kind != SIOT_N_EVENT) {
+        dfail(d, "unknown node kind");
+        return NULL;
+    }
     if (n->kind == SIOT_N_EVENT) {
         siot_event *e = &n->u.ev;
         uint64_t func = siot_rd_uvar(&d->rd);
@@ -1260,10 +1275,11 @@ static siot_node *dec_node(dec *d)
         }
         e->func = (uint32_t)func;
         e->site = (uint32_t)siot_rd_uvar_max(&d->rd, d->t->nsites, "event refers to an unknown call site");
-        e->thread = dec_expr(d, 1);
+        int quiet = (k & KIND_MAIN_NO_ERRNO) != 0;
+        e->thread = quiet ? zero_const(d) : dec_expr(d, 1);
         e->parent = dec_expr(d, 1);
         e->ret = dec_expr(d, 1);
-        e->err = dec_expr(d, 1);
+        e->err = quiet ? zero_const(d) : dec_expr(d, 1);
         e->bytes = dec_expr(d, 1);
         if (d->rd.err)
             return NULL;

@@ -983,7 +983,8 @@ static void check_small_consts(void)
 
 /* A node of every rank is its kind + 128 and no rank list: read back as
  * the canonical list of [0, nranks), one entry without dimensions for one
- * rank; the event is then 11 bytes (kind, function, site, 5 fields and its
+ * rank. Its thread and errno are 0: written again, the kind has 64 too and
+ * the event is 9 bytes (kind, function, site, parent, ret, bytes and its
  * argument as one-byte constants, two empty histograms). */
 static void check_all_ranks(void)
 {
@@ -1011,7 +1012,8 @@ static void check_all_ranks(void)
                 CHECK(rl->e[0].ndims == 1 && rl->e[0].dims[0].count == 3 && rl->e[0].dims[0].stride == 1);
             siot_vbuf sc;
             siot_vbuf_init(&sc);
-            CHECK_EQ_I64(siot_node_own_size(t.top[0], (uint32_t)nr, &sc), 11);
+            CHECK_EQ_I64(siot_node_own_size(t.top[0], (uint32_t)nr, &sc), 9);
+            CHECK(sc.data[0] == (SIOT_N_EVENT | 128 | 64));
             siot_vbuf_free(&sc);
             siot_trace_free(&t);
         } else {
@@ -1021,6 +1023,45 @@ static void check_all_ranks(void)
         f.len = 0;
         c.nodes.data[1] = SIOT_N_LOOP | 128;
         CHECK(reject_crafted("a loop of every rank with an event's fields", &c, &f));
+        siot_vbuf_free(&f);
+    }
+}
+
+/* An event of kind + 64 has no thread and errno fields: both read as the
+ * constant 0; a loop with 64 is refused. */
+static void check_main_no_errno(void)
+{
+    for (int loop = 0; loop < 2; loop++) {
+        craft c;
+        craft_init(&c, 1);
+        siot_vbuf_uvar(&c.nodes, 1);
+        siot_vbuf_u8(&c.nodes, (loop ? SIOT_N_LOOP : SIOT_N_EVENT) | 128 | 64);
+        siot_vbuf_uvar(&c.nodes, 0);
+        siot_vbuf_uvar(&c.nodes, 0);
+        siot_vbuf_u8(&c.nodes, 128 + 2); /* parent 1 */
+        siot_vbuf_u8(&c.nodes, 128 + 6); /* ret 3 */
+        siot_vbuf_u8(&c.nodes, 128 + 8); /* bytes 4 */
+        siot_vbuf_u8(&c.nodes, 128 + 10); /* x = 5 */
+        siot_vbuf_uvar(&c.nodes, 0);
+        siot_vbuf_uvar(&c.nodes, 0);
+        siot_vbuf f;
+        siot_vbuf_init(&f);
+        if (loop) {
+            CHECK(reject_crafted("a loop with kind bit 64", &c, &f));
+        } else {
+            siot_trace t;
+            craft_file(&c, &f);
+            if (expect_accept("an event of thread 0 without errno", &f, &t)) {
+                const siot_event *e = &t.top[0]->u.ev;
+                CHECK(e->thread->tag == SIOT_X_CONST && e->thread->base == 0);
+                CHECK(e->err->tag == SIOT_X_CONST && e->err->base == 0);
+                CHECK(e->parent->base == 1 && e->ret->base == 3 && e->bytes->base == 4 && e->args[0]->base == 5);
+                siot_trace_free(&t);
+            } else {
+                CHECK(0);
+            }
+            craft_free(&c);
+        }
         siot_vbuf_free(&f);
     }
 }
@@ -1036,6 +1077,7 @@ int main(void)
     check_compact_hostile();
     check_small_consts();
     check_all_ranks();
+    check_main_no_errno();
     build_rich(&t);
     siot_vbuf_init(&enc);
     siot_vbuf_init(&enc2);
