@@ -14,6 +14,7 @@
 #include "core/hist.h"
 #include "core/ranklist.h"
 #include "core/roles.h"
+#include "core/sitetree.h"
 
 /* memcpy from a possibly NULL pointer when there is nothing to copy is undefined. */
 static void copy_n(void *dst, const void *src, size_t n)
@@ -124,10 +125,19 @@ static void enc_str(siot_vbuf *b, const siot_expr *x)
     }
 }
 
+/* Constants of -64..63 (most counts, handles, flags and return values) take
+ * one byte: tag 128 + the zigzag of the value (docs/format.md, minor 1). */
+#define SMALL_CONST_TAG 128u
+static int small_const(const siot_expr *x) { return x->tag == SIOT_X_CONST && x->base >= -64 && x->base < 64; }
+
 static void enc_expr(siot_vbuf *b, const siot_expr *x)
 {
     if (!x) {
         siot_vbuf_u8(b, SIOT_X_NONE);
+        return;
+    }
+    if (small_const(x)) {
+        siot_vbuf_u8(b, (uint8_t)(SMALL_CONST_TAG + siot_zigzag(x->base)));
         return;
     }
     siot_vbuf_u8(b, x->tag);
@@ -236,6 +246,153 @@ static unsigned mask_anchor(uint64_t min, int exact)
     return r >= 1024 && b > 0 ? b - 1 : b;
 }
 
+/* The value the reader gets for a histogram's min: the base of the compact
+ * mean (below). */
+static uint64_t stored_min(uint64_t min, int exact) { return exact ? min : time16_value(time16(min)); }
+
+/* Compact histograms (flag 32): the form's bits say which of mean, M2 and
+ * the bins are written as integers. Each is used only when the reader's
+ * arithmetic gives back the very same double (or bin counts), so nothing of
+ * what the f64 form kept is lost. */
+enum { HF_MEAN_SUM = 1, HF_M2_INT = 2, HF_BINS_EXACT = 4 };
+
+static unsigned uvar_len(uint64_t v)
+{
+    unsigned n = 1;
+    while (v >= 128)
+        v >>= 7, n++;
+    return n;
+}
+
+/* The sum of the samples S with (double)S / count == mean, written as
+ * S - count*base (base: the min the reader sees). The reader's computation,
+ * shared by both sides. */
+static int sum_to_mean(uint64_t count, uint64_t base, int64_t delta, double *mean)
+{
+    uint64_t cb, s;
+    if (__builtin_mul_overflow(count, base, &cb))
+        return -1;
+    s = cb + (uint64_t)delta;
+    if (delta >= 0 ? s < cb : s > cb)
+        return -1;
+    *mean = (double)s / (double)count;
+    return 0;
+}
+
+static int same_double(double a, double b) { return memcmp(&a, &b, sizeof a) == 0; }
+
+static int mean_as_delta(const siot_hist *h, uint64_t base, int64_t *delta)
+{
+    double target = h->mean * (double)h->count;
+    if (!(target >= 0 && target < 1e18))
+        return 0;
+    uint64_t s0 = (uint64_t)(target + 0.5), cb;
+    if (__builtin_mul_overflow(h->count, base, &cb) || cb > (uint64_t)INT64_MAX)
+        return 0;
+    for (uint64_t s = s0 ? s0 - 1 : 0; s <= s0 + 1; s++) {
+        double m;
+        int64_t d = (int64_t)s - (int64_t)cb;
+        if (sum_to_mean(h->count, base, d, &m) == 0 && same_double(m, h->mean) && uvar_len(siot_zigzag(d)) < 8) {
+            *delta = d;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* count*M2 is an integer for integer samples (n·Σx² − (Σx)²); written as
+ * one when it gives M2 back exactly and is shorter than the double. */
+static int m2_as_int(const siot_hist *h, uint64_t *k)
+{
+    double target = h->m2 * (double)h->count;
+    if (!(target >= 0 && target < 1e15))
+        return 0;
+    uint64_t k0 = (uint64_t)(target + 0.5);
+    for (uint64_t v = k0 ? k0 - 1 : 0; v <= k0 + 1; v++)
+        if (same_double((double)v / (double)h->count, h->m2) && uvar_len(v) < 8) {
+            *k = v;
+            return 1;
+        }
+    return 0;
+}
+
+/* Bins as exact counts, the last one implied by the count: when they add up
+ * to it, and in the file form only below 255 samples, where the fractions
+ * give the counts back exactly anyway. */
+static int bins_exact(const siot_hist *h, unsigned lo, int exact)
+{
+    if (!h->bins || h->count > UINT32_MAX || (!exact && h->count >= 255))
+        return 0;
+    uint64_t sum = 0;
+    for (unsigned i = lo; i < SIOT_HBINS; i++)
+        sum += h->bins[i];
+    return sum == h->count;
+}
+
+static uint64_t bins_mask(const siot_hist *h, const uint8_t *q, unsigned lo, int exact)
+{
+    uint64_t mask = 0;
+    for (unsigned i = lo; i < SIOT_HBINS; i++)
+        if (exact ? (h->bins && h->bins[i]) : q[i])
+            mask |= 1ULL << (i - lo);
+    return mask;
+}
+
+static void enc_bins(siot_vbuf *b, const siot_hist *h, const uint8_t *q, unsigned lo, uint64_t mask, int form,
+                     int exact)
+{
+    for (unsigned i = lo; i < SIOT_HBINS; i++) {
+        if (!(mask >> (i - lo) & 1))
+            continue;
+        if ((form & HF_BINS_EXACT) && (mask >> (i - lo)) == 1)
+            break; /* the last: the count minus the others */
+        if (exact || (form & HF_BINS_EXACT))
+            siot_vbuf_uvar(b, h->bins[i]);
+        else
+            siot_vbuf_u8(b, q[i]);
+    }
+}
+
+static int moments_form(const siot_hist *h, int exact, int64_t *delta, uint64_t *k)
+{
+    return (mean_as_delta(h, stored_min(h->min, exact), delta) ? HF_MEAN_SUM : 0) |
+           (m2_as_int(h, k) ? HF_M2_INT : 0);
+}
+
+size_t siot_hist_moments_size(const siot_hist *h)
+{
+    if (h->count < 2)
+        return 0;
+    int64_t delta = 0;
+    uint64_t k = 0;
+    int form = moments_form(h, 0, &delta, &k);
+    return (form & HF_MEAN_SUM ? uvar_len(siot_zigzag(delta)) : 8) + (form & HF_M2_INT ? uvar_len(k) : 8);
+}
+
+/* count >= 2 in the compact form: uvar mask<<3|form, mean, M2, bins. */
+static void enc_hist_stats(siot_vbuf *b, const siot_hist *h, int exact)
+{
+    uint8_t q[SIOT_HBINS];
+    if (!exact)
+        quantize_bins(h, q);
+    /* Every sample lies in [min, max]: a bit mask of the bins from min's up,
+     * then one value per set bit. */
+    unsigned lo = mask_anchor(h->min, exact);
+    uint64_t mask = bins_mask(h, q, lo, exact), k = 0;
+    int64_t delta = 0;
+    int form = moments_form(h, exact, &delta, &k) | (bins_exact(h, lo, exact) ? HF_BINS_EXACT : 0);
+    siot_vbuf_uvar(b, mask << 3 | (uint64_t)form);
+    if (form & HF_MEAN_SUM)
+        siot_vbuf_svar(b, delta);
+    else
+        siot_vbuf_f64(b, h->mean);
+    if (form & HF_M2_INT)
+        siot_vbuf_uvar(b, k);
+    else
+        siot_vbuf_f64(b, h->m2);
+    enc_bins(b, h, q, lo, mask, form, exact);
+}
+
 static void enc_hist(siot_vbuf *b, const siot_hist *h, int exact)
 {
     siot_vbuf_uvar(b, h->count);
@@ -249,45 +406,52 @@ static void enc_hist(siot_vbuf *b, const siot_hist *h, int exact)
         uint8_t t[4] = {(uint8_t)lo, (uint8_t)(lo >> 8), (uint8_t)hi, (uint8_t)(hi >> 8)};
         siot_vbuf_put(b, t, 4);
     }
-    siot_vbuf_uvar(b, (uint64_t)(int64_t)h->max_rank + 1);
-    siot_vbuf_uvar(b, h->max_occ);
-    if (h->count == 1)
-        return;
-    siot_vbuf_f64(b, h->mean);
-    siot_vbuf_f64(b, h->m2);
-    uint8_t q[SIOT_HBINS];
-    if (!exact)
-        quantize_bins(h, q);
-    /* Every sample lies in [min, max]: a bit mask of the bins from min's up,
-     * then one value per set bit. */
-    unsigned lo = mask_anchor(h->min, exact);
-    uint64_t mask = 0;
-    for (unsigned i = lo; i < SIOT_HBINS; i++)
-        if (exact ? (h->bins && h->bins[i]) : q[i])
-            mask |= 1ULL << (i - lo);
-    siot_vbuf_uvar(b, mask);
-    for (unsigned i = lo; i < SIOT_HBINS; i++) {
-        if (!(mask >> (i - lo) & 1))
-            continue;
-        if (exact)
-            siot_vbuf_uvar(b, h->bins[i]);
-        else
-            siot_vbuf_u8(b, q[i]);
-    }
+    /* The maximum's rank + 1, shifted: bit 0 says its occurrence is 0 and
+     * not written (the first iteration is slowest in most histograms). */
+    siot_vbuf_uvar(b, ((uint64_t)(int64_t)h->max_rank + 1) << 1 | (h->max_occ == 0));
+    if (h->max_occ != 0)
+        siot_vbuf_uvar(b, h->max_occ);
+    if (h->count >= 2)
+        enc_hist_stats(b, h, exact);
 }
 
-static void enc_node(siot_vbuf *b, const siot_node *n, const uint32_t *fmap, int exact)
+/* Minor 1: a node of every rank [0, nranks) (most of them) has bit 128 set
+ * in its kind byte and no rank list. */
+#define KIND_ALL_RANKS 128u
+static int all_ranks(const siot_ranklist *rl, uint32_t nranks)
 {
-    siot_vbuf_u8(b, n->kind);
-    enc_ranklist(b, &n->ranks);
-    if (n->kind == SIOT_N_EVENT) {
-        const siot_event *e = &n->u.ev;
+    if (rl->n != 1 || rl->e[0].start != 0)
+        return 0;
+    const siot_rentry *e = &rl->e[0];
+    if (nranks == 1)
+        return e->ndims == 0;
+    return e->ndims == 1 && e->dims[0].count == nranks && e->dims[0].stride == 1;
+}
+
+/* Minor 1: an event of the main thread (0) without errno (0), most of
+ * them, has bit 64 set in its kind byte and neither field written. */
+#define KIND_MAIN_NO_ERRNO 64u
+static int is_zero(const siot_expr *x) { return x && x->tag == SIOT_X_CONST && x->base == 0; }
+
+static void enc_node(siot_vbuf *b, const siot_node *n, const uint32_t *fmap, uint32_t nranks, int exact)
+{
+    const siot_event *e = n->kind == SIOT_N_EVENT ? &n->u.ev : NULL;
+    unsigned quiet = e && is_zero(e->thread) && is_zero(e->err) ? KIND_MAIN_NO_ERRNO : 0;
+    if (all_ranks(&n->ranks, nranks)) {
+        siot_vbuf_u8(b, (uint8_t)(n->kind | quiet | KIND_ALL_RANKS));
+    } else {
+        siot_vbuf_u8(b, (uint8_t)(n->kind | quiet));
+        enc_ranklist(b, &n->ranks);
+    }
+    if (e) {
         siot_vbuf_uvar(b, fmap ? fmap[e->func] - 1 : e->func);
         siot_vbuf_uvar(b, e->site);
-        enc_expr(b, e->thread);
+        if (!quiet)
+            enc_expr(b, e->thread);
         enc_expr(b, e->parent);
         enc_expr(b, e->ret);
-        enc_expr(b, e->err);
+        if (!quiet)
+            enc_expr(b, e->err);
         enc_expr(b, e->bytes);
         for (uint32_t i = 0; i < e->nargs; i++)
             enc_expr(b, e->args[i]);
@@ -297,7 +461,7 @@ static void enc_node(siot_vbuf *b, const siot_node *n, const uint32_t *fmap, int
         enc_expr(b, n->u.loop.count);
         siot_vbuf_uvar(b, n->u.loop.nbody);
         for (uint32_t i = 0; i < n->u.loop.nbody; i++)
-            enc_node(b, n->u.loop.body[i], fmap, exact);
+            enc_node(b, n->u.loop.body[i], fmap, nranks, exact);
     }
 }
 
@@ -365,7 +529,8 @@ static void header_section(const siot_trace *t, int exact, siot_vbuf *s, siot_vb
 {
     s->len = 0;
     siot_vbuf_uvar(s, t->nranks);
-    siot_vbuf_uvar(s, exact ? t->flags & ~(uint32_t)SIOT_TF_QBINS : t->flags | SIOT_TF_QBINS);
+    uint32_t flags = (t->flags | SIOT_TF_COMPACT) & ~(uint32_t)SIOT_TF_QBINS;
+    siot_vbuf_uvar(s, exact ? flags : flags | SIOT_TF_QBINS);
     siot_vbuf_uvar(s, t->start_ns);
     put_cstr(s, t->exe);
     put_cstr(s, t->flavour);
@@ -404,14 +569,9 @@ static void sites_section(const siot_trace *t, siot_vbuf *s, siot_vbuf *out)
     siot_vbuf_uvar(s, t->nmodules);
     for (uint32_t i = 0; i < t->nmodules; i++)
         put_cstr(s, t->modules[i]);
-    siot_vbuf_uvar(s, t->nsites);
-    for (uint32_t i = 0; i < t->nsites; i++) {
-        siot_vbuf_uvar(s, t->sites[i].depth);
-        for (uint32_t k = 0; k < t->sites[i].depth; k++) {
-            siot_vbuf_uvar(s, SIOT_ADDR_MODULE(t->sites[i].addrs[k]));
-            siot_vbuf_uvar(s, SIOT_ADDR_OFFSET(t->sites[i].addrs[k]));
-        }
-    }
+    /* Minor 1: the sites as a tree of frames (their shared outer frames once). */
+    if (siot_sitetree_encode(t->sites, t->nsites, s) != 0)
+        s->oom = 1;
     end_section(out, SEC_SITES, s);
 }
 
@@ -453,13 +613,13 @@ static void ranktimes_section(const siot_trace *t, int exact, siot_vbuf *s, siot
 }
 
 /* fmap ids are the compact ids + 1 (0: unused) */
-static void nodes_section(siot_node *const *nodes, uint32_t n, const siot_fmap *m, int exact, siot_vbuf *s,
-                          siot_vbuf *out)
+static void nodes_section(siot_node *const *nodes, uint32_t n, const siot_fmap *m, uint32_t nranks, int exact,
+                          siot_vbuf *s, siot_vbuf *out)
 {
     s->len = 0;
     siot_vbuf_uvar(s, n);
     for (uint32_t i = 0; i < n; i++)
-        enc_node(s, nodes[i], m->id, exact);
+        enc_node(s, nodes[i], m->id, nranks, exact);
     end_section(out, SEC_NODES, s);
 }
 
@@ -476,7 +636,7 @@ int siot_nodes_section(siot_node *const *nodes, uint32_t n, siot_fmap *m, siot_v
         fmap_mark(m, nodes[i]);
     siot_vbuf s;
     siot_vbuf_init(&s);
-    nodes_section(nodes, n, m, 0, &s, out);
+    nodes_section(nodes, n, m, 0, 0, &s, out); /* a rank's part: its own rank lists */
     int oom = s.oom || out->oom;
     siot_vbuf_free(&s);
     return oom ? -1 : 0;
@@ -545,7 +705,7 @@ static int encode(const siot_trace *t, siot_vbuf *out, int exact)
     funcs_section(t->funcs, &m, &s, out);
     sites_section(t, &s, out);
     ranktimes_section(t, exact, &s, out);
-    nodes_section(t->top, t->ntop, &m, exact, &s, out);
+    nodes_section(t->top, t->ntop, &m, t->nranks, exact, &s, out);
     end_marker(5, &s, out);
     int oom = s.oom || out->oom;
     siot_fmap_free(&m);
@@ -573,15 +733,16 @@ size_t siot_hist_size(const siot_hist *h, siot_vbuf *scratch)
 
 /* An event's own bytes (a loop's: its count and body list, not the body's
  * nodes); function ids as written (at most as many bytes as here). */
-size_t siot_node_own_size(const siot_node *n, siot_vbuf *scratch)
+size_t siot_node_own_size(const siot_node *n, uint32_t nranks, siot_vbuf *scratch)
 {
     scratch->len = 0;
     if (n->kind == SIOT_N_EVENT) {
-        enc_node(scratch, n, NULL, 0);
+        enc_node(scratch, n, NULL, nranks, 0);
         return scratch->len;
     }
     siot_vbuf_u8(scratch, n->kind);
-    enc_ranklist(scratch, &n->ranks);
+    if (!all_ranks(&n->ranks, nranks))
+        enc_ranklist(scratch, &n->ranks);
     enc_expr(scratch, n->u.loop.count);
     siot_vbuf_uvar(scratch, n->u.loop.nbody);
     return scratch->len;
@@ -608,7 +769,7 @@ int siot_section_sizes(const siot_trace *t, uint64_t out[SIOT_NSECTION_SIZES])
     out[3] = o.len - at, at = o.len;
     ranktimes_section(t, 0, &s, &o);
     out[4] = o.len - at, at = o.len;
-    nodes_section(t->top, t->ntop, &m, 0, &s, &o);
+    nodes_section(t->top, t->ntop, &m, t->nranks, 0, &s, &o);
     out[5] = o.len - at, at = o.len;
     end_marker(5, &s, &o);
     out[6] = o.len - at;
@@ -690,6 +851,30 @@ static int dec_ranklist(dec *d, siot_ranklist *rl)
 }
 
 static siot_expr *dec_expr(dec *d, int want_int);
+
+/* The constant 0 of a field not written (KIND_MAIN_NO_ERRNO). */
+static siot_expr *zero_const(dec *d)
+{
+    siot_expr *x = dalloc(d, sizeof *x);
+    if (x)
+        x->tag = SIOT_X_CONST;
+    return x;
+}
+
+/* [0, nranks) as the canonical rank list (a node with KIND_ALL_RANKS). */
+static int every_rank(dec *d, siot_ranklist *rl)
+{
+    rl->n = 1;
+    rl->e = dalloc(d, sizeof *rl->e);
+    if (!rl->e)
+        return -1;
+    if (d->t->nranks > 1) {
+        rl->e[0].ndims = 1;
+        rl->e[0].dims[0].count = d->t->nranks;
+        rl->e[0].dims[0].stride = 1;
+    }
+    return 0;
+}
 
 static void dec_affine(dec *d, siot_expr *x)
 {
@@ -866,6 +1051,8 @@ static void dec_str(dec *d, siot_expr *x, int want_int)
         dec_seg(d, &x->u.segs[i]);
 }
 
+static void dec_tagged(dec *d, siot_expr *x, int want_int);
+
 /* want_int: 0 any value, 1 integer-valued only */
 static siot_expr *dec_expr(dec *d, int want_int)
 {
@@ -877,6 +1064,18 @@ static siot_expr *dec_expr(dec *d, int want_int)
     if (!x)
         return NULL;
     x->tag = siot_rd_u8(&d->rd);
+    if (x->tag >= SMALL_CONST_TAG) {
+        x->base = siot_unzigzag(x->tag - SMALL_CONST_TAG);
+        x->tag = SIOT_X_CONST;
+    } else {
+        dec_tagged(d, x, want_int);
+    }
+    d->expr_depth--;
+    return d->rd.err ? NULL : x;
+}
+
+static void dec_tagged(dec *d, siot_expr *x, int want_int)
+{
     switch (x->tag) {
     case SIOT_X_NONE:
         if (want_int)
@@ -916,17 +1115,10 @@ static siot_expr *dec_expr(dec *d, int want_int)
     default:
         dfail(d, "unknown expression kind");
     }
-    d->expr_depth--;
-    return d->rd.err ? NULL : x;
 }
 
-static int dec_hist(dec *d, siot_hist *h)
+static int dec_hist_times(dec *d, siot_hist *h)
 {
-    memset(h, 0, sizeof *h);
-    h->max_rank = -1;
-    h->count = siot_rd_uvar(&d->rd);
-    if (h->count == 0)
-        return d->rd.err ? -1 : 0;
     if (d->t->flags & SIOT_TF_QBINS) {
         uint64_t tv[2];
         for (int i = 0; i < 2; i++) {
@@ -948,15 +1140,23 @@ static int dec_hist(dec *d, siot_hist *h)
             return dfail(d, "histogram maximum out of range");
         h->max = h->min + span;
     }
-    uint64_t r = siot_rd_uvar_max(&d->rd, d->t->nranks, "histogram rank out of range");
-    h->max_rank = (int32_t)r - 1;
-    h->max_occ = siot_rd_uvar(&d->rd);
-    if (h->count == 1) {
-        h->mean = (double)h->min;
-        return d->rd.err ? -1 : 0;
+    return d->rd.err ? -1 : 0;
+}
+
+/* Mean and M2: doubles, or in the compact form the integers of enc_hist_stats. */
+static int dec_hist_moments(dec *d, siot_hist *h, int form)
+{
+    if (form & HF_MEAN_SUM) {
+        int64_t delta = siot_rd_svar(&d->rd);
+        if (!d->rd.err && sum_to_mean(h->count, h->min, delta, &h->mean) != 0)
+            return dfail(d, "histogram sum out of range");
+    } else {
+        h->mean = siot_rd_f64(&d->rd);
     }
-    h->mean = siot_rd_f64(&d->rd);
-    h->m2 = siot_rd_f64(&d->rd);
+    if (form & HF_M2_INT)
+        h->m2 = (double)siot_rd_uvar(&d->rd) / (double)h->count;
+    else
+        h->m2 = siot_rd_f64(&d->rd);
     if (d->rd.err)
         return -1;
     if (!isfinite(h->mean) || !isfinite(h->m2) || h->m2 < 0)
@@ -967,27 +1167,86 @@ static int dec_hist(dec *d, siot_hist *h)
     double low = (double)h->min * 0.995 - 1, high = (double)h->max * 1.005 + 1;
     if (h->mean < low || h->mean > high || h->m2 > (double)h->count * (high - low) * (high - low))
         return dfail(d, "histogram statistics outside its minimum and maximum");
+    return 0;
+}
+
+static int dec_hist_bins(dec *d, siot_hist *h, unsigned lo, uint64_t mask, int form)
+{
+    uint64_t sum = 0;
+    for (unsigned b = lo; b < SIOT_HBINS && !d->rd.err; b++) {
+        if (!(mask >> (b - lo) & 1))
+            continue;
+        if ((form & HF_BINS_EXACT) && (mask >> (b - lo)) == 1) {
+            if (sum >= h->count || h->count - sum > UINT32_MAX)
+                return dfail(d, "histogram bins do not add up to its count");
+            h->bins[b] = (uint32_t)(h->count - sum);
+        } else if ((d->t->flags & SIOT_TF_QBINS) && !(form & HF_BINS_EXACT)) {
+            uint8_t q = siot_rd_u8(&d->rd);
+            uint64_t v = (q * h->count + 127) / 255;
+            h->bins[b] = (uint32_t)(v == 0 ? 1 : v > UINT32_MAX ? UINT32_MAX : v);
+        } else {
+            h->bins[b] = (uint32_t)siot_rd_uvar_max(&d->rd, UINT32_MAX, "histogram bin count out of range");
+            sum += h->bins[b];
+        }
+    }
+    return d->rd.err ? -1 : 0;
+}
+
+/* count >= 2: minor 0 writes mean, M2, mask, bins; the compact form (flag
+ * 32) mask<<3|form first. */
+static int dec_hist_stats(dec *d, siot_hist *h)
+{
+    int compact = (d->t->flags & SIOT_TF_COMPACT) != 0, form = 0;
+    uint64_t mask = 0;
+    if (compact) {
+        uint64_t v = siot_rd_uvar(&d->rd);
+        form = (int)(v & 7);
+        mask = v >> 3;
+    }
+    if (dec_hist_moments(d, h, form))
+        return -1;
     h->bins = dalloc(d, SIOT_HBINS * sizeof *h->bins);
     if (!h->bins)
         return -1;
     unsigned lo = siot_hist_bin(h->min);
     if ((d->t->flags & SIOT_TF_QBINS) && h->min >= 1024 && lo > 0)
         lo--; /* the writer's anchor: see mask_anchor */
-    uint64_t mask = siot_rd_uvar(&d->rd);
+    if (!compact)
+        mask = siot_rd_uvar(&d->rd);
     if (!d->rd.err && (mask >> (SIOT_HBINS - lo)) != 0)
         return dfail(d, "histogram bin out of range");
-    for (unsigned b = lo; b < SIOT_HBINS && !d->rd.err; b++) {
-        if (!(mask >> (b - lo) & 1))
-            continue;
-        if (d->t->flags & SIOT_TF_QBINS) {
-            uint8_t q = siot_rd_u8(&d->rd);
-            uint64_t v = (q * h->count + 127) / 255;
-            h->bins[b] = (uint32_t)(v == 0 ? 1 : v > UINT32_MAX ? UINT32_MAX : v);
-        } else {
-            h->bins[b] = (uint32_t)siot_rd_uvar_max(&d->rd, UINT32_MAX, "histogram bin count out of range");
-        }
+    if ((form & HF_BINS_EXACT) && mask == 0)
+        return dfail(d, "histogram bins do not add up to its count");
+    return dec_hist_bins(d, h, lo, mask, form);
+}
+
+static int dec_hist(dec *d, siot_hist *h)
+{
+    memset(h, 0, sizeof *h);
+    h->max_rank = -1;
+    h->count = siot_rd_uvar(&d->rd);
+    if (h->count == 0)
+        return d->rd.err ? -1 : 0;
+    if (dec_hist_times(d, h))
+        return -1;
+    if (d->t->flags & SIOT_TF_COMPACT) {
+        uint64_t v = siot_rd_uvar(&d->rd);
+        if (!d->rd.err && (v >> 1) > d->t->nranks)
+            return dfail(d, "histogram rank out of range");
+        h->max_rank = (int32_t)(v >> 1) - 1;
+        h->max_occ = v & 1 ? 0 : siot_rd_uvar(&d->rd);
+    } else {
+        uint64_t r = siot_rd_uvar_max(&d->rd, d->t->nranks, "histogram rank out of range");
+        h->max_rank = (int32_t)r - 1;
+        h->max_occ = siot_rd_uvar(&d->rd);
     }
-    return d->rd.err ? -1 : 0;
+    if (h->count == 1) {
+        h->mean = (double)h->min;
+        return d->rd.err ? -1 : 0;
+    }
+    if (d->rd.err)
+        return -1;
+    return dec_hist_stats(d, h);
 }
 
 static siot_node *dec_node(dec *d)
@@ -999,9 +1258,14 @@ static siot_node *dec_node(dec *d)
     siot_node *n = dalloc(d, sizeof *n);
     if (!n)
         return NULL;
-    n->kind = siot_rd_u8(&d->rd);
-    if (dec_ranklist(d, &n->ranks))
+    uint8_t k = siot_rd_u8(&d->rd);
+    n->kind = k & (uint8_t) ~(KIND_ALL_RANKS | KIND_MAIN_NO_ERRNO);
+    if ((k & KIND_ALL_RANKS ? every_rank(d, &n->ranks) : dec_ranklist(d, &n->ranks)) != 0)
         return NULL;
+    if ((k & KIND_MAIN_NO_ERRNO) && n->kind != SIOT_N_EVENT) {
+        dfail(d, "unknown node kind");
+        return NULL;
+    }
     if (n->kind == SIOT_N_EVENT) {
         siot_event *e = &n->u.ev;
         uint64_t func = siot_rd_uvar(&d->rd);
@@ -1011,10 +1275,11 @@ static siot_node *dec_node(dec *d)
         }
         e->func = (uint32_t)func;
         e->site = (uint32_t)siot_rd_uvar_max(&d->rd, d->t->nsites, "event refers to an unknown call site");
-        e->thread = dec_expr(d, 1);
+        int quiet = (k & KIND_MAIN_NO_ERRNO) != 0;
+        e->thread = quiet ? zero_const(d) : dec_expr(d, 1);
         e->parent = dec_expr(d, 1);
         e->ret = dec_expr(d, 1);
-        e->err = dec_expr(d, 1);
+        e->err = quiet ? zero_const(d) : dec_expr(d, 1);
         e->bytes = dec_expr(d, 1);
         if (d->rd.err)
             return NULL;
@@ -1121,6 +1386,8 @@ static int dec_sites(dec *d)
     t->modules = dalloc(d, (nm ? nm : 1) * sizeof *t->modules);
     for (uint32_t i = 0; t->modules && i < nm && !d->rd.err; i++)
         t->modules[i] = dstr(d, 4096);
+    if (t->flags & SIOT_TF_COMPACT)
+        return d->rd.err ? -1 : siot_sitetree_decode(&d->rd, &t->arena, t->nmodules, &t->sites, &t->nsites);
     uint64_t n = siot_rd_count(&d->rd, 1, "call-site table longer than the data");
     if (d->rd.err)
         return -1;

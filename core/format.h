@@ -27,7 +27,7 @@
 #include "core/model.h"
 
 #define SIOT_FORMAT_MAJOR 1
-#define SIOT_FORMAT_MINOR 0
+#define SIOT_FORMAT_MINOR 1
 #define SIOT_MAX_RANKS (1u << 24)
 #define SIOT_MAX_FUNCS 65536u
 #define SIOT_MAX_SITE_DEPTH 256u
@@ -46,12 +46,16 @@ int siot_trace_encode_exact(const siot_trace *t, siot_vbuf *out);
 
 /* Sizes in the file form (siot dump --sizes), measured by encoding into
  * scratch: an expression, a histogram, a node's own bytes (a loop: its
- * count and body list), and the sections of t written as one block: magic
+ * count and body list; nranks: the trace's, for the rank list), and the sections of t written as one block: magic
  * and version, HEADER, FUNCS, SITES, RANKTIMES, NODES, END (-1 without
  * memory). */
 size_t siot_expr_size(const siot_expr *x, siot_vbuf *scratch);
 size_t siot_hist_size(const siot_hist *h, siot_vbuf *scratch);
-size_t siot_node_own_size(const siot_node *n, siot_vbuf *scratch);
+/* The bytes of a histogram's mean and M2 in the file form: integers whose
+ * length grows with the log of the count (docs/format.md, minor 1), at most
+ * the 16 of two doubles; 0 below 2 samples. */
+size_t siot_hist_moments_size(const siot_hist *h);
+size_t siot_node_own_size(const siot_node *n, uint32_t nranks, siot_vbuf *scratch);
 #define SIOT_NSECTION_SIZES 7
 int siot_section_sizes(const siot_trace *t, uint64_t out[SIOT_NSECTION_SIZES]);
 /* Writing a file piece by piece (a rank that spilled part of its trace to

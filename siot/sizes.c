@@ -30,7 +30,7 @@ typedef struct sizes {
     const siot_trace *t;
     siot_vbuf scratch;
     uint64_t by_tag[NTAGS], n_by_tag[NTAGS];
-    uint64_t hist_bytes, nhist, loop_bytes, nloops, event_bytes, nevents;
+    uint64_t hist_bytes, nhist, moment_bytes, loop_bytes, nloops, event_bytes, nevents;
     bigevent top[TOP_EVENTS];
     uint32_t ntop;
 } sizes;
@@ -66,7 +66,7 @@ static void keep_big(sizes *z, const bigevent *b)
 static void on_event(sizes *z, const siot_node *n, uint32_t depth, uint64_t iterations)
 {
     const siot_event *e = &n->u.ev;
-    bigevent b = {n, siot_node_own_size(n, &z->scratch), depth, iterations, -3, 0, 0};
+    bigevent b = {n, siot_node_own_size(n, z->t->nranks, &z->scratch), depth, iterations, -3, 0, 0};
     z->event_bytes += b.bytes;
     z->nevents++;
     const siot_expr *meta[5] = {e->thread, e->parent, e->ret, e->err, e->bytes};
@@ -77,6 +77,7 @@ static void on_event(sizes *z, const siot_node *n, uint32_t depth, uint64_t iter
     uint64_t h = siot_hist_size(&e->comp, &z->scratch) + siot_hist_size(&e->dur, &z->scratch);
     z->hist_bytes += h;
     z->nhist += 2;
+    z->moment_bytes += siot_hist_moments_size(&e->comp) + siot_hist_moments_size(&e->dur);
     if (h > b.worst_bytes) {
         b.worst_bytes = h;
         b.worst = -2;
@@ -90,7 +91,7 @@ static void walk(sizes *z, const siot_node *n, uint32_t depth, uint64_t iteratio
         on_event(z, n, depth, iterations);
         return;
     }
-    z->loop_bytes += siot_node_own_size(n, &z->scratch);
+    z->loop_bytes += siot_node_own_size(n, z->t->nranks, &z->scratch);
     z->nloops++;
     const siot_expr *c = n->u.loop.count;
     uint64_t k = c && c->tag == SIOT_X_CONST && c->base > 0 ? (uint64_t)c->base : 1;
@@ -172,8 +173,8 @@ int siot_dump_sizes(const siot_trace *t, const char *path, uint64_t file_bytes, 
                 in[0], in[1], in[2], in[3], in[6], t->nrt, in[4], in[5]);
     fprintf(fp, "  written again as one block: %" PRIu64 " bytes, of which nodes %" PRIu64 ":\n", total, sec[5]);
     fprintf(fp, "  %" PRIu64 " events %" PRIu64 " B (of which histograms %" PRIu64 " B in %" PRIu64
-                "), %" PRIu64 " loops %" PRIu64 " B\n",
-            z.nevents, z.event_bytes, z.hist_bytes, z.nhist, z.nloops, z.loop_bytes);
+                ", their means and M2 %" PRIu64 " B), %" PRIu64 " loops %" PRIu64 " B\n",
+            z.nevents, z.event_bytes, z.hist_bytes, z.nhist, z.moment_bytes, z.nloops, z.loop_bytes);
     fprintf(fp, "  values by kind (bytes in count):");
     for (unsigned k = 1; k < NTAGS; k++)
         if (z.n_by_tag[k])

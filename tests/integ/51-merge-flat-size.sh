@@ -2,23 +2,38 @@
 # Inter-node merge keeps the trace size flat: the IOR-like strided shared-file
 # program (rank r's block of segment s at (s*P + r)*b) through POSIX and
 # through MPI-IO, at P = 2, 4, 8 and 16: the largest trace is at most 5%
-# larger than the smallest, leaving out the one part that grows with the
+# larger than the smallest, leaving out the two parts that grow with the
 # ranks by design: each rank's own time totals (section RANKTIMES, at most
-# 2 bytes per quantity and 1 for the rank per rank). Also: rank-0-only I/O and per-rank files named
+# 2 bytes per quantity and 1 for the rank per rank), and the timing
+# histograms, whose number is that of the events but whose bytes follow the
+# samples: their exact means and M2 (format minor 1: integers whose length
+# grows with the log of the samples, 8 times more of them from P = 2 to 16:
+# 3 bits more of a sum, 6 of count x M2, never past the 16 of two doubles)
+# and their log2 bins (a bin more for each order of magnitude the slowest
+# rank adds): at most 8 bytes more a histogram than at P = 2. Also: rank-0-only I/O and per-rank files named
 # with the rank merge into one event per call site.
 . "$(dirname "$0")/../lib.sh"
 for api in posix mpiio; do
-    sizes="" rts=""
+    sizes="" rts="" hbs=""
     for P in 2 4 8 16; do
         rm -f ior.dat
         SIOT_TRACE=$PWD/$api-$P.siot mpirun_np $P "$B/examples/ior" -a $api -s 8 > /dev/null || fail "ior $api at P=$P"
         rt=$(py section_sizes.py $api-$P.siot 6)
         [ "$rt" -gt 0 ] || fail "ior $api at P=$P: no per-rank times"
         [ "$rt" -le $((200 + P * 31)) ] || fail "ior $api at P=$P: per-rank times take $rt bytes, more than 31 per rank"
-        sizes="$sizes $(( $(stat -c %s $api-$P.siot) - rt ))"
-        rts="$rts $rt"
+        line=$("$SIOT" dump --sizes $api-$P.siot | grep 'of which histograms')
+        hb=$(sed -n 's/.*histograms \([0-9]*\) B in.*/\1/p' <<< "$line")
+        nh=$(sed -n 's/.*histograms [0-9]* B in \([0-9]*\),.*/\1/p' <<< "$line")
+        mom=$(sed -n 's/.*their means and M2 \([0-9]*\) B.*/\1/p' <<< "$line")
+        [ -n "$hb" ] && [ -n "$nh" ] && [ -n "$mom" ] || fail "ior $api at P=$P: siot dump --sizes: $line"
+        [ "$mom" -le $((16 * nh)) ] || fail "ior $api at P=$P: means and M2 take $mom bytes, more than two doubles each"
+        [ $P = 2 ] && hb2=$hb nh2=$nh
+        [ "$nh" = "$nh2" ] || fail "ior $api at P=$P: $nh histograms, $nh2 at P=2"
+        [ "$hb" -le $((hb2 + 8 * nh2)) ] || fail "ior $api at P=$P: the histograms grow from $hb2 to $hb bytes"
+        sizes="$sizes $(( $(stat -c %s $api-$P.siot) - rt - hb ))"
+        rts="$rts $rt" hbs="$hbs $hb"
     done
-    echo "   ior $api at P=2,4,8,16: per-rank times$rts bytes"
+    echo "   ior $api at P=2,4,8,16: per-rank times$rts bytes, histograms$hbs"
     min=$(printf '%s\n' $sizes | sort -n | head -1); max=$(printf '%s\n' $sizes | sort -n | tail -1)
     echo "   ior $api at P=2,4,8,16:$sizes bytes besides them"
     [ $((max * 100)) -le $((min * 105)) ] || fail "ior $api: sizes$sizes grow by more than 5%"

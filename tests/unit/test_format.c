@@ -653,12 +653,431 @@ static void check_rank_times(void)
 
 /* ==================================================================== main */
 
+/* ================================================ minor 1: the compact forms */
+
+/* A one-rank trace of one close() event at site 1, for the tables below. */
+static siot_node *compact_trace(siot_trace *t, uint32_t nsites)
+{
+    siot_trace_init(t);
+    siot_arena *a = &t->arena;
+    t->nranks = 4;
+    t->exe = t->flavour = t->host = t->version = "x";
+    t->nfuncs = 7;
+    t->funcs = siot_arena_alloc(a, sizeof FUNCS);
+    memcpy(t->funcs, FUNCS, sizeof FUNCS);
+    static const char *MODS[2] = {"/app", "/lib/libz.so"};
+    t->nmodules = 2;
+    t->modules = MODS;
+    t->nsites = nsites;
+    t->sites = siot_arena_alloc(a, (nsites ? nsites : 1) * sizeof *t->sites);
+    siot_expr *args[1] = {siot_x_const(a, 3)};
+    siot_node *n = ev(a, rl1(a, 0, 4, 1, 0, 0), 6, nsites ? 1 : 0, 1, args, siot_x_const(a, 0), NULL, NULL);
+    t->top = siot_arena_alloc(a, sizeof *t->top);
+    t->top[0] = n;
+    t->ntop = 1;
+    return n;
+}
+
+static void set_site(siot_trace *t, uint32_t i, uint32_t depth, const uint64_t *addrs)
+{
+    t->sites[i].depth = depth;
+    t->sites[i].addrs = siot_arena_alloc(&t->arena, (depth ? depth : 1) * sizeof(uint64_t));
+    if (depth)
+        memcpy(t->sites[i].addrs, addrs, depth * sizeof(uint64_t));
+}
+
+/* Decodes both forms of t and checks the sites and the event's histograms
+ * come back bit for bit (the file form: against the file-form values the
+ * caller expects, in want_file; not at all without them). */
+static void compact_round_trip(const siot_trace *t, const siot_hist *want_file)
+{
+    for (int exact = 0; exact < 2; exact++) {
+        siot_vbuf f;
+        siot_vbuf_init(&f);
+        CHECK((exact ? siot_trace_encode_exact(t, &f) : siot_trace_encode(t, &f)) == 0);
+        siot_trace d;
+        char err[256];
+        int rc = decode_exact(f.data, f.len, &d, err, sizeof err);
+        CHECK(rc == 0);
+        if (rc != 0) {
+            fprintf(stderr, "  compact round trip: %s\n", err);
+            siot_vbuf_free(&f);
+            continue;
+        }
+        CHECK(d.nsites == t->nsites);
+        for (uint32_t i = 0; i < d.nsites && i < t->nsites; i++)
+            CHECK(d.sites[i].depth == t->sites[i].depth &&
+                  memcmp(d.sites[i].addrs, t->sites[i].addrs, t->sites[i].depth * sizeof(uint64_t)) == 0);
+        const siot_event *e = &t->top[0]->u.ev, *g = &d.top[0]->u.ev;
+        if (exact || want_file) {
+            CHECK(hist_same(&g->comp, exact ? &e->comp : &want_file[0]));
+            CHECK(hist_same(&g->dur, exact ? &e->dur : &want_file[1]));
+        }
+        siot_trace_free(&d);
+        siot_vbuf_free(&f);
+    }
+}
+
+/* 20 sites sharing their 7 outer frames, one repeated: the tree holds 27
+ * frames and 27 nodes, so the section's size follows from the format:
+ * payload = modules 1+5+13 (two paths) + frames 1+27*2 + nodes 1+27*2 +
+ * sites 1+21 (every delta, index and distance under 128: one byte each)
+ * = 151, section = tag 1 + length 2 + 151 + CRC 4 = 158. The flat form of
+ * minor 0 took 1 + 8*(1+1+1 or 2) bytes per site (over 350 in all). */
+static void check_compact_sites(void)
+{
+    siot_trace t;
+    compact_trace(&t, 21);
+    uint64_t f[8];
+    for (uint32_t i = 0; i < 20; i++) {
+        f[0] = SIOT_ADDR(0, 200 + i);
+        for (int k = 1; k < 8; k++)
+            f[k] = SIOT_ADDR(0, 16 * (uint64_t)(8 - k));
+        set_site(&t, i, 8, f);
+    }
+    set_site(&t, 20, 8, t.sites[1].addrs);
+    uint64_t sz[SIOT_NSECTION_SIZES];
+    CHECK(siot_section_sizes(&t, sz) == 0);
+    CHECK_EQ_I64(sz[3], 158);
+    compact_round_trip(&t, NULL);
+    siot_trace_free(&t);
+
+    /* Edge cases: no frames, the deepest site (256 frames over both
+     * modules, the largest offset), a site that is the prefix of others,
+     * sites in two modules interleaved, an empty table. */
+    compact_trace(&t, 6);
+    uint64_t deep[SIOT_MAX_SITE_DEPTH];
+    for (uint32_t k = 0; k < SIOT_MAX_SITE_DEPTH; k++)
+        deep[k] = SIOT_ADDR(k % 2, k == 7 ? SIOT_ADDR_OFFSET(UINT64_MAX) : 1000 + 977 * (uint64_t)k);
+    set_site(&t, 0, 0, NULL);
+    set_site(&t, 1, SIOT_MAX_SITE_DEPTH, deep);
+    set_site(&t, 2, 5, deep + SIOT_MAX_SITE_DEPTH - 5);
+    set_site(&t, 3, 3, deep + 2);
+    set_site(&t, 4, 6, deep + SIOT_MAX_SITE_DEPTH - 6);
+    set_site(&t, 5, 1, deep + 7);
+    compact_round_trip(&t, NULL);
+    siot_trace_free(&t);
+    compact_trace(&t, 0);
+    compact_round_trip(&t, NULL);
+    siot_trace_free(&t);
+}
+
+/* Histograms: the integer mean, M2 and bins where they give the doubles
+ * back exactly, the doubles where they do not; file form as minor 0 read it. */
+static void check_compact_hists(void)
+{
+    siot_trace t;
+    siot_node *n = compact_trace(&t, 0);
+    siot_hist *c = &n->u.ev.comp, *u = &n->u.ev.dur;
+    /* 1000, 1500, 3000, 70000 ns: sum 75500, 4*M2 = 4*sum(x^2) - sum^2 =
+     * 13,948,750,000, bins 9, 10, 11, 16. File form: count 1, min and max 4,
+     * rank 1, occurrence 3: 1, mask<<3|form 2 (mask 0x87 from bin 9), mean as
+     * 75500 - 4*1000 (3 bytes), 4*M2 (5 bytes), bins but the last 3: 20
+     * bytes, against 29 with the two doubles. */
+    static const uint64_t S[4] = {1000, 1500, 3000, 70000};
+    for (int i = 0; i < 4; i++)
+        CHECK(siot_hist_add(&t.arena, c, S[i], i, 3));
+    siot_vbuf sc;
+    siot_vbuf_init(&sc);
+    CHECK_EQ_I64(siot_hist_size(c, &sc), 20);
+    CHECK(c->mean == 75500.0 / 4 && c->m2 == 13948750000.0 / 4);
+    siot_hist want[2] = {*c, {0}};
+    want[0].max = 70016; /* 547 << 7: the file form's 0.1% */
+    /* A mean and M2 no sum of integers gives (set by hand, as a merged or
+     * decoded trace may hold): the doubles stay. */
+    for (int i = 0; i < 300; i++)
+        CHECK(siot_hist_add(&t.arena, u, 5000 + (uint64_t)i * 7, i % 4, (uint64_t)i));
+    u->mean = nextafter(u->mean, 1e9);
+    u->m2 = u->m2 * 1.1 + 0.3;
+    want[1] = *u;
+    want[1].bins = siot_arena_alloc(&t.arena, SIOT_HBINS * sizeof *want[1].bins);
+    want[1].bins[12] = 300; /* 5000..7093 ns: one bin */
+    want[1].min = 5000, want[1].max = 7096; /* 887 << 3 */
+    /* count 2, times 4, rank 1, occurrence 299: 2, mask<<3|0: 1, doubles 16, one bin 1 */
+    CHECK_EQ_I64(siot_hist_size(u, &sc), 2 + 4 + 1 + 2 + 1 + 16 + 1);
+    compact_round_trip(&t, want);
+    /* One sample: count 1, times 4, (rank+1)<<1|1 when the occurrence is 0
+     * (then not written), else the occurrence after it. */
+    siot_hist one;
+    siot_hist_init1(&one, 1000, 2, 0);
+    CHECK_EQ_I64(siot_hist_size(&one, &sc), 6);
+    siot_hist_init1(&one, 1000, 2, 5);
+    CHECK_EQ_I64(siot_hist_size(&one, &sc), 7);
+    /* Bins that do not add up to the count (a forged trace read before):
+     * written one by one, kept as they are in the exact form. */
+    c->bins[9] = 5;
+    compact_round_trip(&t, NULL);
+    siot_vbuf_free(&sc);
+    siot_trace_free(&t);
+}
+
+/* A crafted file with the minor-1 forms (flag 32): c's sites payload is
+ * replaced by the caller. */
+static void craft_compact(craft *c, uint64_t nranks)
+{
+    craft_init(c, nranks);
+    c->hdr.len = 0;
+    siot_vbuf_uvar(&c->hdr, nranks);
+    siot_vbuf_uvar(&c->hdr, SIOT_TF_COMPACT);
+    siot_vbuf_uvar(&c->hdr, 0);
+    for (int i = 0; i < 4; i++)
+        put_str(&c->hdr, "x");
+    siot_vbuf_uvar(&c->hdr, 0);
+    c->sites.len = 0;
+}
+
+/* One module, the frames (module delta, offset delta) pairs (a count of nfr,
+ * at most the 2 frames fr holds written), the nodes (distance back, frame)
+ * pairs and the sites' nodes, as the test gives them. want_ok: 0 rejected,
+ * 1 accepted as the good tree's one site, 2 accepted. */
+static int compact_sites_file(const char *what, const uint64_t *fr, uint64_t nfr, const uint64_t *nodes,
+                              uint64_t nnodes, const uint64_t *sites, uint64_t nsites, int want_ok)
+{
+    craft c;
+    craft_compact(&c, 1);
+    siot_vbuf_uvar(&c.sites, 1);
+    put_str(&c.sites, "/app");
+    siot_vbuf_uvar(&c.sites, nfr);
+    for (uint64_t i = 0; i < 2 * nfr && i < 4; i++)
+        siot_vbuf_uvar(&c.sites, fr[i]);
+    siot_vbuf_uvar(&c.sites, nnodes);
+    for (uint64_t i = 0; i < 2 * nnodes; i++)
+        siot_vbuf_uvar(&c.sites, nodes[i]);
+    siot_vbuf_uvar(&c.sites, nsites);
+    for (uint64_t i = 0; i < nsites; i++)
+        siot_vbuf_uvar(&c.sites, sites[i]);
+    siot_vbuf_uvar(&c.nodes, 0);
+    siot_vbuf f;
+    siot_vbuf_init(&f);
+    int ok;
+    if (want_ok) {
+        siot_trace t;
+        craft_file(&c, &f);
+        int accepted = expect_accept(what, &f, &t);
+        ok = accepted;
+        if (accepted && want_ok == 1)
+            /* frames 5 and 12 of /app; site 0 = node 1 = [12, 5] innermost first */
+            ok = t.nsites == 1 && t.sites[0].depth == 2 && t.sites[0].addrs[0] == SIOT_ADDR(0, 12) &&
+                 t.sites[0].addrs[1] == SIOT_ADDR(0, 5);
+        if (accepted)
+            siot_trace_free(&t);
+        craft_free(&c);
+    } else {
+        ok = reject_crafted(what, &c, &f);
+    }
+    siot_vbuf_free(&f);
+    return ok;
+}
+
+static void check_compact_hostile(void)
+{
+    const uint64_t fr[4] = {0, 5, 0, 7}, nodes[4] = {0, 0, 1, 1}, site1[1] = {2};
+    CHECK(compact_sites_file("a good tree", fr, 2, nodes, 2, site1, 1, 1));
+    const uint64_t fwd[4] = {0, 0, 2, 1};
+    CHECK(compact_sites_file("a parent after its child", fr, 2, fwd, 2, site1, 1, 0));
+    const uint64_t badf[4] = {0, 0, 1, 2};
+    CHECK(compact_sites_file("a frame out of range", fr, 2, badf, 2, site1, 1, 0));
+    const uint64_t badm[4] = {1, 5, 0, 7};
+    CHECK(compact_sites_file("a frame in an unknown module", badm, 2, nodes, 2, site1, 1, 0));
+    const uint64_t wrap[4] = {0, UINT64_MAX, 0, 7};
+    CHECK(compact_sites_file("an offset past 2^48", wrap, 2, nodes, 2, site1, 1, 0));
+    const uint64_t site3[1] = {3};
+    CHECK(compact_sites_file("a site of an unknown node", fr, 2, nodes, 2, site3, 1, 0));
+    CHECK(compact_sites_file("more frames than bytes", fr, 1000, nodes, 0, NULL, 0, 0));
+    /* a chain of 257 nodes: one too deep */
+    uint64_t chain[2 * 257];
+    for (int i = 0; i < 257; i++)
+        chain[2 * i] = i ? 1 : 0, chain[2 * i + 1] = 0;
+    const uint64_t top[1] = {257};
+    CHECK(compact_sites_file("a site deeper than 256", fr, 1, chain, 257, top, 1, 0));
+    const uint64_t deepest[1] = {256};
+    CHECK(compact_sites_file("a site of 256 frames", fr, 1, chain, 256, deepest, 1, 2));
+
+    /* Histograms of 4 samples at min 1000 (exact form, flag 32 without 16). */
+    static const struct {
+        const char *what;
+        uint64_t form_mask, mean, bins[2];
+        int nbins, ok;
+    } H[] = {
+        {"exact bins adding up", 0x3 << 3 | 7, 10, {1, 0}, 1, 1},
+        {"exact bins over the count", 0x3 << 3 | 7, 10, {4, 0}, 1, 0},
+        {"exact bins without a bin", 0 << 3 | 7, 10, {0, 0}, 0, 0},
+        {"a sum past 2^64", 0x1 << 3 | 3, UINT64_MAX - 1, {0, 0}, 0, 0},
+    };
+    for (size_t i = 0; i < sizeof H / sizeof H[0]; i++) {
+        craft c;
+        craft_compact(&c, 1);
+        for (int k = 0; k < 4; k++)
+            siot_vbuf_uvar(&c.sites, 0);
+        siot_vbuf_uvar(&c.nodes, 1);
+        w_event_zero(&c.nodes, 1);
+        siot_vbuf_uvar(&c.nodes, 0); /* comp: empty */
+        siot_vbuf_uvar(&c.nodes, 4);
+        siot_vbuf_uvar(&c.nodes, i == 3 ? UINT64_MAX / 4 : 1000);
+        siot_vbuf_uvar(&c.nodes, i == 3 ? 0 : 1000);
+        siot_vbuf_uvar(&c.nodes, 1 << 1 | 1); /* rank 0, occurrence 0 */
+        siot_vbuf_uvar(&c.nodes, H[i].form_mask);
+        if (H[i].form_mask & 1)
+            siot_vbuf_svar(&c.nodes, (int64_t)(H[i].mean & INT64_MAX));
+        else
+            siot_vbuf_f64(&c.nodes, 1000.0);
+        siot_vbuf_uvar(&c.nodes, 0); /* 4*M2 */
+        for (int k = 0; k < H[i].nbins; k++)
+            siot_vbuf_uvar(&c.nodes, H[i].bins[k]);
+        siot_vbuf f;
+        siot_vbuf_init(&f);
+        if (H[i].ok) {
+            siot_trace t;
+            craft_file(&c, &f);
+            int ok = expect_accept(H[i].what, &f, &t);
+            CHECK(ok);
+            if (ok) {
+                const siot_hist *h = &t.top[0]->u.ev.dur;
+                /* mean (4*1000 + 10) / 4; bins 9 and 10 from the mask 0x3: 1, then 4 - 1 */
+                CHECK(h->count == 4 && h->mean == 1002.5 && h->m2 == 0);
+                CHECK(siot_hist_bin_count(h, 9) == 1 && siot_hist_bin_count(h, 10) == 3);
+                siot_trace_free(&t);
+            }
+            craft_free(&c);
+        } else {
+            CHECK(reject_crafted(H[i].what, &c, &f));
+        }
+        siot_vbuf_free(&f);
+    }
+}
+
+/* Constants of -64..63 are one byte (128 + zigzag); others keep tag 1. */
+static void check_small_consts(void)
+{
+    siot_arena a;
+    siot_arena_init(&a);
+    siot_vbuf sc;
+    siot_vbuf_init(&sc);
+    static const int64_t V[] = {0, -1, 63, -64, 64, -65, INT64_MIN};
+    static const size_t N[] = {1, 1, 1, 1, 3, 3, 11};
+    for (size_t i = 0; i < sizeof V / sizeof V[0]; i++)
+        CHECK_EQ_I64(siot_expr_size(siot_x_const(&a, V[i]), &sc), N[i]);
+    siot_vbuf_free(&sc);
+    siot_arena_free(&a);
+    /* read back: 0x81 is -1, 0xFF is -64, 0x80+126 is 63 */
+    static const uint8_t TAG[3] = {0x81, 0xFF, 0x80 + 126};
+    static const int64_t WANT[3] = {-1, -64, 63};
+    for (int i = 0; i < 3; i++) {
+        siot_vbuf arg, f;
+        siot_vbuf_init(&arg);
+        siot_vbuf_init(&f);
+        siot_vbuf_u8(&arg, TAG[i]);
+        file_with_arg(&f, 1, &arg);
+        siot_trace t;
+        if (expect_accept("a one-byte constant", &f, &t)) {
+            const siot_expr *x = t.top[0]->u.ev.args[0];
+            CHECK(x->tag == SIOT_X_CONST && x->base == WANT[i]);
+            siot_trace_free(&t);
+        } else {
+            CHECK(0);
+        }
+        siot_vbuf_free(&arg);
+        siot_vbuf_free(&f);
+    }
+}
+
+/* A node of every rank is its kind + 128 and no rank list: read back as
+ * the canonical list of [0, nranks), one entry without dimensions for one
+ * rank. Its thread and errno are 0: written again, the kind has 64 too and
+ * the event is 9 bytes (kind, function, site, parent, ret, bytes and its
+ * argument as one-byte constants, two empty histograms). */
+static void check_all_ranks(void)
+{
+    for (uint64_t nr = 1; nr <= 3; nr += 2) {
+        craft c;
+        craft_init(&c, nr);
+        siot_vbuf_uvar(&c.nodes, 1);
+        siot_vbuf_u8(&c.nodes, SIOT_N_EVENT | 128);
+        siot_vbuf_uvar(&c.nodes, 0);
+        siot_vbuf_uvar(&c.nodes, 0);
+        for (int i = 0; i < 6; i++)
+            siot_vbuf_u8(&c.nodes, 128); /* the constant 0 */
+        siot_vbuf_uvar(&c.nodes, 0);
+        siot_vbuf_uvar(&c.nodes, 0);
+        siot_vbuf f;
+        siot_vbuf_init(&f);
+        craft_file(&c, &f);
+        siot_trace t;
+        if (expect_accept("an event of every rank", &f, &t)) {
+            const siot_ranklist *rl = &t.top[0]->ranks;
+            CHECK(t.top[0]->kind == SIOT_N_EVENT && rl->n == 1 && rl->e[0].start == 0);
+            if (nr == 1)
+                CHECK(rl->e[0].ndims == 0);
+            else
+                CHECK(rl->e[0].ndims == 1 && rl->e[0].dims[0].count == 3 && rl->e[0].dims[0].stride == 1);
+            siot_vbuf sc;
+            siot_vbuf_init(&sc);
+            CHECK_EQ_I64(siot_node_own_size(t.top[0], (uint32_t)nr, &sc), 9);
+            CHECK(sc.data[0] == (SIOT_N_EVENT | 128 | 64));
+            siot_vbuf_free(&sc);
+            siot_trace_free(&t);
+        } else {
+            CHECK(0);
+        }
+        /* a loop of every rank read from the same bytes: no count where it must be */
+        f.len = 0;
+        c.nodes.data[1] = SIOT_N_LOOP | 128;
+        CHECK(reject_crafted("a loop of every rank with an event's fields", &c, &f));
+        siot_vbuf_free(&f);
+    }
+}
+
+/* An event of kind + 64 has no thread and errno fields: both read as the
+ * constant 0; a loop with 64 is refused. */
+static void check_main_no_errno(void)
+{
+    for (int loop = 0; loop < 2; loop++) {
+        craft c;
+        craft_init(&c, 1);
+        siot_vbuf_uvar(&c.nodes, 1);
+        siot_vbuf_u8(&c.nodes, (loop ? SIOT_N_LOOP : SIOT_N_EVENT) | 128 | 64);
+        siot_vbuf_uvar(&c.nodes, 0);
+        siot_vbuf_uvar(&c.nodes, 0);
+        siot_vbuf_u8(&c.nodes, 128 + 2); /* parent 1 */
+        siot_vbuf_u8(&c.nodes, 128 + 6); /* ret 3 */
+        siot_vbuf_u8(&c.nodes, 128 + 8); /* bytes 4 */
+        siot_vbuf_u8(&c.nodes, 128 + 10); /* x = 5 */
+        siot_vbuf_uvar(&c.nodes, 0);
+        siot_vbuf_uvar(&c.nodes, 0);
+        siot_vbuf f;
+        siot_vbuf_init(&f);
+        if (loop) {
+            CHECK(reject_crafted("a loop with kind bit 64", &c, &f));
+        } else {
+            siot_trace t;
+            craft_file(&c, &f);
+            if (expect_accept("an event of thread 0 without errno", &f, &t)) {
+                const siot_event *e = &t.top[0]->u.ev;
+                CHECK(e->thread->tag == SIOT_X_CONST && e->thread->base == 0);
+                CHECK(e->err->tag == SIOT_X_CONST && e->err->base == 0);
+                CHECK(e->parent->base == 1 && e->ret->base == 3 && e->bytes->base == 4 && e->args[0]->base == 5);
+                siot_trace_free(&t);
+            } else {
+                CHECK(0);
+            }
+            craft_free(&c);
+        }
+        siot_vbuf_free(&f);
+    }
+}
+
 int main(void)
 {
     siot_trace t, d;
     siot_vbuf enc, enc2;
     char err[256];
     check_rank_times();
+    check_compact_sites();
+    check_compact_hists();
+    check_compact_hostile();
+    check_small_consts();
+    check_all_ranks();
+    check_main_no_errno();
     build_rich(&t);
     siot_vbuf_init(&enc);
     siot_vbuf_init(&enc2);
@@ -666,7 +1085,7 @@ int main(void)
     /* Round trip: encode (exact bins, as between ranks), decode, re-encode byte for byte. */
     CHECK(siot_trace_encode_exact(&t, &enc) == 0);
     CHECK(enc.len > 12 && memcmp(enc.data, MAGIC, 8) == 0);
-    CHECK(enc.data[8] == 1 && enc.data[9] == 0 && enc.data[10] == 0 && enc.data[11] == 0);
+    CHECK(enc.data[8] == 1 && enc.data[9] == 0 && enc.data[10] == SIOT_FORMAT_MINOR && enc.data[11] == 0);
     int rc = decode_exact(enc.data, enc.len, &d, err, sizeof err);
     CHECK(rc == 0);
     if (rc != 0) {
@@ -692,7 +1111,7 @@ int main(void)
         t.top[1]->u.loop.body[0]->u.ev.dur = big;
         CHECK(siot_trace_encode(&t, &qf) == 0);
         CHECK(decode_exact(qf.data, qf.len, &qd, err, sizeof err) == 0);
-        CHECK(qd.flags == (SIOT_TF_COMPRESSED | SIOT_TF_QBINS));
+        CHECK(qd.flags == (SIOT_TF_COMPRESSED | SIOT_TF_QBINS | SIOT_TF_COMPACT));
         const siot_hist *e = &t.top[1]->u.loop.body[0]->u.ev.dur, *g = &qd.top[1]->u.loop.body[0]->u.ev.dur;
         CHECK(e->count > 255);
         CHECK(g->count == e->count && g->min == e->min && g->max == e->max && g->mean == e->mean &&
@@ -722,7 +1141,7 @@ int main(void)
 
     /* Header fields, notes and call sites survive. */
     CHECK(d.nranks == NRANKS);
-    CHECK(d.flags == SIOT_TF_COMPRESSED);
+    CHECK(d.flags == (SIOT_TF_COMPRESSED | SIOT_TF_COMPACT));
     CHECK(d.start_ns == UINT64_C(1700000000123456789));
     CHECK(strcmp(d.exe, "/usr/bin/app") == 0 && strcmp(d.flavour, "mpich") == 0);
     CHECK(strcmp(d.host, "node01") == 0 && strcmp(d.version, "0.1.0") == 0);
