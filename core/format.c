@@ -1192,6 +1192,23 @@ static int dec_hist_bins(dec *d, siot_hist *h, unsigned lo, uint64_t mask, int f
     return d->rd.err ? -1 : 0;
 }
 
+/* The file form rounds min to nearest, which can lift it into the next bin
+ * (2047 -> 2048) above a sample the bins still hold: min comes back down to
+ * the top of the lowest bin that has samples (within that rounding), so
+ * that the trace written again in the exact form, which anchors its bins at
+ * min's, keeps them all. */
+static void min_to_lowest_bin(siot_hist *h)
+{
+    unsigned b = 0;
+    while (b < SIOT_HBINS && !h->bins[b])
+        b++;
+    if (b < siot_hist_bin(h->min)) {
+        uint64_t lo, hi;
+        siot_hist_bin_range(b, &lo, &hi);
+        h->min = hi - 1;
+    }
+}
+
 /* count >= 2: minor 0 writes mean, M2, mask, bins; the compact form (flag
  * 32) mask<<3|form first. */
 static int dec_hist_stats(dec *d, siot_hist *h)
@@ -1217,7 +1234,11 @@ static int dec_hist_stats(dec *d, siot_hist *h)
         return dfail(d, "histogram bin out of range");
     if ((form & HF_BINS_EXACT) && mask == 0)
         return dfail(d, "histogram bins do not add up to its count");
-    return dec_hist_bins(d, h, lo, mask, form);
+    if (dec_hist_bins(d, h, lo, mask, form))
+        return -1;
+    if (d->t->flags & SIOT_TF_QBINS)
+        min_to_lowest_bin(h);
+    return 0;
 }
 
 static int dec_hist(dec *d, siot_hist *h)
