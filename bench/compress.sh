@@ -1,7 +1,9 @@
 #!/bin/bash
 # Compression of real access patterns: the IOR-shaped segments program
 # (tests/progs/segments.c: S segments x 64 transfers of lseek + write, then
-# read back) at 4 ranks as S grows, and the part of a trace that grows with
+# read back; and with `after`, a first lseek then write + lseek to the next
+# transfer, whose segment edge falls in the middle of the loop's body) at 4
+# ranks as S grows, and the part of a trace that grows with
 # the ranks by design (each rank's own times, section RANKTIMES) beside the
 # rest, for the IOR-like example at 2..64 ranks, and every example at 4,
 # 16 and 64 ranks and with 2x and 8x its iterations (issue 17's size
@@ -15,6 +17,13 @@ if [ "${ONLY:-}" != examples ]; then
     printf "%8s %12s %12s\n" S "trace B" "events"
     for S in 16 256 4096; do
         (cd "$W" && rm -f segments.dat && SIOT_TRACE=$W/s.siot run 4 "$B/bench/segments" "$S" > /dev/null)
+        printf "%8s %12s %12s\n" "$S" "$(stat -c %s "$W/s.siot")" "$("$SIOT" dump "$W/s.siot" | sed -n 's/.*note events_recorded: //p')"
+    done
+    echo
+    echo "== segments after (a first lseek, then S x 64 of write + lseek to the next transfer), 4 ranks ($MPI flavour)"
+    printf "%8s %12s %12s\n" S "trace B" "events"
+    for S in 16 256 4096; do
+        (cd "$W" && rm -f segments.dat && SIOT_TRACE=$W/s.siot run 4 "$B/bench/segments" "$S" after > /dev/null)
         printf "%8s %12s %12s\n" "$S" "$(stat -c %s "$W/s.siot")" "$("$SIOT" dump "$W/s.siot" | sed -n 's/.*note events_recorded: //p')"
     done
     echo

@@ -131,40 +131,92 @@ static int join_group(rgroup *g, uint64_t s1, uint64_t m, uint64_t b, uint64_t i
     return 1;
 }
 
-/* An SEQL over the loop being split: every run must cover whole inner
- * loops (starts and lengths multiples of k) with one stride and the same
- * dependence on the rank and the other loops; then each value is
- * base(i1) + stride*i0, and base(i1) one progression (an AFFINE) or
- * progressions by pieces (an SEQL over the outer loop, which the outer
- * loop's own split may fold in turn). */
-static siot_expr *rx_seql_here(rewrite *w, const siot_expr *x, unsigned d)
+/* A run of an SEQL at level d after joining the runs that continue one
+ * another's progression: the fold may cut a progression in two (a run of
+ * one iteration, whose stride is free, then the rest), and a cut that is
+ * no boundary of the nest must not hide it. Iterations [start, end). */
+typedef struct mrun {
+    uint64_t start, end;
+    affine f;
+} mrun;
+
+/* Whether g (len iterations) continues m: the same but for the base, which
+ * goes on from m's progression; a run of one iteration takes the other's
+ * stride (its own is never used). */
+static int continues(mrun *m, affine *g, uint64_t len, unsigned d)
 {
-    if (x->len != w->count || !x->n)
-        return NULL;
-    rgroup *g = siot_arena_alloc(w->a, x->n * sizeof *g);
-    affine first = {0}, f;
-    uint32_t ng = 0;
-    if (!g)
-        return w->failed = 1, NULL;
-    for (uint32_t i = 0; i < x->n; i++) {
-        const siot_run *r = &x->u.runs[i];
-        uint64_t end = i + 1 < x->n ? x->u.runs[i + 1].start : x->len;
-        if (r->start % w->k || end % w->k || end <= r->start || !run_affine(r, d, &f))
-            return NULL;
-        if (i == 0)
-            first = f;
-        else if (!same_but_base(&first, &f))
-            return NULL;
-        uint64_t s1 = r->start / w->k, m = (end - r->start) / w->k, inside = f.coef[d] * w->k;
-        if (ng && join_group(&g[ng - 1], s1, m, f.base, inside))
-            continue;
-        g[ng++] = (rgroup){s1, f.base, inside, m > 1};
+    uint64_t mlen = m->end - m->start;
+    if (mlen == 1 && len == 1)
+        m->f.coef[d] = g->base - m->f.base;
+    else if (mlen == 1)
+        m->f.coef[d] = g->coef[d];
+    if (len == 1)
+        g->coef[d] = m->f.coef[d];
+    return same_but_base(&m->f, g) && g->base == m->f.base + m->f.coef[d] * mlen;
+}
+
+/* The next joined run from run *i: 1, 0 at the end, -1 when a run is not
+ * affine. */
+static int next_mrun(const siot_expr *x, unsigned d, uint32_t *i, mrun *m)
+{
+    if (*i >= x->n)
+        return 0;
+    const siot_run *r = x->u.runs;
+    m->start = r[*i].start;
+    m->end = *i + 1 < x->n ? r[*i + 1].start : x->len;
+    if (!run_affine(&r[(*i)++], d, &m->f))
+        return -1;
+    for (; *i < x->n; (*i)++) {
+        mrun keep = *m;
+        affine g;
+        uint64_t end = *i + 1 < x->n ? r[*i + 1].start : x->len;
+        if (!run_affine(&r[*i], d, &g) || !continues(m, &g, end - r[*i].start, d)) {
+            *m = keep; /* a stride tried for a run of one iteration goes */
+            break;
+        }
+        m->end = end;
     }
-    split_affine(&first, d, w->k);
+    return 1;
+}
+
+/* The values of an SEQL over the loop being split at its iterations
+ * c*k + o (c the new outer iteration; one piece of the inner loop each),
+ * as groups of consecutive c whose bases step evenly. ng, or 0 when the
+ * runs differ in more than their bases (from ref, whose stride a run of
+ * one iteration takes). */
+static uint32_t piece_groups(rewrite *w, const siot_expr *x, unsigned d, const affine *ref, uint64_t o, rgroup *g)
+{
+    uint32_t ng = 0, i = 0;
+    mrun m;
+    int more;
+    while ((more = next_mrun(x, d, &i, &m)) > 0) {
+        if (m.end - m.start == 1)
+            m.f.coef[d] = d < ref->n ? ref->coef[d] : 0;
+        if (!same_but_base(ref, &m.f))
+            return 0;
+        if (m.end <= o) /* the first run may end before the piece's first iteration */
+            continue;
+        uint64_t c0 = m.start <= o ? 0 : (m.start - o + w->k - 1) / w->k, c1 = (m.end - 1 - o) / w->k + 1;
+        if (c1 <= c0)
+            continue;
+        uint64_t b = m.f.base + m.f.coef[d] * (c0 * w->k + o - m.start), n = c1 - c0, inside = m.f.coef[d] * w->k;
+        if (ng && join_group(&g[ng - 1], c0, n, b, inside))
+            continue;
+        g[ng++] = (rgroup){c0, b, inside, n > 1};
+    }
+    return more < 0 ? 0 : ng;
+}
+
+/* The groups as one expression over the two levels: one progression in
+ * the outer iteration (an AFFINE) or progressions by pieces (an SEQL over
+ * the outer loop, which the outer loop's own split may fold in turn).
+ * split is the runs' shared affine with level d split. */
+static siot_expr *groups_expr(rewrite *w, affine split, const rgroup *g, uint32_t ng, unsigned d)
+{
     if (ng == 1) {
-        first.base = g[0].base;
-        first.coef[d + 1] = g[0].stepped ? g[0].step : 0;
-        return new_affine(w, &first);
+        split.base = g[0].base;
+        split.coef[d + 1] = g[0].stepped ? g[0].step : 0;
+        return new_affine(w, &split);
     }
     siot_expr *c = siot_arena_alloc(w->a, sizeof *c);
     siot_run *runs = c ? siot_arena_alloc(w->a, ng * sizeof *runs) : NULL;
@@ -176,12 +228,77 @@ static siot_expr *rx_seql_here(rewrite *w, const siot_expr *x, unsigned d)
     c->n = ng;
     c->u.runs = runs;
     for (uint32_t i = 0; i < ng; i++) {
-        first.base = g[i].base;
-        first.coef[d + 1] = g[i].stepped ? g[i].step : 0; /* of the outer iteration counted from the run's start */
+        split.base = g[i].base;
+        split.coef[d + 1] = g[i].stepped ? g[i].step : 0; /* of the outer iteration counted from the run's start */
         runs[i].start = g[i].start1;
-        if (!(runs[i].x = new_affine(w, &first)))
+        if (!(runs[i].x = new_affine(w, &split)))
             return NULL;
     }
+    return c;
+}
+
+/* The phase of an SEQL over the loop: every joined run after the first
+ * starts at the same iteration q of an inner loop of k (q < k); the
+ * stride of the first run longer than one iteration in *ref.
+ * UINT64_MAX when they do not, or a run is not affine. */
+static uint64_t seql_phase(const siot_expr *x, unsigned d, uint64_t k, affine *ref)
+{
+    uint64_t q = 0;
+    uint32_t i = 0, nr = 0;
+    int more, found = 0;
+    mrun m;
+    while ((more = next_mrun(x, d, &i, &m)) > 0) {
+        if (nr++ == 1)
+            q = m.start % k;
+        if (nr > 1 && m.start % k != q)
+            return UINT64_MAX;
+        if (!found || (found == 1 && m.end - m.start > 1)) { /* the first longer than one iteration */
+            *ref = m.f;
+            found = m.end - m.start > 1 ? 2 : 1;
+        }
+    }
+    return more < 0 || !found ? UINT64_MAX : q;
+}
+
+/* An SEQL over the loop being split: the runs (joined) must start at one
+ * phase q of the inner loop (so that no run ends inside the inner
+ * iterations [0, q) or [q, k) of an outer one) with one stride and the
+ * same dependence on the rank and the other loops. For q = 0 each value
+ * is base(i1) + stride*i0; otherwise (the inner boundary falls in the
+ * middle of the body: a `write, lseek` body whose lseek goes to the next
+ * transfer) the value is an SEQL over the inner loop of two runs, [0, q)
+ * and [q, k), each of that form. */
+static siot_expr *rx_seql_here(rewrite *w, const siot_expr *x, unsigned d)
+{
+    affine ref;
+    uint64_t q = x->len == w->count ? seql_phase(x, d, w->k, &ref) : UINT64_MAX;
+    rgroup *g = q != UINT64_MAX ? siot_arena_alloc(w->a, x->n * sizeof *g) : NULL;
+    if (!g)
+        return q != UINT64_MAX ? (w->failed = 1, NULL) : NULL;
+    affine split = ref;
+    split_affine(&split, d, w->k);
+    uint32_t ng = piece_groups(w, x, d, &ref, 0, g);
+    uint64_t stride = split.coef[d];
+    if (q == 1) /* a piece of one iteration, whose own is always 0 */
+        split.coef[d] = 0;
+    siot_expr *low = ng ? groups_expr(w, split, g, ng, d) : NULL;
+    if (!low || !q)
+        return low;
+    ng = piece_groups(w, x, d, &ref, q, g);
+    split.coef[d] = w->k - q == 1 ? 0 : stride;
+    siot_expr *high = ng ? groups_expr(w, split, g, ng, d) : NULL;
+    siot_expr *c = high ? siot_arena_alloc(w->a, sizeof *c) : NULL;
+    siot_run *runs = c ? siot_arena_alloc(w->a, 2 * sizeof *runs) : NULL;
+    if (!runs)
+        return high ? (w->failed = 1, NULL) : NULL;
+    c->tag = SIOT_X_SEQL;
+    c->level = (uint8_t)d;
+    c->len = w->k;
+    c->n = 2;
+    c->u.runs = runs;
+    runs[0].x = low;
+    runs[1].start = q;
+    runs[1].x = high; /* evaluated with i0 - q: the piece's own iteration */
     return c;
 }
 
@@ -328,51 +445,66 @@ static uint64_t gcd(uint64_t a, uint64_t b)
     return a;
 }
 
-/* The inner length an SEQL over the loop suggests: the gcd of its run
- * starts (0: none found). */
-static uint64_t seql_period(const siot_expr *x, unsigned d)
+/* The inner length an SEQL over the loop suggests (0: none found), from
+ * its joined runs' starts. In phase (phased = 0), their gcd. Out of
+ * phase, the gcd of the distances between the starts after the first,
+ * when the first is not a multiple of it: runs at 63, 127, 191, ...
+ * suggest 64 (phase 63). */
+static uint64_t seql_period(const siot_expr *x, unsigned d, int phased)
 {
     if (!x)
         return 0;
-    uint64_t g = 0;
+    uint64_t g = 0, first = 0, prev = 0;
     if (x->tag == SIOT_X_SEQL && x->level == d) {
-        for (uint32_t i = 1; i < x->n; i++)
-            g = gcd(g, x->u.runs[i].start);
-        return g;
+        uint32_t i = 0, nr = 0;
+        int more;
+        mrun m;
+        while ((more = next_mrun(x, d, &i, &m)) > 0) {
+            if (nr++ == 1)
+                first = m.start;
+            if (nr > 1)
+                g = gcd(g, phased ? (nr > 2 ? m.start - prev : 0) : m.start);
+            prev = m.start;
+        }
+        return more < 0 || (phased && (nr < 3 || first % g == 0)) ? 0 : g;
     }
+    if (x->tag == SIOT_X_SEQL) /* over another loop: its pieces may hold one over this */
+        for (uint32_t i = 0; i < x->n && !g; i++)
+            g = seql_period(x->u.runs[i].x, d, phased);
     if (x->tag == SIOT_X_RANKED || x->tag == SIOT_X_STR || x->tag == SIOT_X_SEQ || x->tag == SIOT_X_ARRAY)
         for (uint32_t i = 0; i < x->n && !g; i++)
             g = seql_period(x->tag == SIOT_X_RANKED ? x->u.ranked[i].x
                             : x->tag == SIOT_X_STR  ? x->u.segs[i].field
-                                                    : x->u.items[i], d);
+                                                    : x->u.items[i], d, phased);
     return g;
 }
 
-static uint64_t body_period(const siot_node *n, unsigned d)
+static uint64_t body_period(const siot_node *n, unsigned d, int phased)
 {
     if (n->kind == SIOT_N_LOOP) {
-        uint64_t g = seql_period(n->u.loop.count, d);
+        uint64_t g = seql_period(n->u.loop.count, d, phased);
         for (uint32_t i = 0; i < n->u.loop.nbody && !g; i++)
-            g = body_period(n->u.loop.body[i], d + 1);
+            g = body_period(n->u.loop.body[i], d + 1, phased);
         return g;
     }
     const siot_event *e = &n->u.ev;
-    uint64_t g = seql_period(e->ret, d) ? seql_period(e->ret, d) : seql_period(e->bytes, d);
+    uint64_t g = seql_period(e->ret, d, phased) ? seql_period(e->ret, d, phased) : seql_period(e->bytes, d, phased);
     for (uint32_t i = 0; i < e->nargs && !g; i++)
-        g = seql_period(e->args[i], d);
+        g = seql_period(e->args[i], d, phased);
     return g;
 }
 
 /* Splits loop n into count/k iterations of a loop of k when every value of
- * its body can be written over the two; 1 when it did. */
-static int split_loop(siot_arena *a, siot_node *n)
+ * its body can be written over the two; 1 when it did. k comes from the
+ * run starts in phase with the inner loop, or (phased) out of it. */
+static int split_loop(siot_arena *a, siot_node *n, int phased)
 {
     const siot_expr *cx = n->u.loop.count;
     if (!cx || cx->tag != SIOT_X_CONST || cx->base < 4)
         return 0;
     uint64_t count = (uint64_t)cx->base, k = 0;
     for (uint32_t i = 0; i < n->u.loop.nbody && !k; i++)
-        k = body_period(n->u.loop.body[i], 0);
+        k = body_period(n->u.loop.body[i], 0, phased);
     if (k < 2 || k >= count || count % k)
         return 0;
     rewrite w = {a, k, count, 0, NULL, NULL, 0, 0};
@@ -406,7 +538,9 @@ static uint32_t renest_node(siot_arena *a, siot_node *n)
     uint32_t done = 0;
     for (uint32_t i = 0; i < n->u.loop.nbody; i++)
         done += renest_node(a, n->u.loop.body[i]);
-    while (split_loop(a, n)) /* the outer loop may split again (a third level) */
+    /* the outer loop may split again (a third level); the boundary in the
+     * middle of the body is tried when the one in phase does not split */
+    while (split_loop(a, n, 0) || split_loop(a, n, 1))
         done++;
     return done;
 }

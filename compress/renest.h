@@ -7,7 +7,11 @@
  * offset one two-level progression, when every value of the body can be so
  * written (run starts and lengths multiples of the inner count, runs with
  * one stride and bases in progression); otherwise the loop stays as it is.
- * Lossless: the expanded events are the same.
+ * When the segment's edge falls in the middle of the body (write, then
+ * lseek to the next transfer: the lseek's runs start one iteration before
+ * each segment's end), such a value becomes two pieces of the inner loop,
+ * each a two-level progression. Lossless: the expanded events are the same,
+ * and no event moves (its timing histograms stay whole).
  *
  * Locks: none; the trace is the caller's alone. Signals: not for handlers.
  *

@@ -53,6 +53,25 @@ build_traced() {
     $MPICC "$name.o" -o "$name.plain"
 }
 
+# c_define NAME FILE: the integer a C source's `#define NAME <integer>` gives
+# (the tests state expected values from the program's source, not its output)
+c_define() {
+    local v
+    v=$(sed -n "s/^#define $1 \([0-9]*\)\$/\1/p" "$2")
+    [ -n "$v" ] || fail "no #define $1 in $2"
+    echo "$v"
+}
+
+# segments_defines: SRC, XFERS, XFER and BLOCK (= XFERS*XFER) of
+# tests/progs/segments.c, built traced as ./segments (tests 44 and 48)
+segments_defines() {
+    build_traced segments
+    SRC=$ROOT/tests/progs/segments.c
+    XFERS=$(c_define XFERS "$SRC")
+    XFER=$(c_define XFER "$SRC")
+    BLOCK=$((XFERS * XFER))
+}
+
 # jsonl TRACE: the expanded events, failing the test when siot fails
 jsonl() { "$SIOT" dump --jsonl "$1" || fail "siot dump --jsonl $1 exited $?"; }
 

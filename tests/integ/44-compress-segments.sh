@@ -9,12 +9,8 @@
 # --sizes accounts for every byte of the file (its sections against the
 # container read by Python).
 . "$(dirname "$0")/../lib.sh"
-build_traced segments
+segments_defines
 P=4
-SRC=$ROOT/tests/progs/segments.c
-XFERS=$(sed -n 's/^#define XFERS \([0-9]*\)$/\1/p' "$SRC")
-XFER=$(sed -n 's/^#define XFER \([0-9]*\)$/\1/p' "$SRC")
-BLOCK=$((XFERS * XFER))
 sizes=""
 for S in 16 256 4096; do
     rm -f segments.dat
