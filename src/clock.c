@@ -89,6 +89,4 @@ void siot_clock_init(void)
 #endif
 }
 
-const char *siot_clock_name(void) { return siot_clk.tsc ? "tsc" : "monotonic"; }
-
-double siot_clock_mhz(void) { return siot_clk.tsc ? 1e3 * 4294967296.0 / (double)siot_clk.mult : 0; }
+const char *siot_clock_name(void) { return siot_clk.tsc ? "tsc" : "CLOCK_MONOTONIC"; }

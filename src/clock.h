@@ -63,8 +63,8 @@ static inline uint64_t siot_now(void)
 /* Chooses the clock (SIOT_CLOCK, the kernel's clocksource) and measures the
  * TSC's scale: spins for SIOT_CLOCK_CALIBRATION_NS when the TSC is used. */
 void siot_clock_init(void);
-/* "tsc" or "monotonic", and the TSC's rate in MHz (0 when not used). */
+/* The clock in use, in the words of the trace's note "clock": "tsc" or
+ * "CLOCK_MONOTONIC". */
 const char *siot_clock_name(void);
-double siot_clock_mhz(void);
 
 #endif

@@ -48,13 +48,6 @@ static int grow_stage(siot_tls *t)
     return 1;
 }
 
-/* Time is read where it excludes the tracer's own work: the call starts at
- * the last instruction of siot_begin and ends at the first of siot_end; the
- * computation before a call runs from the moment the tracer last handed the
- * thread back (the end of siot_finish, or the start of the enclosing call)
- * to the start of this one. The call site is walked after the call, from the
- * same wrapper frame, so neither the walk nor a first call's set-up (the
- * module map) is inside any recorded time. */
 /* A thread's first call, or a staging area that is full: out of line, so
  * that the common case saves no registers for them. 0: no slot. */
 static __attribute__((noinline, cold)) int begin_slow(siot_tls *t)
@@ -66,6 +59,13 @@ static __attribute__((noinline, cold)) int begin_slow(siot_tls *t)
     return t->nstage < t->capstage || grow_stage(t);
 }
 
+/* Time is read where it excludes the tracer's own work: the call starts at
+ * the last instruction of siot_begin and ends at the first of siot_end; the
+ * computation before a call runs from the moment the tracer last handed the
+ * thread back (the end of siot_finish, or the start of the enclosing call)
+ * to the start of this one. The call site is walked after the call, from the
+ * same wrapper frame, so neither the walk nor a first call's set-up (the
+ * module map) is inside any recorded time. */
 SIOT_TEXT int siot_begin(uint32_t func)
 {
     siot_tls *t = &siot_t;
