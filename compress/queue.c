@@ -751,8 +751,8 @@ static inline void pend_sample(siot_queue *q, siot_hist *h, siot_qsum *p, uint64
 }
 
 /* The summed samples into the histogram's count, mean and M2 (the
- * pairwise update of Chan et al., as siot_hist_merge does; the batch's own
- * M2 is sum(x^2) - sum(x)^2/k, exact in 128-bit integers when it fits). */
+ * pairwise update siot_hist_merge uses too; the batch's own M2 is
+ * sum(x^2) - sum(x)^2/k, exact in 128-bit integers when it fits). */
 static void pend_fold(siot_hist *h, siot_qsum *p)
 {
     if (!p->k)
@@ -851,7 +851,6 @@ static int fast_path(siot_queue *q, const siot_raw *r, int64_t dist, const uint8
 /* Hands every node to the spill callback and frees them. */
 void siot_queue_spill(siot_queue *q)
 {
-    pred_drop(q);
     if (siot_queue_finish(q) || !q->spill || q->spill(q->spill_arg, q->nodes, q->n) != 0) {
         q->stopped = 1;
         q->stopped_at = q->events;

@@ -488,7 +488,9 @@ static uint64_t body_period(const siot_node *n, unsigned d, int phased)
         return g;
     }
     const siot_event *e = &n->u.ev;
-    uint64_t g = seql_period(e->ret, d, phased) ? seql_period(e->ret, d, phased) : seql_period(e->bytes, d, phased);
+    uint64_t g = seql_period(e->ret, d, phased);
+    if (!g)
+        g = seql_period(e->bytes, d, phased);
     for (uint32_t i = 0; i < e->nargs && !g; i++)
         g = seql_period(e->args[i], d, phased);
     return g;

@@ -329,7 +329,7 @@ static void describe_notes(siot_trace *t, const qtotals *q)
                  (unsigned long long)q->approx_merges, siot_cfg.tolerance);
         siot_trace_set_kv(t, "approximate", note);
     }
-    siot_trace_set_kv(t, "clock", siot_clk.tsc ? "tsc" : "CLOCK_MONOTONIC");
+    siot_trace_set_kv(t, "clock", siot_clock_name());
     snprintf(note, sizeof note, "%zu", q->memory);
     siot_trace_set_kv(t, "recorder_memory_bytes", note);
     note_layers_left_out(t);
@@ -499,6 +499,13 @@ static void spill_due(siot_tq *tq)
     siot_unlock();
 }
 
+/* A call's duration into the thread's share of the rank's own times. */
+static inline void add_call_time(siot_tq *tq, const siot_raw *r)
+{
+    const siot_funcdesc *f = &siot_functab[r->func];
+    siot_rt_add(tq->rt, f->layer, f->cls, r->parent < 0, r->t_end - r->t_start);
+}
+
 static void add_group(siot_tq *tq, const siot_raw *stage, uint32_t n, const uint8_t *pool, uint64_t now, uint64_t key)
 {
     tq->q.key = key;
@@ -507,10 +514,8 @@ static void add_group(siot_tq *tq, const siot_raw *stage, uint32_t n, const uint
         tq->first = stage[0].t_start;
     if (now > tq->last)
         tq->last = now;
-    for (uint32_t i = 0; i < n; i++) {
-        const siot_funcdesc *f = &siot_functab[stage[i].func];
-        siot_rt_add(tq->rt, f->layer, f->cls, stage[i].parent < 0, stage[i].t_end - stage[i].t_start);
-    }
+    for (uint32_t i = 0; i < n; i++)
+        add_call_time(tq, &stage[i]);
 }
 
 /* The commonest group: one call that is one more iteration of the loop at
@@ -521,8 +526,7 @@ static inline int add_repeat(siot_tq *tq, const siot_raw *r, uint64_t now)
         return 0;
     if (now > tq->last)
         tq->last = now;
-    const siot_funcdesc *f = &siot_functab[r->func];
-    siot_rt_add(tq->rt, f->layer, f->cls, 1, r->t_end - r->t_start);
+    add_call_time(tq, r);
     return 1;
 }
 
