@@ -1,6 +1,5 @@
 #include "core/sitetree.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #include "core/format.h"
@@ -18,10 +17,32 @@ typedef struct tree {
     size_t mask;
 } tree;
 
-static int cmp_u64(const void *a, const void *b)
+/* Heapsort, in place: the encoder runs in a signal handler when a run ends
+ * abnormally (format.h), where qsort may not (glibc's allocates a buffer
+ * for arrays past 1 KiB). */
+static void sift_down(uint64_t *v, size_t i, size_t n)
 {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
+    for (size_t c; (c = 2 * i + 1) < n; i = c) {
+        if (c + 1 < n && v[c + 1] > v[c])
+            c++;
+        if (v[i] >= v[c])
+            return;
+        uint64_t x = v[i];
+        v[i] = v[c];
+        v[c] = x;
+    }
+}
+
+static void sort_u64(uint64_t *v, size_t n)
+{
+    for (size_t i = n / 2; i-- > 0;)
+        sift_down(v, i, n);
+    for (size_t end = n; end > 1; end--) {
+        uint64_t x = v[0];
+        v[0] = v[end - 1];
+        v[end - 1] = x;
+        sift_down(v, 0, end - 1);
+    }
 }
 
 static uint32_t frame_id(const tree *t, uint64_t addr)
@@ -83,7 +104,7 @@ static void collect_frames(tree *t, const siot_site *sites, uint32_t nsites)
     for (uint32_t i = 0; i < nsites; i++)
         for (uint32_t k = 0; k < sites[i].depth; k++)
             t->frames[n++] = sites[i].addrs[k];
-    qsort(t->frames, n, sizeof *t->frames, cmp_u64);
+    sort_u64(t->frames, n);
     size_t u = 0;
     for (size_t i = 0; i < n; i++)
         if (u == 0 || t->frames[i] != t->frames[u - 1])
