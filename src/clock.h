@@ -47,18 +47,32 @@ static inline uint64_t siot_monotonic_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static inline uint64_t siot_now(void)
+/* A raw reading (TSC ticks, or ns when the TSC is not used), for the
+ * wrappers of leaf calls (runtime.h): one instruction between the call and
+ * its reading; siot_stamp_ns turns it into the tracer's ns later. */
+static inline uint64_t siot_stamp(void)
+{
+#if SIOT_HAVE_TSC
+    if (__builtin_expect(siot_clk.tsc, 1))
+        return __rdtsc();
+#endif
+    return siot_monotonic_ns();
+}
+
+static inline uint64_t siot_stamp_ns(uint64_t s)
 {
 #if SIOT_HAVE_TSC
     if (__builtin_expect(siot_clk.tsc, 1)) {
-        int64_t d = (int64_t)(__rdtsc() - siot_clk.c0);
+        int64_t d = (int64_t)(s - siot_clk.c0);
         if (d < 0) /* a CPU a few ticks behind the one that anchored */
             d = 0;
         return siot_clk.t0 + (uint64_t)(((unsigned __int128)(uint64_t)d * siot_clk.mult) >> 32);
     }
 #endif
-    return siot_monotonic_ns();
+    return s;
 }
+
+static inline uint64_t siot_now(void) { return siot_stamp_ns(siot_stamp()); }
 
 /* Chooses the clock (SIOT_CLOCK, the kernel's clocksource) and measures the
  * TSC's scale: spins for SIOT_CLOCK_CALIBRATION_NS when the TSC is used. */

@@ -137,6 +137,48 @@ void siot_finish(int slot)
     t->busy--;
 }
 
+/* Leaf calls (runtime.h): the staging slot is taken after the call, when
+ * its times are known. The slot is the next one, as siot_begin would have
+ * taken it: a leaf stages nothing while it runs, so the pre-order of the
+ * thread's staged calls is the same. busy first: a signal handler's traced
+ * call meanwhile passes through, and cannot move the staging area. */
+SIOT_TEXT siot_raw *siot_leaf(uint32_t func, uint64_t s0, uint64_t s1)
+{
+    siot_tls *t = &siot_t;
+    t->busy++;
+    if (SIOT_UNLIKELY(!t->inited || t->nstage == t->capstage) && !begin_slow(t)) {
+        t->busy--;
+        return NULL;
+    }
+    siot_raw *r = &t->stage[t->nstage];
+    uint64_t start = siot_stamp_ns(s0);
+    r->func = func;
+    r->parent = t->top;
+    r->thread = t->thread;
+    r->ret = r->err = r->bytes = 0;
+    r->nargs = siot_functab[func].nargs;
+    for (uint32_t i = 0; i < r->nargs; i++)
+        r->args[i].kind = SIOT_RV_NONE;
+    r->t_start = start;
+    r->t_end = siot_stamp_ns(s1);
+    r->comp = t->last_mark && start > t->last_mark ? start - t->last_mark : 0;
+    r->site = siot_cfg.stack_depth ? siot_site_here(siot_cfg.stack_depth, __builtin_frame_address(0)) : 0;
+    return r;
+}
+
+void siot_leaf_finish(siot_raw *r)
+{
+    siot_tls *t = &siot_t;
+    if (t->depth == 0) { /* a group of its own, like siot_finish's */
+        siot_session_push(&t->tq, r, 1, t->pool, r->t_end, r->t_end);
+        t->npool = 0;
+    } else { /* a child of the call in flight, in its group */
+        t->nstage++;
+    }
+    t->last_mark = siot_now();
+    t->busy--;
+}
+
 static uint8_t *pool_reserve(siot_tls *t, size_t n, uint32_t *off)
 {
     if (n > UINT32_MAX - t->npool)

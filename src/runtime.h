@@ -9,6 +9,18 @@
  *   ... fill ev->args, ev->ret ...
  *   siot_finish(slot);        // group handed to the thread's queue when outermost
  *
+ * A leaf call (a POSIX or stdio call filled from its own values only,
+ * which makes no traced call while it runs) takes a shorter way, generated
+ * for it: two raw clock readings around the real call in the wrapper
+ * itself, then one call that stages the event and walks the call site,
+ * and one that hands it on:
+ *
+ *   if (!(siot_recording(LAYER) && filter)) return real call;
+ *   s0 = siot_stamp(); ... real call ...; s1 = siot_stamp();
+ *   if ((ev = siot_leaf(FN, s0, s1))) { ... fill ev ...; siot_leaf_finish(ev); }
+ *
+ * The event is the same as the long way's; only the tracer's work is less.
+ *
  * No allocation happens per call once the staging area and the thread's
  * queue have grown, and no formatting. Locks: a wrapper whose event is
  * filled from the call's own values (the generator decides, from the
@@ -87,6 +99,11 @@ siot_raw *siot_end(int slot);
  * reads or changes the shared handle tables (handles.h). */
 siot_raw *siot_end_shared(int slot);
 void siot_finish(int slot);
+/* A leaf call's event (see above), from its raw clock readings: NULL when
+ * it cannot be staged (counted as for siot_begin); the thread is "inside the
+ * tracer" until siot_leaf_finish. */
+siot_raw *siot_leaf(uint32_t func, uint64_t s0, uint64_t s1);
+void siot_leaf_finish(siot_raw *r);
 
 /* Pool storage for strings and arrays of the event being filled. */
 void siot_put_str(siot_raw *ev, uint32_t k, const char *s);

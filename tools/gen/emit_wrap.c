@@ -370,6 +370,17 @@ static void emit_variadic_prologue(const func *f)
     }
 }
 
+/* The recorded fields of a call whose real call returned (ret, siot_e set);
+ * a Fortran entry leaves its command line to the C one. */
+static void emit_fill(const func *f, int fortran)
+{
+    for (int i = 0; i < f->np; i++)
+        if (f->p[i].rec >= 0 && !(fortran && f->p[i].role == SIOT_ROLE_cmdline))
+            emit_record_param(f, &f->p[i]);
+    emit_ret(f);
+    emit_bytes(f);
+}
+
 /* After the real call (ret and siot_e set): the job-wide handle id, MPI_Init's
  * session start, and the event's fields. init_ret: what an MPI_Init wrapper
  * returns when its start was not recorded ("ret"; "" for a Fortran one). */
@@ -387,11 +398,7 @@ void emit_record_event(const func *f, const char *init_ret, int fortran)
         o("    siot_mpi_init_post();\n    if (slot < 0) {\n        errno = siot_e;\n        return%s%s;\n    }\n",
           init_ret[0] ? " " : "", init_ret);
     o("    siot_raw *ev = %s(slot);\n", fill_is_own(f) ? "siot_end" : "siot_end_shared");
-    for (int i = 0; i < f->np; i++)
-        if (f->p[i].rec >= 0 && !(fortran && f->p[i].role == SIOT_ROLE_cmdline))
-            emit_record_param(f, &f->p[i]);
-    emit_ret(f);
-    emit_bytes(f);
+    emit_fill(f, fortran);
 }
 
 /* A call recorded before it is made (it ends the session or the process):
@@ -457,6 +464,39 @@ static void emit_fast_path(const func *f, const char *real)
     }
 }
 
+/* A leaf call (fill_is_own: its event takes nothing from the shared
+ * tables, and it makes no traced call): the clock read in the wrapper
+ * right around the real call, then one call to stage the event and one to
+ * hand it on (runtime.h). */
+static void emit_leaf_body(const func *f, const char *real, const char *filt)
+{
+    int isvoid = f->retrole == SIOT_ROLE_r_void;
+    o("    if (SIOT_LIKELY(!(siot_recording(SIOT_LAYER_%s) && %s))) {\n        %s%s(",
+      siot_layer_name((unsigned)f->layer), filt, isvoid ? "" : "return ", real);
+    emit_args(f, 0);
+    o(");%s\n    }\n", isvoid ? "\n        return;" : "");
+    emit_pre(f);
+    int end_by_errno = is_end_by_errno(f);
+    if (end_by_errno)
+        o("    int siot_e0 = errno;\n    errno = 0;\n");
+    o("    uint64_t siot_s0 = siot_stamp();\n");
+    if (isvoid)
+        o("    %s(", real);
+    else
+        o("    %s ret = %s(", f->rettype, real);
+    emit_args(f, 1);
+    o(");\n    uint64_t siot_s1 = siot_stamp();\n    int siot_e = errno;\n");
+    if (end_by_errno)
+        o("    int siot_eset = siot_e;\n    if (!siot_e)\n        siot_e = siot_e0;\n");
+    o("    siot_raw *ev = siot_leaf(SIOT_FN_%s, siot_s0, siot_s1);\n", f->name);
+    o("    if (!ev) {\n        errno = siot_e;\n        return%s;\n    }\n", isvoid ? "" : " ret");
+    emit_fill(f, 0);
+    o("    siot_leaf_finish(ev);\n    errno = siot_e;\n");
+    if (!isvoid)
+        o("    return ret;\n");
+    o("}\n");
+}
+
 /* The body every entry shares: decide, call, record. real: the expression
  * that calls the real function. Opened by the caller, closed here. */
 static void emit_body(const func *f, const char *real)
@@ -474,6 +514,10 @@ static void emit_body(const func *f, const char *real)
     }
     char filt[640];
     filter_expr(f, filt, sizeof filt);
+    if (base != SIOT_CLASS_init && fill_is_own(f)) {
+        emit_leaf_body(f, real, filt);
+        return;
+    }
     if (base == SIOT_CLASS_init) {
         o("    int slot = siot_recording(SIOT_LAYER_%s) ? siot_begin(SIOT_FN_%s) : -1;\n", layer, f->name);
         o("    siot_mpi_init_pre();\n");
