@@ -402,7 +402,9 @@ static int fast_walk(uintptr_t ip, uintptr_t sp, uintptr_t fpslot, uintptr_t *ra
 typedef struct memo {
     uintptr_t ip, sp;
     uint32_t nreads, site;
-    uintptr_t at[MEMO_READS], val[MEMO_READS];
+    struct {
+        uintptr_t at, val; /* side by side: a check reads both */
+    } rd[MEMO_READS];
 } memo;
 typedef struct memo_set {
     memo way[MEMO_WAYS];
@@ -425,7 +427,7 @@ static int memo_holds(const memo *m, uintptr_t ip, uintptr_t sp)
     if (!m->site || m->ip != ip || m->sp != sp)
         return 0;
     for (uint32_t i = 0; i < m->nreads; i++)
-        if (*(const uintptr_t *)m->at[i] != m->val[i])
+        if (*(const uintptr_t *)m->rd[i].at != m->rd[i].val)
             return 0;
     return 1;
 }
@@ -452,8 +454,8 @@ static void memo_put(uintptr_t ip, uintptr_t sp, const uintptr_t *reads, uint32_
     set->next = (w + 1) % MEMO_WAYS;
     memo *m = &set->way[w];
     for (uint32_t i = 0; i < nreads; i++) {
-        m->at[i] = reads[i];
-        m->val[i] = *(const uintptr_t *)reads[i];
+        m->rd[i].at = reads[i];
+        m->rd[i].val = *(const uintptr_t *)reads[i];
     }
     m->ip = ip;
     m->sp = sp;
