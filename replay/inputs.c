@@ -25,7 +25,8 @@ typedef struct patch {
 
 typedef struct infile {
     char *path;      /* as recorded */
-    int input;       /* its first access opened it without creating it */
+    int input;       /* its first access opened it without creating it (1),
+                      * or removed it (2: staged empty, its data is the run's) */
     int64_t end, eof; /* the furthest byte read; where a read met the end (-1) */
     patch *p;
     size_t np, cap;
@@ -72,7 +73,7 @@ static size_t file_of(stager *s, const char *path, size_t len)
 
 static void add_patch(stager *s, infile *f, int64_t pos, int64_t len, char byte)
 {
-    if (len <= 0 || !f->input)
+    if (len <= 0 || f->input != 1)
         return;
     if (siot_array_reserve((void **)&f->p, &f->cap, f->np + 1, sizeof *f->p) != 0) {
         s->oom = 1;
@@ -257,6 +258,19 @@ static void on_paths(stager *s, const siot_event *e, const siot_funcdesc *f, con
                 strstr(f->name, "mknod") || strstr(f->name, "mkfifo");
     if (!ok && !makes)
         return;
+    /* a file the run removed before anything else touched it was there
+     * before the run (an old output a program deletes first, as ROMIO's
+     * tests do): staged, empty, so that the replay's removal finds it */
+    int k = siot_arg_index(f, SIOT_ROLE_path);
+    siot_value rv;
+    if (ok && (strcmp(f->name, "unlink") == 0 || strcmp(f->name, "MPI_File_delete") == 0) && k >= 0 &&
+        (uint32_t)k < e->nargs && siot_eval(e->args[k], c, scratch, &rv) == 0 && rv.kind == SIOT_V_STR) {
+        size_t file = file_of(s, rv.s, rv.slen);
+        if (file == (size_t)-1)
+            s->oom = 1;
+        else if (s->f[file].input < 0)
+            s->f[file].input = 2;
+    }
     int last = -1; /* the name a link, rename, mkdir... made: its last path */
     for (uint32_t a = 0; a < f->nargs && a < e->nargs; a++) {
         siot_value v;
@@ -298,7 +312,7 @@ static void on_event(stager *s, const siot_trace *t, const siot_event *e, const 
         return;
     if (base == SIOT_CLASS_close)
         unbind(s, stream, id);
-    else if (base == SIOT_CLASS_read && s->f[h->file].input > 0)
+    else if (base == SIOT_CLASS_read && s->f[h->file].input == 1)
         on_read(s, h, e, f, c);
     else if (base == SIOT_CLASS_seek)
         on_seek(h, e, f, c);

@@ -859,30 +859,44 @@ void *rp_mpibuf_v(rp_state *c, int slot, const siot_value *counts, const siot_va
 {
     if (in_place_send(slot, counts))
         return MPI_IN_PLACE;
-    int64_t top = 1, sum = 0;
+    /* Displacements may be negative (a root that gathers into blocks it
+     * allocated apart, relative to the first): the area then starts at the
+     * lowest one, and the buffer given to MPI is bot elements into it. */
+    int64_t top = 1, bot = 0, sum = 0;
     for (int64_t i = 0; i < arr_len(counts); i++) {
-        int64_t end = (arr_len(displs) ? nth(displs, i) : sum) + nth(counts, i);
+        int64_t start = arr_len(displs) ? nth(displs, i) : sum;
+        int64_t end = start + nth(counts, i);
         sum += nth(counts, i);
         if (end > top)
             top = end;
+        if (nth(counts, i) > 0 && start < bot)
+            bot = start;
     }
-    return rp_mpibuf(c, slot, top, t, 1);
+    MPI_Aint lb = 0, ext = 0;
+    if (bot < 0 && (t == MPI_DATATYPE_NULL || PMPI_Type_get_extent(t, &lb, &ext) != MPI_SUCCESS || ext <= 0))
+        bot = 0;
+    unsigned char *b = rp_mpibuf(c, slot, top - bot, t, 1);
+    return b ? b - bot * (int64_t)ext : NULL;
 }
 
 void *rp_mpibuf_w(rp_state *c, int slot, const siot_value *counts, const siot_value *displs, const MPI_Datatype *t)
 {
     if (in_place_send(slot, counts))
         return MPI_IN_PLACE;
-    int64_t top = 1, sum = 0;
+    int64_t top = 1, bot = 0, sum = 0;
     for (int64_t i = 0; t && i < arr_len(counts); i++) {
         size_t lead;
         int64_t bytes = (int64_t)span(t[i], nth(counts, i), &lead) + (int64_t)lead;
-        int64_t end = (arr_len(displs) ? nth(displs, i) : sum) + bytes;
+        int64_t start = arr_len(displs) ? nth(displs, i) : sum;
+        int64_t end = start + bytes;
         sum += bytes;
         if (end > top)
             top = end;
+        if (nth(counts, i) > 0 && start < bot)
+            bot = start; /* byte displacements below the buffer: as rp_mpibuf_v */
     }
-    return slot_area(c, slot, (size_t)top);
+    unsigned char *b = slot_area(c, slot, (size_t)(top - bot));
+    return b ? b - bot : NULL;
 }
 
 /* ---------------------------------------- completions as recorded */

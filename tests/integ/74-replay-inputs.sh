@@ -14,6 +14,10 @@
 # the replay exits 1 with --explain naming each MPI_File_set_view; a program
 # whose writes met a file-size limit (transp.c: a short write of 500 bytes,
 # then EFBIG) cannot get the same results: exit 1, both calls listed.
+# A program run again over its old outputs (tests/progs/rerun.c) removes them
+# first (MPI_File_delete, unlink) and succeeds: the replay stages them
+# (empty) so that its removals succeed too, faithful; run where they are not,
+# the removals fail in the run and in the replay alike, faithful again.
 . "$(dirname "$0")/../lib.sh"
 build_traced inputs
 SRC=$ROOT/tests/progs/inputs.c
@@ -108,4 +112,24 @@ for r in 0 1; do
         { cat fsize.report >&2; fail "--explain does not list rank $r's short and EFBIG writes"; }
 done
 echo "   past a file-size limit: the short write and the EFBIG listed with both results; exit 1"
+build_traced rerun
+for old in with without; do
+    rm -rf "orig-$old" "root-$old" && mkdir -p "orig-$old"
+    [ $old = with ] && echo "the last run's output" > "orig-$old/out.dat" && echo "the last run's log" > "orig-$old/log.txt"
+    (cd "orig-$old" && SIOT_TRACE=$WORK/rerun-$old.siot mpirun_np 2 "$WORK/rerun" .) || fail "rerun $old old outputs"
+    st=0
+    mpirun_np 2 "$B/bin/ioreplay" --verify --explain --root "$WORK/root-$old" "rerun-$old.siot" > "rerun-$old.report" || st=$?
+    [ $st = 0 ] || { cat "rerun-$old.report" >&2; fail "rerun $old old outputs: ioreplay --verify exited $st"; }
+    grep -q "^round trip: faithful" "rerun-$old.report" || { cat "rerun-$old.report" >&2; fail "rerun $old old outputs: not faithful"; }
+done
+NB=$(sed -n "s/^#define NB \([0-9]*\).*/\1/p" "$ROOT/tests/progs/rerun.c")
+jsonl rerun-with.siot | python3 -c '
+import json, sys
+ev = [e for e in map(json.loads, sys.stdin) if e["rank"] == 0 and e["parent"] == -1]
+rm = [(e["func"], e["ret"]) for e in ev if e["func"] in ("MPI_File_delete", "unlink")]
+if rm != [("MPI_File_delete", 0), ("unlink", 0)]:
+    sys.exit("the removals of the old outputs: %s" % rm)
+' || fail "rerun: the recorded removals"
+[ "$(stat -c %s root-with/out.dat)" = $((2 * NB * 4)) ] || fail "rerun: the replayed out.dat is not 2 ranks x $NB ints"
+echo "   old outputs removed first: staged empty, removals replayed with their results, faithful with and without them"
 pass "input deck staged (from the trace, or copied), absolute paths, derived-datatype collective view: faithful at $levels; --check and --explain name what cannot be replayed"

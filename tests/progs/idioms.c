@@ -21,6 +21,11 @@
  *               freed while active (MPI_Request_free) then met by a send
  *               after larger messages, a cancelled receive, MPI_Testsome
  *               and MPI_Waitsome over no requests with NULL arrays
+ *   scattered   a root that gathers (Gatherv) and scatters (Scatterv) with
+ *               blocks it keeps apart, one per rank, its displacements
+ *               relative to rank 0's block, which lies above the others:
+ *               displacements below the buffer (negative), as a library
+ *               gathering each rank's host name into a string of its own
  *   unknown     requests made through the profiling interface (PMPI_Isend,
  *               PMPI_Irecv: as a library inside the program may), completed
  *               with MPI_Waitall and MPI_Wait, which the tracer does see
@@ -396,6 +401,45 @@ static void corners(void)
     save("corners");
 }
 
+/* SCAT_LEN chars per rank, in blocks SCAT_STRIDE apart, rank r's at
+ * (size - 1 - r) * SCAT_STRIDE: displacements relative to rank 0's block */
+#define SCAT_LEN 6
+#define SCAT_STRIDE 64
+static void scattered(void)
+{
+    char mine[SCAT_LEN], back[SCAT_LEN];
+    snprintf(mine, sizeof mine, "n%04d", rank);
+    char *pool = NULL, *base = NULL;
+    int *counts = NULL, *displs = NULL;
+    if (rank == 0) {
+        pool = calloc((size_t)size, SCAT_STRIDE);
+        counts = malloc((size_t)size * sizeof *counts);
+        displs = malloc((size_t)size * sizeof *displs);
+        base = pool + (size - 1) * SCAT_STRIDE;
+        for (int r = 0; r < size; r++) {
+            counts[r] = SCAT_LEN;
+            displs[r] = (int)(pool + (size - 1 - r) * SCAT_STRIDE - base);
+        }
+        MPI_Gatherv(mine, SCAT_LEN, MPI_CHAR, base, counts, displs, MPI_CHAR, 0, MPI_COMM_WORLD);
+        for (int r = 0; r < size; r++) {
+            char want[SCAT_LEN];
+            snprintf(want, sizeof want, "n%04d", r);
+            expect(memcmp(base + displs[r], want, SCAT_LEN) == 0, "Gatherv into blocks below the buffer");
+            base[displs[r]] = 'm';
+        }
+        MPI_Scatterv(base, counts, displs, MPI_CHAR, back, SCAT_LEN, MPI_CHAR, 0, MPI_COMM_WORLD);
+    } else {
+        MPI_Gatherv(mine, SCAT_LEN, MPI_CHAR, NULL, NULL, NULL, MPI_CHAR, 0, MPI_COMM_WORLD);
+        MPI_Scatterv(NULL, NULL, NULL, MPI_CHAR, back, SCAT_LEN, MPI_CHAR, 0, MPI_COMM_WORLD);
+    }
+    expect(back[0] == 'm' && memcmp(back + 1, mine + 1, SCAT_LEN - 1) == 0, "Scatterv from blocks below the buffer");
+    keep(back[0]);
+    free(pool);
+    free(counts);
+    free(displs);
+    save("scattered");
+}
+
 /* the program's own requests, made where no tracer sees them: NUNKNOWN per rank */
 #define NUNKNOWN 3
 static void unknown(void)
@@ -424,7 +468,7 @@ int main(int argc, char **argv)
         void (*run)(void);
     } fam[] = {{"inplace", inplace}, {"persistent", persistent}, {"nbc", nbc}, {"mixed", mixed},
                {"self", self},       {"intercomm", intercomm},   {"greq", greq},
-               {"corners", corners},  {"unknown", unknown}};
+               {"corners", corners},  {"scattered", scattered}, {"unknown", unknown}};
     int nfam = (int)(sizeof fam / sizeof *fam), ran = 0;
     for (int f = 0; f < nfam; f++)
         if ((argc < 2 && fam[f].run != unknown) || (argc >= 2 && strcmp(argv[1], fam[f].name) == 0))
