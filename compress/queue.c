@@ -878,14 +878,27 @@ int siot_queue_push(siot_queue *q, const siot_raw *grp, uint32_t n, const uint8_
         q->lost += n;
         return -1;
     }
+    int grew = 0; /* the group's last event went into the tail loop */
     for (uint32_t i = 0; i < n; i++) {
         const siot_raw *r = &grp[i];
         int64_t dist = r->parent >= 0 ? (int64_t)i - r->parent : 0;
         q->events++;
-        if (q->compress && fast_path(q, r, dist, pool))
+        if ((grew = q->compress && fast_path(q, r, dist, pool)))
             continue;
         pred_drop(q);
         if (push_node(q, make_event(q, r, dist, pool), q->key)) {
+            q->oom = 1;
+            return -1;
+        }
+    }
+    /* A call's children that ended in the tail loop (a collective write's
+     * four pwritev) may have made the tail repeat what came before it: fold
+     * at the group's edge now, or the next group's parent would start the
+     * loop one call late, rotated ({pwritev x4, write} instead of {write,
+     * pwritev x4}), with one call left out at each end. */
+    if (grew && n > 1 && q->npend == 0 && q->n >= 2) {
+        pred_drop(q);
+        if (fold_tail(q) < 0) {
             q->oom = 1;
             return -1;
         }

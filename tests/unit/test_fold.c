@@ -2716,6 +2716,83 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* S segments x 4 collective writes, each with 4 pwrite children (a group of
+ * 5, as OMPIO's single aggregator issues them). The tail loop of children
+ * must fold with its parent at the group's edge: one loop of 4S {write_at;
+ * loop 4 {pwrite}}, which the final pass splits into S x 4. Before, the loop
+ * started one call late ({pwrite x4, write_at}, count 4S-1) with a call left
+ * out at each end, and stayed a run table per segment. */
+static void children_groups(uint32_t S)
+{
+    siot_arena a;
+    siot_arena_init(&a);
+    siot_queue *q = malloc(sizeof *q);
+    if (!q)
+        abort();
+    siot_queue_init(q, &a, 0, 1, 256);
+    uint8_t pool[8] = {0};
+    int rc = 0;
+    for (uint32_t seg = 0; seg < S; seg++)
+        for (uint32_t j = 0; j < 4; j++) {
+            siot_raw g[5];
+            int64_t at = (int64_t)seg * 262144 + (int64_t)j * 16384;
+            g[0] = mkraw(F_WAT, 4);
+            g[0].args[0] = rv_int(0);
+            g[0].args[1] = rv_int(at);
+            g[0].args[2] = rv_none();
+            g[0].args[3] = rv_int(16384);
+            g[0].args[4] = rv_int(1);
+            g[0].args[5] = rv_none();
+            g[0].bytes = 16384;
+            for (int c = 1; c <= 4; c++) {
+                g[c] = mkraw(F_PWRITE, 7);
+                g[c].parent = 0;
+                g[c].args[0] = rv_int(3);
+                g[c].args[1] = rv_none();
+                g[c].args[2] = rv_int(16384);
+                g[c].args[3] = rv_int(at * 4 + (c - 1) * 16384);
+                g[c].ret = g[c].bytes = 16384;
+            }
+            rc |= siot_queue_push(q, g, 5, pool);
+        }
+    rc |= siot_queue_finish(q);
+    CHECK(rc == 0);
+    CHECK_EQ_I64(q->n, 1);
+    const siot_node *L = q->n ? q->nodes[0] : NULL;
+    CHECK(L && L->kind == SIOT_N_LOOP && const_val(L->u.loop.count) == 4 * (int64_t)S && L->u.loop.nbody == 2);
+    if (L && L->kind == SIOT_N_LOOP && L->u.loop.nbody == 2)
+        CHECK(L->u.loop.body[0]->kind == SIOT_N_EVENT && L->u.loop.body[0]->u.ev.func == F_WAT);
+    siot_trace t;
+    trace_wrap(&t, q->nodes, q->n, 1);
+    siot_renest(&t);
+    L = t.ntop == 1 ? t.top[0] : NULL;
+    const siot_node *J = L && L->kind == SIOT_N_LOOP && L->u.loop.nbody == 1 ? L->u.loop.body[0] : NULL;
+    CHECK(L && const_val(L->u.loop.count) == S);
+    CHECK(J && J->kind == SIOT_N_LOOP && const_val(J->u.loop.count) == 4 && J->u.loop.nbody == 2);
+    if (J && J->kind == SIOT_N_LOOP && J->u.loop.nbody == 2) {
+        const siot_node *C = J->u.loop.body[1];
+        CHECK(C->kind == SIOT_N_LOOP && const_val(C->u.loop.count) == 4 && C->u.loop.nbody == 1);
+        /* the last child of the last transfer of the last segment, from the loops above */
+        uint64_t it[3] = {3, 3, S - 1};
+        siot_ctx c = {.rank = 0, .depth = 3, .iter = it, .occurrence = 16 * (uint64_t)S - 1};
+        if (C->kind == SIOT_N_LOOP && C->u.loop.nbody == 1) {
+            const siot_expr *off = C->u.loop.body[0]->u.ev.args[3];
+            CHECK(off->tag != SIOT_X_SEQL); /* an expression of the loops, not a run table */
+            CHECK_EQ_I64(siot_eval_int(off, &c, -1), ((int64_t)(S - 1) * 262144 + 3 * 16384) * 4 + 3 * 16384);
+        }
+    }
+    siot_arena_free(&t.arena);
+    siot_queue_free(q);
+    free(q);
+    siot_arena_free(&a);
+}
+
+static void test_children_groups(void)
+{
+    children_groups(16);
+    children_groups(256);
+}
+
 int main(void)
 {
     sites_init();
@@ -2730,6 +2807,7 @@ int main(void)
     test_segments();
     test_request_batches();
     test_midbody();
+    test_children_groups();
     double t2 = now();
     test_constant_size();
     double t3 = now();
