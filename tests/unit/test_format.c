@@ -869,6 +869,53 @@ static void craft_compact(craft *c, uint64_t nranks)
     c->sites.len = 0;
 }
 
+/* Builds c's file and frees c: 1 when the reader refuses it and want_ok is
+ * 0, or accepts it, want_ok is not 0, and check (when given) approves what
+ * it read. */
+static int crafted_ok(const char *what, craft *c, int want_ok, int (*check)(const siot_trace *))
+{
+    siot_vbuf f;
+    siot_vbuf_init(&f);
+    int ok;
+    if (want_ok) {
+        siot_trace t;
+        craft_file(c, &f);
+        ok = expect_accept(what, &f, &t);
+        if (ok) {
+            ok = !check || check(&t);
+            siot_trace_free(&t);
+        }
+        craft_free(c);
+    } else {
+        ok = reject_crafted(what, c, &f);
+    }
+    siot_vbuf_free(&f);
+    return ok;
+}
+
+/* frames 5 and 12 of /app; site 0 = node 1 = [12, 5] innermost first */
+static int good_tree_site(const siot_trace *t)
+{
+    return t->nsites == 1 && t->sites[0].depth == 2 && t->sites[0].addrs[0] == SIOT_ADDR(0, 12) &&
+           t->sites[0].addrs[1] == SIOT_ADDR(0, 5);
+}
+
+/* An event of no sites whose duration histogram has 4 samples from min to
+ * min + span, its maximum at rank 0, occurrence 0; the caller writes the
+ * rest (from mask<<3|form on). */
+static void craft_hist4(craft *c, uint64_t min, uint64_t span)
+{
+    for (int k = 0; k < 4; k++)
+        siot_vbuf_uvar(&c->sites, 0);
+    siot_vbuf_uvar(&c->nodes, 1);
+    w_event_zero(&c->nodes, 1);
+    siot_vbuf_uvar(&c->nodes, 0); /* comp: empty */
+    siot_vbuf_uvar(&c->nodes, 4);
+    siot_vbuf_uvar(&c->nodes, min);
+    siot_vbuf_uvar(&c->nodes, span);
+    siot_vbuf_uvar(&c->nodes, 1 << 1 | 1); /* rank 0, occurrence 0 */
+}
+
 /* One module, the frames (module delta, offset delta) pairs (a count of nfr,
  * at most the 2 frames fr holds written), the nodes (distance back, frame)
  * pairs and the sites' nodes, as the test gives them. want_ok: 0 rejected,
@@ -890,26 +937,15 @@ static int compact_sites_file(const char *what, const uint64_t *fr, uint64_t nfr
     for (uint64_t i = 0; i < nsites; i++)
         siot_vbuf_uvar(&c.sites, sites[i]);
     siot_vbuf_uvar(&c.nodes, 0);
-    siot_vbuf f;
-    siot_vbuf_init(&f);
-    int ok;
-    if (want_ok) {
-        siot_trace t;
-        craft_file(&c, &f);
-        int accepted = expect_accept(what, &f, &t);
-        ok = accepted;
-        if (accepted && want_ok == 1)
-            /* frames 5 and 12 of /app; site 0 = node 1 = [12, 5] innermost first */
-            ok = t.nsites == 1 && t.sites[0].depth == 2 && t.sites[0].addrs[0] == SIOT_ADDR(0, 12) &&
-                 t.sites[0].addrs[1] == SIOT_ADDR(0, 5);
-        if (accepted)
-            siot_trace_free(&t);
-        craft_free(&c);
-    } else {
-        ok = reject_crafted(what, &c, &f);
-    }
-    siot_vbuf_free(&f);
-    return ok;
+    return crafted_ok(what, &c, want_ok, want_ok == 1 ? good_tree_site : NULL);
+}
+
+/* mean (4*1000 + 10) / 4; bins 9 and 10 from the mask 0x3: 1, then 4 - 1 */
+static int hist4_sum_read(const siot_trace *t)
+{
+    const siot_hist *h = &t->top[0]->u.ev.dur;
+    return h->count == 4 && h->mean == 1002.5 && h->m2 == 0 && siot_hist_bin_count(h, 9) == 1 &&
+           siot_hist_bin_count(h, 10) == 3;
 }
 
 static void check_compact_hostile(void)
@@ -950,15 +986,7 @@ static void check_compact_hostile(void)
     for (size_t i = 0; i < sizeof H / sizeof H[0]; i++) {
         craft c;
         craft_compact(&c, 1);
-        for (int k = 0; k < 4; k++)
-            siot_vbuf_uvar(&c.sites, 0);
-        siot_vbuf_uvar(&c.nodes, 1);
-        w_event_zero(&c.nodes, 1);
-        siot_vbuf_uvar(&c.nodes, 0); /* comp: empty */
-        siot_vbuf_uvar(&c.nodes, 4);
-        siot_vbuf_uvar(&c.nodes, i == 3 ? UINT64_MAX / 4 : 1000);
-        siot_vbuf_uvar(&c.nodes, i == 3 ? 0 : 1000);
-        siot_vbuf_uvar(&c.nodes, 1 << 1 | 1); /* rank 0, occurrence 0 */
+        craft_hist4(&c, i == 3 ? UINT64_MAX / 4 : 1000, i == 3 ? 0 : 1000);
         siot_vbuf_uvar(&c.nodes, H[i].form_mask);
         if (H[i].form_mask & 1)
             siot_vbuf_svar(&c.nodes, (int64_t)(H[i].mean & INT64_MAX));
@@ -967,25 +995,7 @@ static void check_compact_hostile(void)
         siot_vbuf_uvar(&c.nodes, 0); /* 4*M2 */
         for (int k = 0; k < H[i].nbins; k++)
             siot_vbuf_uvar(&c.nodes, H[i].bins[k]);
-        siot_vbuf f;
-        siot_vbuf_init(&f);
-        if (H[i].ok) {
-            siot_trace t;
-            craft_file(&c, &f);
-            int ok = expect_accept(H[i].what, &f, &t);
-            CHECK(ok);
-            if (ok) {
-                const siot_hist *h = &t.top[0]->u.ev.dur;
-                /* mean (4*1000 + 10) / 4; bins 9 and 10 from the mask 0x3: 1, then 4 - 1 */
-                CHECK(h->count == 4 && h->mean == 1002.5 && h->m2 == 0);
-                CHECK(siot_hist_bin_count(h, 9) == 1 && siot_hist_bin_count(h, 10) == 3);
-                siot_trace_free(&t);
-            }
-            craft_free(&c);
-        } else {
-            CHECK(reject_crafted(H[i].what, &c, &f));
-        }
-        siot_vbuf_free(&f);
+        CHECK(crafted_ok(H[i].what, &c, H[i].ok, hist4_sum_read));
     }
 }
 
@@ -993,6 +1003,13 @@ static void check_compact_hostile(void)
  * times: flag 32 and 64 without 16), whose mean and standard deviation are
  * 3-byte floats m*2^(e-16), e<<18|m, little-endian: 1500 = 192000 * 2^-7,
  * e 9: 0x26EE00; 500 = 256000 * 2^-9, e 7: 0x1FE800; M2 = 4 * 500^2. */
+static int hist4_floats_read(const siot_trace *t)
+{
+    const siot_hist *h = &t->top[0]->u.ev.dur;
+    return h->count == 4 && h->mean == 1500.0 && h->m2 == 1e6 && siot_hist_bin_count(h, 9) == 2 &&
+           siot_hist_bin_count(h, 10) == 2;
+}
+
 static int moments24_file(const char *what, const uint8_t mean[3], const uint8_t sd[3], int want_ok)
 {
     craft c;
@@ -1004,38 +1021,12 @@ static int moments24_file(const char *what, const uint8_t mean[3], const uint8_t
     for (int i = 0; i < 4; i++)
         put_str(&c.hdr, "x");
     siot_vbuf_uvar(&c.hdr, 0);
-    for (int k = 0; k < 4; k++)
-        siot_vbuf_uvar(&c.sites, 0);
-    siot_vbuf_uvar(&c.nodes, 1);
-    w_event_zero(&c.nodes, 1);
-    siot_vbuf_uvar(&c.nodes, 0); /* comp: empty */
-    siot_vbuf_uvar(&c.nodes, 4);
-    siot_vbuf_uvar(&c.nodes, 1000);
-    siot_vbuf_uvar(&c.nodes, 1000);
-    siot_vbuf_uvar(&c.nodes, 1 << 1 | 1);  /* rank 0, occurrence 0 */
+    craft_hist4(&c, 1000, 1000);
     siot_vbuf_uvar(&c.nodes, 0x3 << 3 | 4); /* bins 9 and 10, exact; both moments floats */
     siot_vbuf_put(&c.nodes, mean, 3);
     siot_vbuf_put(&c.nodes, sd, 3);
     siot_vbuf_uvar(&c.nodes, 2); /* bin 9: 2, bin 10: the other 2 */
-    siot_vbuf f;
-    siot_vbuf_init(&f);
-    int ok;
-    if (want_ok) {
-        siot_trace t;
-        craft_file(&c, &f);
-        ok = expect_accept(what, &f, &t);
-        if (ok) {
-            const siot_hist *h = &t.top[0]->u.ev.dur;
-            ok = h->count == 4 && h->mean == 1500.0 && h->m2 == 1e6 && siot_hist_bin_count(h, 9) == 2 &&
-                 siot_hist_bin_count(h, 10) == 2;
-            siot_trace_free(&t);
-        }
-        craft_free(&c);
-    } else {
-        ok = reject_crafted(what, &c, &f);
-    }
-    siot_vbuf_free(&f);
-    return ok;
+    return crafted_ok(what, &c, want_ok, hist4_floats_read);
 }
 
 static void check_moments24(void)
