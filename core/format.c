@@ -374,6 +374,8 @@ static uint32_t f24(double v)
 {
     if (!(v > 0))
         return 0;
+    if (!isfinite(v))
+        return F24_MAX; /* (a histogram's moments are finite: not reached) */
     int x;
     frexp(v, &x); /* v = f·2^x, f in [0.5, 1): m = f·2^18 needs e = x − 2 */
     int e = x - 2 < 0 ? 0 : x - 2;
