@@ -27,7 +27,7 @@
 #include "core/model.h"
 
 #define SIOT_FORMAT_MAJOR 1
-#define SIOT_FORMAT_MINOR 1
+#define SIOT_FORMAT_MINOR 2
 #define SIOT_MAX_RANKS (1u << 24)
 #define SIOT_MAX_FUNCS 65536u
 #define SIOT_MAX_SITE_DEPTH 256u
@@ -51,9 +51,9 @@ int siot_trace_encode_exact(const siot_trace *t, siot_vbuf *out);
  * memory). */
 size_t siot_expr_size(const siot_expr *x, siot_vbuf *scratch);
 size_t siot_hist_size(const siot_hist *h, siot_vbuf *scratch);
-/* The bytes of a histogram's mean and M2 in the file form: integers whose
- * length grows with the log of the count (docs/format.md, minor 1), at most
- * the 16 of two doubles; 0 below 2 samples. */
+/* The bytes of a histogram's mean and M2 in the file form: exact integers
+ * while they take at most 3 bytes each, else 3-byte floats (docs/format.md,
+ * minors 1 and 2), so at most 6; 0 below 2 samples. */
 size_t siot_hist_moments_size(const siot_hist *h);
 size_t siot_node_own_size(const siot_node *n, uint32_t nranks, siot_vbuf *scratch);
 #define SIOT_NSECTION_SIZES 7

@@ -6,10 +6,9 @@
 # ranks by design: each rank's own time totals (section RANKTIMES, at most
 # 2 bytes per quantity and 1 for the rank per rank), and the timing
 # histograms, whose number is that of the events but whose bytes follow the
-# samples: their exact means and M2 (format minor 1: integers whose length
-# grows with the log of the samples, 8 times more of them from P = 2 to 16:
-# 3 bits more of a sum, 6 of count x M2, never past the 16 of two doubles)
-# and their log2 bins (a bin more for each order of magnitude the slowest
+# samples: their means and M2 (format minor 2: exact integers while they
+# fit in 3 bytes each, else 3-byte floats, so at most 6 bytes a histogram
+# whatever P) and their log2 bins (a bin more for each order of magnitude the slowest
 # rank adds): at most 8 bytes more a histogram than at P = 2. Also: rank-0-only I/O and per-rank files named
 # with the rank merge into one event per call site.
 . "$(dirname "$0")/../lib.sh"
@@ -26,7 +25,7 @@ for api in posix mpiio; do
         nh=$(sed -n 's/.*histograms [0-9]* B in \([0-9]*\),.*/\1/p' <<< "$line")
         mom=$(sed -n 's/.*their means and M2 \([0-9]*\) B.*/\1/p' <<< "$line")
         [ -n "$hb" ] && [ -n "$nh" ] && [ -n "$mom" ] || fail "ior $api at P=$P: siot dump --sizes: $line"
-        [ "$mom" -le $((16 * nh)) ] || fail "ior $api at P=$P: means and M2 take $mom bytes, more than two doubles each"
+        [ "$mom" -le $((6 * nh)) ] || fail "ior $api at P=$P: means and M2 take $mom bytes, more than 6 a histogram"
         [ $P = 2 ] && hb2=$hb nh2=$nh
         [ "$nh" = "$nh2" ] || fail "ior $api at P=$P: $nh histograms, $nh2 at P=2"
         [ "$hb" -le $((hb2 + 8 * nh2)) ] || fail "ior $api at P=$P: the histograms grow from $hb2 to $hb bytes"

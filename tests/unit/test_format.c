@@ -763,7 +763,9 @@ static void check_compact_sites(void)
 }
 
 /* Histograms: the integer mean, M2 and bins where they give the doubles
- * back exactly, the doubles where they do not; file form as minor 0 read it. */
+ * back exactly (in the file form: in at most 3 bytes), else the doubles, or
+ * in the file form (minor 2) 3-byte floats of the mean and the standard
+ * deviation; the bins of the file form as minor 0 read them. */
 static void check_compact_hists(void)
 {
     siot_trace t;
@@ -772,17 +774,23 @@ static void check_compact_hists(void)
     /* 1000, 1500, 3000, 70000 ns: sum 75500, 4*M2 = 4*sum(x^2) - sum^2 =
      * 13,948,750,000, bins 9, 10, 11, 16. File form: count 1, min and max 4,
      * rank 1, occurrence 3: 1, mask<<3|form 2 (mask 0x87 from bin 9), mean as
-     * 75500 - 4*1000 (3 bytes), 4*M2 (5 bytes), bins but the last 3: 20
-     * bytes, against 29 with the two doubles. */
+     * 75500 - 4*1000 (3 bytes), 4*M2 (5 bytes: too long, so the standard
+     * deviation as a 3-byte float instead), bins but the last 3: 18 bytes,
+     * against 20 with the integer M2 of minor 1 and 29 with two doubles. */
     static const uint64_t S[4] = {1000, 1500, 3000, 70000};
     for (int i = 0; i < 4; i++)
         CHECK(siot_hist_add(&t.arena, c, S[i], i, 3));
     siot_vbuf sc;
     siot_vbuf_init(&sc);
-    CHECK_EQ_I64(siot_hist_size(c, &sc), 20);
+    CHECK_EQ_I64(siot_hist_size(c, &sc), 18);
+    CHECK_EQ_I64(siot_hist_moments_size(c), 6);
     CHECK(c->mean == 75500.0 / 4 && c->m2 == 13948750000.0 / 4);
     siot_hist want[2] = {*c, {0}};
     want[0].max = 70016; /* 547 << 7: the file form's 0.1% */
+    /* sd = sqrt(M2 / 4) = 29526.2066 in [2^14, 2^15): exponent 13, m =
+     * round(sd * 2^3) = 236210, sd' = 29526.25, M2' = 4 * sd'^2 (a relative
+     * error of 3e-6) */
+    want[0].m2 = 4.0 * 29526.25 * 29526.25;
     /* A mean and M2 no sum of integers gives (set by hand, as a merged or
      * decoded trace may hold): the doubles stay. */
     for (int i = 0; i < 300; i++)
@@ -793,8 +801,14 @@ static void check_compact_hists(void)
     want[1].bins = siot_arena_alloc(&t.arena, SIOT_HBINS * sizeof *want[1].bins);
     want[1].bins[12] = 300; /* 5000..7093 ns: one bin */
     want[1].min = 5000, want[1].max = 7096; /* 887 << 3 */
-    /* count 2, times 4, rank 1, occurrence 299: 2, mask<<3|0: 1, doubles 16, one bin 1 */
-    CHECK_EQ_I64(siot_hist_size(u, &sc), 2 + 4 + 1 + 2 + 1 + 16 + 1);
+    /* The file form's 3-byte floats: the mean 6046.5 (and a bit) in [2^12,
+     * 2^13) is m = round(6046.5 * 2^5) = 193488, 6046.5; M2 = 1.1 * 110248775
+     * + 0.3 over 300 samples, sd = 635.80304 in [2^9, 2^10): m = round(sd *
+     * 2^8) = 162766, sd' = 635.8046875, M2' = 300 * sd'^2. */
+    want[1].mean = 6046.5;
+    want[1].m2 = 300.0 * 635.8046875 * 635.8046875;
+    /* count 2, times 4, rank 1, occurrence 299: 2, mask<<3|0: 1, floats 6, one bin 1 */
+    CHECK_EQ_I64(siot_hist_size(u, &sc), 2 + 4 + 1 + 2 + 1 + 6 + 1);
     compact_round_trip(&t, want);
     /* One sample: count 1, times 4, (rank+1)<<1|1 when the occurrence is 0
      * (then not written), else the occurrence after it. */
@@ -855,6 +869,53 @@ static void craft_compact(craft *c, uint64_t nranks)
     c->sites.len = 0;
 }
 
+/* Builds c's file and frees c: 1 when the reader refuses it and want_ok is
+ * 0, or accepts it, want_ok is not 0, and check (when given) approves what
+ * it read. */
+static int crafted_ok(const char *what, craft *c, int want_ok, int (*check)(const siot_trace *))
+{
+    siot_vbuf f;
+    siot_vbuf_init(&f);
+    int ok;
+    if (want_ok) {
+        siot_trace t;
+        craft_file(c, &f);
+        ok = expect_accept(what, &f, &t);
+        if (ok) {
+            ok = !check || check(&t);
+            siot_trace_free(&t);
+        }
+        craft_free(c);
+    } else {
+        ok = reject_crafted(what, c, &f);
+    }
+    siot_vbuf_free(&f);
+    return ok;
+}
+
+/* frames 5 and 12 of /app; site 0 = node 1 = [12, 5] innermost first */
+static int good_tree_site(const siot_trace *t)
+{
+    return t->nsites == 1 && t->sites[0].depth == 2 && t->sites[0].addrs[0] == SIOT_ADDR(0, 12) &&
+           t->sites[0].addrs[1] == SIOT_ADDR(0, 5);
+}
+
+/* An event of no sites whose duration histogram has 4 samples from min to
+ * min + span, its maximum at rank 0, occurrence 0; the caller writes the
+ * rest (from mask<<3|form on). */
+static void craft_hist4(craft *c, uint64_t min, uint64_t span)
+{
+    for (int k = 0; k < 4; k++)
+        siot_vbuf_uvar(&c->sites, 0);
+    siot_vbuf_uvar(&c->nodes, 1);
+    w_event_zero(&c->nodes, 1);
+    siot_vbuf_uvar(&c->nodes, 0); /* comp: empty */
+    siot_vbuf_uvar(&c->nodes, 4);
+    siot_vbuf_uvar(&c->nodes, min);
+    siot_vbuf_uvar(&c->nodes, span);
+    siot_vbuf_uvar(&c->nodes, 1 << 1 | 1); /* rank 0, occurrence 0 */
+}
+
 /* One module, the frames (module delta, offset delta) pairs (a count of nfr,
  * at most the 2 frames fr holds written), the nodes (distance back, frame)
  * pairs and the sites' nodes, as the test gives them. want_ok: 0 rejected,
@@ -876,26 +937,15 @@ static int compact_sites_file(const char *what, const uint64_t *fr, uint64_t nfr
     for (uint64_t i = 0; i < nsites; i++)
         siot_vbuf_uvar(&c.sites, sites[i]);
     siot_vbuf_uvar(&c.nodes, 0);
-    siot_vbuf f;
-    siot_vbuf_init(&f);
-    int ok;
-    if (want_ok) {
-        siot_trace t;
-        craft_file(&c, &f);
-        int accepted = expect_accept(what, &f, &t);
-        ok = accepted;
-        if (accepted && want_ok == 1)
-            /* frames 5 and 12 of /app; site 0 = node 1 = [12, 5] innermost first */
-            ok = t.nsites == 1 && t.sites[0].depth == 2 && t.sites[0].addrs[0] == SIOT_ADDR(0, 12) &&
-                 t.sites[0].addrs[1] == SIOT_ADDR(0, 5);
-        if (accepted)
-            siot_trace_free(&t);
-        craft_free(&c);
-    } else {
-        ok = reject_crafted(what, &c, &f);
-    }
-    siot_vbuf_free(&f);
-    return ok;
+    return crafted_ok(what, &c, want_ok, want_ok == 1 ? good_tree_site : NULL);
+}
+
+/* mean (4*1000 + 10) / 4; bins 9 and 10 from the mask 0x3: 1, then 4 - 1 */
+static int hist4_sum_read(const siot_trace *t)
+{
+    const siot_hist *h = &t->top[0]->u.ev.dur;
+    return h->count == 4 && h->mean == 1002.5 && h->m2 == 0 && siot_hist_bin_count(h, 9) == 1 &&
+           siot_hist_bin_count(h, 10) == 3;
 }
 
 static void check_compact_hostile(void)
@@ -936,15 +986,7 @@ static void check_compact_hostile(void)
     for (size_t i = 0; i < sizeof H / sizeof H[0]; i++) {
         craft c;
         craft_compact(&c, 1);
-        for (int k = 0; k < 4; k++)
-            siot_vbuf_uvar(&c.sites, 0);
-        siot_vbuf_uvar(&c.nodes, 1);
-        w_event_zero(&c.nodes, 1);
-        siot_vbuf_uvar(&c.nodes, 0); /* comp: empty */
-        siot_vbuf_uvar(&c.nodes, 4);
-        siot_vbuf_uvar(&c.nodes, i == 3 ? UINT64_MAX / 4 : 1000);
-        siot_vbuf_uvar(&c.nodes, i == 3 ? 0 : 1000);
-        siot_vbuf_uvar(&c.nodes, 1 << 1 | 1); /* rank 0, occurrence 0 */
+        craft_hist4(&c, i == 3 ? UINT64_MAX / 4 : 1000, i == 3 ? 0 : 1000);
         siot_vbuf_uvar(&c.nodes, H[i].form_mask);
         if (H[i].form_mask & 1)
             siot_vbuf_svar(&c.nodes, (int64_t)(H[i].mean & INT64_MAX));
@@ -953,26 +995,70 @@ static void check_compact_hostile(void)
         siot_vbuf_uvar(&c.nodes, 0); /* 4*M2 */
         for (int k = 0; k < H[i].nbins; k++)
             siot_vbuf_uvar(&c.nodes, H[i].bins[k]);
-        siot_vbuf f;
-        siot_vbuf_init(&f);
-        if (H[i].ok) {
-            siot_trace t;
-            craft_file(&c, &f);
-            int ok = expect_accept(H[i].what, &f, &t);
-            CHECK(ok);
-            if (ok) {
-                const siot_hist *h = &t.top[0]->u.ev.dur;
-                /* mean (4*1000 + 10) / 4; bins 9 and 10 from the mask 0x3: 1, then 4 - 1 */
-                CHECK(h->count == 4 && h->mean == 1002.5 && h->m2 == 0);
-                CHECK(siot_hist_bin_count(h, 9) == 1 && siot_hist_bin_count(h, 10) == 3);
-                siot_trace_free(&t);
-            }
-            craft_free(&c);
-        } else {
-            CHECK(reject_crafted(H[i].what, &c, &f));
-        }
-        siot_vbuf_free(&f);
+        CHECK(crafted_ok(H[i].what, &c, H[i].ok, hist4_sum_read));
     }
+}
+
+/* Minor 2 (flag 64): a histogram of 4 samples, min 1000, max 2000 (exact
+ * times: flag 32 and 64 without 16), whose mean and standard deviation are
+ * 3-byte floats m*2^(e-16), e<<18|m, little-endian: 1500 = 192000 * 2^-7,
+ * e 9: 0x26EE00; 500 = 256000 * 2^-9, e 7: 0x1FE800; M2 = 4 * 500^2. */
+static int hist4_floats_read(const siot_trace *t)
+{
+    const siot_hist *h = &t->top[0]->u.ev.dur;
+    return h->count == 4 && h->mean == 1500.0 && h->m2 == 1e6 && siot_hist_bin_count(h, 9) == 2 &&
+           siot_hist_bin_count(h, 10) == 2;
+}
+
+static int moments24_file(const char *what, const uint8_t mean[3], const uint8_t sd[3], int want_ok)
+{
+    craft c;
+    craft_compact(&c, 1);
+    c.hdr.len = 0;
+    siot_vbuf_uvar(&c.hdr, 1);
+    siot_vbuf_uvar(&c.hdr, SIOT_TF_COMPACT | SIOT_TF_MOMENTS24);
+    siot_vbuf_uvar(&c.hdr, 0);
+    for (int i = 0; i < 4; i++)
+        put_str(&c.hdr, "x");
+    siot_vbuf_uvar(&c.hdr, 0);
+    craft_hist4(&c, 1000, 1000);
+    siot_vbuf_uvar(&c.nodes, 0x3 << 3 | 4); /* bins 9 and 10, exact; both moments floats */
+    siot_vbuf_put(&c.nodes, mean, 3);
+    siot_vbuf_put(&c.nodes, sd, 3);
+    siot_vbuf_uvar(&c.nodes, 2); /* bin 9: 2, bin 10: the other 2 */
+    return crafted_ok(what, &c, want_ok, hist4_floats_read);
+}
+
+static void check_moments24(void)
+{
+    static const uint8_t M1500[3] = {0x00, 0xEE, 0x26}, S500[3] = {0x00, 0xE8, 0x1F};
+    CHECK(moments24_file("3-byte floats", M1500, S500, 1));
+    /* e 1 with m 5 < 2^17: not the canonical code */
+    static const uint8_t DENORM[3] = {0x05, 0x00, 0x04};
+    CHECK(moments24_file("a float not normalised", DENORM, S500, 0));
+    CHECK(moments24_file("a deviation not normalised", M1500, DENORM, 0));
+    /* 1e6 = 250000 * 2^2, e 18: 0x4BD090, a mean above the maximum */
+    static const uint8_t M1E6[3] = {0x90, 0xD0, 0x4B};
+    CHECK(moments24_file("a mean above the maximum", M1E6, S500, 0));
+    CHECK(moments24_file("a deviation past the range", M1500, M1E6, 0));
+    /* the largest code, 262143 * 2^47: finite, rejected by the range check */
+    static const uint8_t TOP[3] = {0xFF, 0xFF, 0xFF};
+    CHECK(moments24_file("the largest float", TOP, S500, 0));
+
+    /* Sizes: a mean and sd the integers give back in at most 3 bytes keep
+     * them (2 samples 1000 and 1001: sum delta 1, 2*M2 = 1: 2 bytes); a
+     * bounded size whatever the count (10^6 samples of 1000..1999: floats
+     * of 3 bytes each, where the exact sum delta alone takes 5). */
+    siot_arena a;
+    siot_arena_init(&a);
+    siot_hist h = {0};
+    h.max_rank = -1;
+    CHECK(siot_hist_add(&a, &h, 1000, 0, 0) && siot_hist_add(&a, &h, 1001, 0, 1));
+    CHECK_EQ_I64(siot_hist_moments_size(&h), 2);
+    for (uint64_t i = 0; i < 1000000; i++)
+        CHECK(siot_hist_add(&a, &h, 1000 + i % 1000, 0, i + 2));
+    CHECK_EQ_I64(siot_hist_moments_size(&h), 6);
+    siot_arena_free(&a);
 }
 
 /* Constants of -64..63 are one byte (128 + zigzag); others keep tag 1. */
@@ -1105,6 +1191,7 @@ int main(void)
     check_compact_hists();
     check_min_rounded_up();
     check_compact_hostile();
+    check_moments24();
     check_small_consts();
     check_all_ranks();
     check_main_no_errno();
@@ -1126,7 +1213,8 @@ int main(void)
     CHECK(enc2.len == enc.len && memcmp(enc2.data, enc.data, enc.len) == 0);
 
     /* The file form keeps bins as fractions of the count: everything else of
-     * the histograms exact, each bin holding at least 1/255 of the count within
+     * the histograms exact but a mean and M2 of many samples (3-byte floats,
+     * minor 2), each bin holding at least 1/255 of the count within
      * rounding, smaller bins folded into a kept neighbour. */
     {
         siot_vbuf qf;
@@ -1141,11 +1229,12 @@ int main(void)
         t.top[1]->u.loop.body[0]->u.ev.dur = big;
         CHECK(siot_trace_encode(&t, &qf) == 0);
         CHECK(decode_exact(qf.data, qf.len, &qd, err, sizeof err) == 0);
-        CHECK(qd.flags == (SIOT_TF_COMPRESSED | SIOT_TF_QBINS | SIOT_TF_COMPACT));
+        CHECK(qd.flags == (SIOT_TF_COMPRESSED | SIOT_TF_QBINS | SIOT_TF_COMPACT | SIOT_TF_MOMENTS24));
         const siot_hist *e = &t.top[1]->u.loop.body[0]->u.ev.dur, *g = &qd.top[1]->u.loop.body[0]->u.ev.dur;
         CHECK(e->count > 255);
-        CHECK(g->count == e->count && g->min == e->min && g->max == e->max && g->mean == e->mean &&
-              g->m2 == e->m2 && g->max_rank == e->max_rank && g->max_occ == e->max_occ);
+        /* mean and standard deviation to 2^-18 (3-byte floats), M2 to twice that */
+        CHECK(g->count == e->count && g->min == e->min && g->max == e->max && fabs(g->mean / e->mean - 1) < 4e-6 &&
+              fabs(g->m2 / e->m2 - 1) < 8e-6 && g->max_rank == e->max_rank && g->max_occ == e->max_occ);
         uint64_t sum = 0;
         for (unsigned b = 0; b < SIOT_HBINS; b++) {
             uint64_t ec = siot_hist_bin_count(e, b), gc = siot_hist_bin_count(g, b);
