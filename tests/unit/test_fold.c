@@ -1478,6 +1478,17 @@ static void test_lossless(void)
 
 /* ============================================================ 3. structure */
 
+/* A compressing queue of rank 0 with a window of 256, on a fresh arena. */
+static siot_queue *queue_new(siot_arena *a)
+{
+    siot_arena_init(a);
+    siot_queue *q = malloc(sizeof *q);
+    if (!q)
+        abort();
+    siot_queue_init(q, a, 0, 1, 256);
+    return q;
+}
+
 static siot_raw mkraw(uint32_t func, uint32_t site)
 {
     siot_raw r;
@@ -1606,11 +1617,7 @@ static void test_classic(void)
 static void long_loop(uint64_t N, size_t *live, size_t *used, size_t *peak)
 {
     siot_arena a;
-    siot_arena_init(&a);
-    siot_queue *q = malloc(sizeof *q);
-    if (!q)
-        abort();
-    siot_queue_init(q, &a, 0, 1, 256);
+    siot_queue *q = queue_new(&a);
     siot_raw r = mkraw(F_PWRITE, 2);
     r.args[0] = rv_int(3);
     r.args[1] = rv_none();
@@ -2731,11 +2738,7 @@ static double now(void)
 static void children_groups(uint32_t S)
 {
     siot_arena a;
-    siot_arena_init(&a);
-    siot_queue *q = malloc(sizeof *q);
-    if (!q)
-        abort();
-    siot_queue_init(q, &a, 0, 1, 256);
+    siot_queue *q = queue_new(&a);
     uint8_t pool[8] = {0};
     int rc = 0;
     for (uint32_t seg = 0; seg < S; seg++)

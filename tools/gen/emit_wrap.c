@@ -464,6 +464,29 @@ static void emit_fast_path(const func *f, const char *real)
     }
 }
 
+/* The real call, with what goes before it (emit_pre) and errno after it;
+ * stamps: the raw clock read right around it (a leaf call). */
+static void emit_real_call(const func *f, const char *real, int stamps)
+{
+    emit_pre(f);
+    /* readdir returns NULL at the end and on an error alike, and tells them
+     * apart only by setting errno: it is cleared for the call, and the
+     * program's value comes back when the call set none */
+    int end_by_errno = is_end_by_errno(f);
+    if (end_by_errno)
+        o("    int siot_e0 = errno;\n    errno = 0;\n");
+    if (stamps)
+        o("    uint64_t siot_s0 = siot_stamp();\n");
+    if (f->retrole == SIOT_ROLE_r_void)
+        o("    %s(", real);
+    else
+        o("    %s ret = %s(", f->rettype, real);
+    emit_args(f, 1);
+    o(");\n%s    int siot_e = errno;\n", stamps ? "    uint64_t siot_s1 = siot_stamp();\n" : "");
+    if (end_by_errno)
+        o("    int siot_eset = siot_e;\n    if (!siot_e)\n        siot_e = siot_e0;\n");
+}
+
 /* A leaf call (fill_is_own: its event takes nothing from the shared
  * tables, and it makes no traced call): the clock read in the wrapper
  * right around the real call, then one call to stage the event and one to
@@ -475,19 +498,7 @@ static void emit_leaf_body(const func *f, const char *real, const char *filt)
       siot_layer_name((unsigned)f->layer), filt, isvoid ? "" : "return ", real);
     emit_args(f, 0);
     o(");%s\n    }\n", isvoid ? "\n        return;" : "");
-    emit_pre(f);
-    int end_by_errno = is_end_by_errno(f);
-    if (end_by_errno)
-        o("    int siot_e0 = errno;\n    errno = 0;\n");
-    o("    uint64_t siot_s0 = siot_stamp();\n");
-    if (isvoid)
-        o("    %s(", real);
-    else
-        o("    %s ret = %s(", f->rettype, real);
-    emit_args(f, 1);
-    o(");\n    uint64_t siot_s1 = siot_stamp();\n    int siot_e = errno;\n");
-    if (end_by_errno)
-        o("    int siot_eset = siot_e;\n    if (!siot_e)\n        siot_e = siot_e0;\n");
+    emit_real_call(f, real, 1);
     o("    siot_raw *ev = siot_leaf(SIOT_FN_%s, siot_s0, siot_s1);\n", f->name);
     o("    if (!ev) {\n        errno = siot_e;\n        return%s;\n    }\n", isvoid ? "" : " ret");
     emit_fill(f, 0);
@@ -526,21 +537,7 @@ static void emit_body(const func *f, const char *real)
         o("    if (siot_recording(SIOT_LAYER_%s) && %s)\n        slot = siot_begin(SIOT_FN_%s);\n", layer, filt, f->name);
         emit_fast_path(f, real);
     }
-    emit_pre(f);
-    /* readdir returns NULL at the end and on an error alike, and tells them
-     * apart only by setting errno: it is cleared for the call, and the
-     * program's value comes back when the call set none */
-    int end_by_errno = is_end_by_errno(f);
-    if (end_by_errno)
-        o("    int siot_e0 = errno;\n    errno = 0;\n");
-    if (isvoid)
-        o("    %s(", real);
-    else
-        o("    %s ret = %s(", f->rettype, real);
-    emit_args(f, 1);
-    o(");\n    int siot_e = errno;\n");
-    if (end_by_errno)
-        o("    int siot_eset = siot_e;\n    if (!siot_e)\n        siot_e = siot_e0;\n");
+    emit_real_call(f, real, 0);
     emit_record_event(f, "ret", 0);
     o("    siot_finish(slot);\n    errno = siot_e;\n");
     if (!isvoid)
