@@ -48,8 +48,8 @@ static inline uint64_t siot_monotonic_ns(void)
 }
 
 /* A raw reading (TSC ticks, or ns when the TSC is not used), for the
- * wrappers of leaf calls (runtime.h): one instruction between the call and
- * its reading; siot_stamp_ns turns it into the tracer's ns later. */
+ * wrappers of leaf calls (runtime.h): nothing of the tracer's between the
+ * call and its reading; siot_stamp_ns turns it into the tracer's ns later. */
 static inline uint64_t siot_stamp(void)
 {
 #if SIOT_HAVE_TSC

@@ -59,6 +59,32 @@ static __attribute__((noinline, cold)) int begin_slow(siot_tls *t)
     return t->nstage < t->capstage || grow_stage(t);
 }
 
+/* A staged call's own fields, before its times and its call site. */
+static inline void slot_open(const siot_tls *t, siot_raw *r, uint32_t func)
+{
+    r->func = func;
+    r->parent = t->top;
+    r->thread = t->thread;
+    r->site = 0;
+    r->ret = r->err = r->bytes = 0;
+    r->nargs = siot_functab[func].nargs;
+    for (uint32_t i = 0; i < r->nargs; i++)
+        r->args[i].kind = SIOT_RV_NONE;
+}
+
+/* The computation before a call that starts at start (see below). */
+static inline uint64_t comp_before(const siot_tls *t, uint64_t start)
+{
+    return t->last_mark && start > t->last_mark ? start - t->last_mark : 0;
+}
+
+/* The call site, walked from frame: a tracer function's own (inlined into
+ * it, so that the walk starts there). */
+static inline __attribute__((always_inline)) uint32_t site_from(const void *frame)
+{
+    return siot_cfg.stack_depth ? siot_site_here(siot_cfg.stack_depth, frame) : 0;
+}
+
 /* Time is read where it excludes the tracer's own work: the call starts at
  * the last instruction of siot_begin and ends at the first of siot_end; the
  * computation before a call runs from the moment the tracer last handed the
@@ -73,19 +99,12 @@ SIOT_TEXT int siot_begin(uint32_t func)
         return -1;
     int slot = (int)t->nstage++;
     siot_raw *r = &t->stage[slot];
-    r->func = func;
-    r->parent = t->top;
-    r->thread = t->thread;
-    r->site = 0;
-    r->ret = r->err = r->bytes = 0;
-    r->nargs = siot_functab[func].nargs;
-    for (uint32_t i = 0; i < r->nargs; i++)
-        r->args[i].kind = SIOT_RV_NONE;
+    slot_open(t, r, func);
     t->top = slot;
     t->depth++;
     uint64_t now = siot_now();
     r->t_start = now;
-    r->comp = t->last_mark && now > t->last_mark ? now - t->last_mark : 0;
+    r->comp = comp_before(t, now);
     t->last_mark = now;
     return slot;
 }
@@ -99,8 +118,7 @@ static inline __attribute__((always_inline)) siot_raw *end_call(siot_tls *t, int
     siot_raw *r = &t->stage[slot];
     r->t_end = now;
     t->busy++;
-    if (siot_cfg.stack_depth)
-        r->site = siot_site_here(siot_cfg.stack_depth, frame);
+    r->site = site_from(frame);
     return r;
 }
 
@@ -116,6 +134,21 @@ SIOT_TEXT siot_raw *siot_end_shared(int slot)
     return r;
 }
 
+/* The end of a traced call: its group (the outermost call and the calls it
+ * issued, staged in pre-order) into the thread's queue when it is the
+ * outermost, then the thread handed back to the program, the mark from
+ * which the next call's computation runs. */
+static inline void hand_back(siot_tls *t, uint64_t end, uint64_t key)
+{
+    if (t->depth == 0) {
+        siot_session_push(&t->tq, t->stage, t->nstage, t->pool, end, key);
+        t->nstage = 0;
+        t->npool = 0;
+    }
+    t->last_mark = siot_now();
+    t->busy--;
+}
+
 void siot_finish(int slot)
 {
     siot_tls *t = &siot_t;
@@ -128,13 +161,7 @@ void siot_finish(int slot)
         key = t->locked_at;
         siot_unlock();
     }
-    if (t->depth == 0) {
-        siot_session_push(&t->tq, t->stage, t->nstage, t->pool, end, key);
-        t->nstage = 0;
-        t->npool = 0;
-    }
-    t->last_mark = siot_now();
-    t->busy--;
+    hand_back(t, end, key);
 }
 
 /* Leaf calls (runtime.h): the staging slot is taken after the call, when
@@ -151,32 +178,19 @@ SIOT_TEXT siot_raw *siot_leaf(uint32_t func, uint64_t s0, uint64_t s1)
         return NULL;
     }
     siot_raw *r = &t->stage[t->nstage];
-    uint64_t start = siot_stamp_ns(s0);
-    r->func = func;
-    r->parent = t->top;
-    r->thread = t->thread;
-    r->ret = r->err = r->bytes = 0;
-    r->nargs = siot_functab[func].nargs;
-    for (uint32_t i = 0; i < r->nargs; i++)
-        r->args[i].kind = SIOT_RV_NONE;
-    r->t_start = start;
+    slot_open(t, r, func);
+    r->t_start = siot_stamp_ns(s0);
     r->t_end = siot_stamp_ns(s1);
-    r->comp = t->last_mark && start > t->last_mark ? start - t->last_mark : 0;
-    r->site = siot_cfg.stack_depth ? siot_site_here(siot_cfg.stack_depth, __builtin_frame_address(0)) : 0;
+    r->comp = comp_before(t, r->t_start);
+    r->site = site_from(__builtin_frame_address(0));
     return r;
 }
 
 void siot_leaf_finish(siot_raw *r)
 {
     siot_tls *t = &siot_t;
-    if (t->depth == 0) { /* a group of its own, like siot_finish's */
-        siot_session_push(&t->tq, r, 1, t->pool, r->t_end, r->t_end);
-        t->npool = 0;
-    } else { /* a child of the call in flight, in its group */
-        t->nstage++;
-    }
-    t->last_mark = siot_now();
-    t->busy--;
+    t->nstage++; /* its slot, taken: a group of its own, or a child of the call in flight */
+    hand_back(t, r->t_end, r->t_end);
 }
 
 static uint8_t *pool_reserve(siot_tls *t, size_t n, uint32_t *off)
