@@ -9,7 +9,7 @@
 #include "core/salloc.h"
 #include "compress/xmerge.h"
 
-#define MAX_PERIOD 16
+#define MAX_PERIOD 64
 #define MAX_SPAN (1 << 20) /* ranks looked at per table */
 
 /* A per-rank table whose entries are functions of the rank alone (no loop,
@@ -133,7 +133,83 @@ static int smaller(const siot_expr *y, const siot_expr *x)
     return ok;
 }
 
-/* x rewritten by the smallest period, when that takes fewer bytes, or x. */
+/* ---- pieces in the rank ----
+ * The pairwise merge cuts a table where its reduction tree does, not where
+ * the values change: a grid's north neighbours on 9 ranks (-2 on ranks 0-2,
+ * rank-3 on the rest) end as {r0-1:-2 r2-3:-6+2*rank r4-8:-3+1*rank}. Cut
+ * again, each piece the longest run of present ranks on one line from where
+ * the last one ended: {r0-2:-2 r3-8:-3+1*rank}. */
+
+/* The next present rank's index after at, or r->span. */
+static uint32_t next_present(const rvals *r, uint32_t at)
+{
+    while (++at < r->span && !r->have[at])
+        ;
+    return at;
+}
+
+static int on_line(const rvals *r, uint32_t at0, int64_t step, uint32_t at)
+{
+    return (uint64_t)r->v[at0] + (uint64_t)step * (uint64_t)(int64_t)(at - at0) == (uint64_t)r->v[at];
+}
+
+/* The piece starting at at0 (present): its end (the index after its last
+ * rank) and its slope. */
+static uint32_t piece_from(const rvals *r, uint32_t at0, int64_t *step)
+{
+    uint32_t at1 = next_present(r, at0);
+    *step = 0;
+    if (at1 == r->span)
+        return at1;
+    int64_t d = r->v[at1] - r->v[at0], gap = (int64_t)(at1 - at0);
+    *step = d / gap;
+    if (!on_line(r, at0, *step, at1)) {
+        *step = 0;
+        return at1;
+    }
+    uint32_t end = next_present(r, at1);
+    while (end < r->span && on_line(r, at0, *step, end))
+        end = next_present(r, end);
+    return end;
+}
+
+static int piece_entry(siot_arena *a, const rvals *r, uint32_t at0, uint32_t end, int64_t step, int32_t *ranks,
+                       siot_rankedent *e)
+{
+    uint32_t n = 0;
+    for (uint32_t at = at0; at < end; at = next_present(r, at))
+        ranks[n++] = r->lo + (int32_t)at;
+    int64_t rank0 = r->lo + (int64_t)at0;
+    e->x = rank_affine(a, (int64_t)((uint64_t)r->v[at0] - (uint64_t)step * (uint64_t)rank0), step);
+    return e->x && siot_rl_from_sorted(a, &e->rl, ranks, n);
+}
+
+static siot_expr *piecewise(siot_arena *a, const rvals *r)
+{
+    uint32_t n = 0, first = r->have[0] ? 0 : next_present(r, 0);
+    int64_t step;
+    for (uint32_t at = first; at < r->span; at = piece_from(r, at, &step))
+        n++;
+    siot_expr *x = siot_arena_alloc(a, sizeof *x);
+    siot_rankedent *ents = x && n ? siot_arena_alloc(a, n * sizeof *ents) : NULL;
+    int32_t *ranks = ents ? siot_calloc(r->span, sizeof *ranks) : NULL;
+    if (!ranks)
+        return NULL;
+    x->tag = SIOT_X_RANKED;
+    x->n = n;
+    x->u.ranked = ents;
+    uint32_t i = 0;
+    int ok = 1;
+    for (uint32_t at = first, end; ok && at < r->span; at = end) {
+        end = piece_from(r, at, &step);
+        ok = piece_entry(a, r, at, end, step, ranks, &ents[i++]);
+    }
+    siot_free(ranks);
+    return ok ? x : NULL;
+}
+
+/* x rewritten by the smallest period, or cut again in pieces, when that
+ * takes fewer bytes, or x. */
 static siot_expr *refold(siot_arena *a, siot_expr *x)
 {
     if (!rank_function(x))
@@ -142,12 +218,17 @@ static siot_expr *refold(siot_arena *a, siot_expr *x)
     siot_expr *out = x;
     if (values_of(x, &r) == 0) {
         int64_t base[MAX_PERIOD], step[MAX_PERIOD];
-        for (uint32_t m = 1; m <= MAX_PERIOD && m * 2 <= r.span; m++)
-            if (fits_period(&r, m, base, step)) {
-                siot_expr *y = m == 1 ? rank_affine(a, base[0], step[0]) : by_residue(a, &r, m, base, step);
-                out = y && (m == 1 || smaller(y, x)) ? y : x;
-                break;
-            }
+        uint32_t m = 1;
+        while (m <= MAX_PERIOD && m * 2 <= r.span && !fits_period(&r, m, base, step))
+            m++;
+        siot_expr *y = m > MAX_PERIOD || m * 2 > r.span ? NULL
+                       : m == 1                         ? rank_affine(a, base[0], step[0])
+                                                        : by_residue(a, &r, m, base, step);
+        if (y && (m == 1 || smaller(y, x)))
+            out = y;
+        siot_expr *z = m == 1 && y ? NULL : piecewise(a, &r);
+        if (z && smaller(z, out))
+            out = z;
     }
     siot_free(r.have);
     siot_free(r.v);

@@ -5,7 +5,10 @@
  * This pass, run on the job's merged trace before it is written, rewrites a
  * per-rank table of functions of the rank alone as one value by the rank's
  * residue mod m ({rank%3:10,15,20}, SIOT_X_RMOD), for the smallest m (up to
- * 16) whose classes are each one progression in the rank, when that takes
+ * 64, a process grid's width) whose classes are each one progression in the
+ * rank, when that takes fewer bytes (equal classes cost one entry: format
+ * minor 3). A table with no such period is cut again where its values leave
+ * a line ({r0-2:-2 r3-8:-3+1*rank}, not the merge's cuts), when that takes
  * fewer bytes. It also writes arrays whose elements are
  * first + step*j (the request ids a Waitall completes) as ranges of a length
  * (SIOT_X_RANGE), a per-rank table of such arrays as one range whose length

@@ -418,7 +418,7 @@ static void format_seql(const siot_expr *x, siot_vbuf *o)
     fmt(o, "](%u runs)", x->n);
 }
 
-/* {rank%3:10,15,20}; the array [first + step*j for j < len] as range(len; first, step) */
+/* The array [first + step*j for j < len] as range(len; first, step). */
 static void format_items(const siot_expr *x, siot_vbuf *o, const char *open, const char *close)
 {
     fmt(o, "%s", open);
@@ -428,6 +428,43 @@ static void format_items(const siot_expr *x, siot_vbuf *o, const char *open, con
         siot_x_format(x->u.items[i], o);
     }
     fmt(o, "%s", close);
+}
+
+/* A value by residue, {rank%3:10,15,20}, with a run of k equal classes
+ * written once: {rank%8:-2,-1+1*rank(x7)}. */
+static void put_run(siot_vbuf *o, const siot_vbuf *item, uint32_t k, int first)
+{
+    if (!first)
+        fmt(o, ",");
+    siot_vbuf_put(o, item->data, item->len);
+    if (k > 1)
+        fmt(o, "(x%u)", k);
+}
+
+static void format_rmod(const siot_expr *x, siot_vbuf *o)
+{
+    siot_vbuf run, next;
+    siot_vbuf_init(&run);
+    siot_vbuf_init(&next);
+    fmt(o, "{rank%%%u:", x->n);
+    uint32_t k = 0, runs = 0;
+    for (uint32_t i = 0; i < x->n; i++) {
+        next.len = 0;
+        siot_x_format(x->u.items[i], &next);
+        if (k && next.len == run.len && memcmp(next.data, run.data, run.len) == 0) {
+            k++;
+            continue;
+        }
+        if (k)
+            put_run(o, &run, k, runs++ == 0);
+        siot_vbuf tmp = run;
+        run = next, next = tmp, k = 1;
+    }
+    if (k)
+        put_run(o, &run, k, runs == 0);
+    fmt(o, "}");
+    siot_vbuf_free(&run);
+    siot_vbuf_free(&next);
 }
 
 static void format_array(const siot_expr *x, siot_vbuf *o)
@@ -478,8 +515,7 @@ void siot_x_format(const siot_expr *x, siot_vbuf *o)
         format_array(x, o);
         break;
     case SIOT_X_RMOD:
-        fmt(o, "{rank%%%u:", x->n);
-        format_items(x, o, "", "}");
+        format_rmod(x, o);
         break;
     case SIOT_X_RANGE:
         format_items(x, o, "range(", ")");

@@ -130,8 +130,98 @@ static void enc_str(siot_vbuf *b, const siot_expr *x)
 #define SMALL_CONST_TAG 128u
 static int small_const(const siot_expr *x) { return x->tag == SIOT_X_CONST && x->base >= -64 && x->base < 64; }
 
+static void enc_expr(siot_vbuf *b, const siot_expr *x);
+
+/* RMOD in runs (minor 3, wire tag 12): consecutive residue classes with the
+ * same value written once, with their number ({rank%8: -2, then -1+rank
+ * seven times}: a row's left neighbour in a process grid of 8 columns), so
+ * that the size no longer grows with the grid's width. Written when shorter
+ * than one entry per class. */
+#define RMOD_RUNS_TAG 12u
+static unsigned uvar_len(uint64_t v)
+{
+    unsigned n = 1;
+    while (v >= 128)
+        v >>= 7, n++;
+    return n;
+}
+
+static void enc_rmod_plain(siot_vbuf *b, const siot_expr *x)
+{
+    siot_vbuf_u8(b, SIOT_X_RMOD);
+    siot_vbuf_uvar(b, x->n);
+    for (uint32_t i = 0; i < x->n; i++)
+        enc_expr(b, x->u.items[i]);
+}
+
+/* The classes' encodings side by side in s; off[i] where class i's begins. */
+static int rmod_items(siot_vbuf *s, const siot_expr *x, size_t *off)
+{
+    for (uint32_t i = 0; i < x->n; i++) {
+        off[i] = s->len;
+        enc_expr(s, x->u.items[i]);
+    }
+    off[x->n] = s->len;
+    return !s->oom;
+}
+
+static int same_bytes(const siot_vbuf *s, const size_t *off, uint32_t i, uint32_t j)
+{
+    size_t a = off[i + 1] - off[i];
+    return a == off[j + 1] - off[j] && memcmp(s->data + off[i], s->data + off[j], a) == 0;
+}
+
+/* The end of the run of classes written as class i is. */
+static uint32_t run_end(const siot_vbuf *s, const size_t *off, uint32_t n, uint32_t i)
+{
+    uint32_t j = i + 1;
+    while (j < n && same_bytes(s, off, i, j))
+        j++;
+    return j;
+}
+
+static void enc_rmod(siot_vbuf *b, const siot_expr *x)
+{
+    siot_vbuf s;
+    siot_vbuf_init(&s);
+    size_t *off = siot_calloc((size_t)x->n + 1, sizeof *off);
+    if (!off || !rmod_items(&s, x, off)) { /* no memory for the comparison: one entry per class */
+        siot_free(off);
+        siot_vbuf_free(&s);
+        enc_rmod_plain(b, x);
+        return;
+    }
+    uint32_t nruns = 0;
+    size_t runs_bytes = 0, plain_bytes = off[x->n];
+    for (uint32_t i = 0, j; i < x->n; i = j) {
+        j = run_end(&s, off, x->n, i);
+        nruns++;
+        runs_bytes += uvar_len(j - i) + off[i + 1] - off[i];
+    }
+    if (uvar_len(nruns) + runs_bytes >= plain_bytes) {
+        siot_vbuf_u8(b, SIOT_X_RMOD);
+        siot_vbuf_uvar(b, x->n);
+        siot_vbuf_put(b, s.data, plain_bytes);
+    } else {
+        siot_vbuf_u8(b, RMOD_RUNS_TAG);
+        siot_vbuf_uvar(b, x->n);
+        siot_vbuf_uvar(b, nruns);
+        for (uint32_t i = 0, j; i < x->n; i = j) {
+            j = run_end(&s, off, x->n, i);
+            siot_vbuf_uvar(b, j - i);
+            siot_vbuf_put(b, s.data + off[i], off[i + 1] - off[i]);
+        }
+    }
+    siot_free(off);
+    siot_vbuf_free(&s);
+}
+
 static void enc_expr(siot_vbuf *b, const siot_expr *x)
 {
+    if (x && x->tag == SIOT_X_RMOD) {
+        enc_rmod(b, x);
+        return;
+    }
     if (!x) {
         siot_vbuf_u8(b, SIOT_X_NONE);
         return;
@@ -157,7 +247,6 @@ static void enc_expr(siot_vbuf *b, const siot_expr *x)
         break;
     case SIOT_X_SEQ:
     case SIOT_X_ARRAY:
-    case SIOT_X_RMOD:
         siot_vbuf_uvar(b, x->n);
         for (uint32_t i = 0; i < x->n; i++)
             enc_expr(b, x->u.items[i]);
@@ -258,14 +347,6 @@ enum { HF_MEAN_SUM = 1, HF_M2_INT = 2, HF_BINS_EXACT = 4 };
 enum { F24_BYTES = 3, F24_MBITS = 18, F24_BIAS = 16, F24_EMAX = 63 };
 #define F24_MMASK ((1u << F24_MBITS) - 1)
 #define F24_MAX ((uint32_t)F24_EMAX << F24_MBITS | F24_MMASK)
-
-static unsigned uvar_len(uint64_t v)
-{
-    unsigned n = 1;
-    while (v >= 128)
-        v >>= 7, n++;
-    return n;
-}
 
 /* The sum of the samples S with (double)S / count == mean, written as
  * S - count*base (base: the min the reader sees). The reader's computation,
@@ -837,6 +918,7 @@ typedef struct dec {
     uint32_t loop_depth;
     uint32_t expr_depth;
     uint64_t nodes;
+    uint64_t *again; /* memory the file may still spend on values decoded again (RMOD runs) */
     char why[160];
 } dec;
 
@@ -971,6 +1053,59 @@ static void dec_rmod(dec *d, siot_expr *x, int want_int)
     dec_list(d, x, want_int);
     if (!d->rd.err && x->n == 0)
         dfail(d, "value by residue without entries");
+}
+
+/* RMOD in runs (minor 3): each class gets a value of its own, its run's
+ * bytes decoded again (nothing shared: a merge frees values one by one).
+ * What that costs is taken from the file's allowance, so that a few bytes
+ * cannot make a reader allocate without bound. */
+#define RMOD_MAX_PERIOD (1u << 24)
+static int spend_again(dec *d, uint64_t bytes)
+{
+    if (bytes > *d->again)
+        return dfail(d, "value by residue repeated beyond what the file's size allows");
+    *d->again -= bytes;
+    return 0;
+}
+
+static void dec_run_copies(dec *d, siot_expr *x, uint32_t at, uint64_t len, int want_int)
+{
+    const uint8_t *p0 = d->rd.p;
+    x->u.items[at] = dec_expr(d, want_int);
+    const uint8_t *p1 = d->rd.p;
+    for (uint64_t k = 1; k < len && !d->rd.err; k++) {
+        if (spend_again(d, (uint64_t)(p1 - p0) * sizeof(siot_expr)) != 0)
+            return;
+        d->rd.p = p0;
+        x->u.items[at + k] = dec_expr(d, want_int);
+    }
+}
+
+static void dec_rmod_runs(dec *d, siot_expr *x, int want_int)
+{
+    uint64_t n = siot_rd_uvar(&d->rd);
+    uint64_t nruns = siot_rd_count(&d->rd, 2, "value by residue with more runs than the data");
+    if (d->rd.err)
+        return;
+    if (n == 0 || n > RMOD_MAX_PERIOD || nruns == 0 || nruns > n) {
+        dfail(d, "value by residue with a bad period or run count");
+        return;
+    }
+    if (spend_again(d, n * sizeof *x->u.items) != 0 || !(x->u.items = dalloc(d, n * sizeof *x->u.items)))
+        return;
+    x->n = (uint32_t)n;
+    uint64_t filled = 0;
+    for (uint64_t r = 0; r < nruns && !d->rd.err; r++) {
+        uint64_t len = siot_rd_uvar(&d->rd);
+        if (!d->rd.err && (len == 0 || len > n - filled)) {
+            dfail(d, "value by residue whose runs do not add up to its period");
+            return;
+        }
+        dec_run_copies(d, x, (uint32_t)filled, len, want_int);
+        filled += len;
+    }
+    if (!d->rd.err && filled != n)
+        dfail(d, "value by residue whose runs do not add up to its period");
 }
 
 static void dec_range(dec *d, siot_expr *x, int want_int)
@@ -1156,6 +1291,10 @@ static void dec_tagged(dec *d, siot_expr *x, int want_int)
         break;
     case SIOT_X_RMOD:
         dec_rmod(d, x, want_int);
+        break;
+    case RMOD_RUNS_TAG:
+        x->tag = SIOT_X_RMOD;
+        dec_rmod_runs(d, x, want_int);
         break;
     case SIOT_X_RANGE:
         dec_range(d, x, want_int);
@@ -1597,6 +1736,7 @@ typedef struct file_dec {
     siot_trace blk; /* a block after the first, until it is joined to t */
     int blk_live;
     siot_trace *cur; /* the trace the current block decodes into */
+    uint64_t again_left; /* dec.again */
     enum { WANT_HEADER, WANT_FUNCS, WANT_SITES, WANT_NODES, IN_NODES } state;
     unsigned nsec, nblocks;
     const char *why;
@@ -1738,6 +1878,10 @@ int siot_trace_decode(const void *p, size_t n, siot_trace *t, char *err, size_t 
     siot_trace_init(t);
     fd.t = fd.cur = t;
     fd.d.t = t;
+    /* values decoded again may take 64 bytes of memory for each byte of
+     * the file, and 64 MiB in all for a small one */
+    fd.again_left = ((uint64_t)n + (1u << 20)) * 64;
+    fd.d.again = &fd.again_left;
     siot_rd_init(&fd.d.rd, p, n);
     fd.state = WANT_HEADER;
     int rc = check_magic(&fd, p, n);

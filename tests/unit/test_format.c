@@ -1181,6 +1181,101 @@ static void check_main_no_errno(void)
     }
 }
 
+/* A value by residue in runs (minor 3, wire tag 12): {rank%8:-2,-1+1*rank(x7)}
+ * reads as eight classes, each its own copy, and is written again in runs;
+ * periods, run counts and lengths that do not add up are refused, and so is
+ * a run repeated beyond what the file's size allows. */
+static void w_rmod_runs(siot_vbuf *b, uint64_t n, uint64_t nruns, const uint64_t *len, int64_t step)
+{
+    siot_vbuf_u8(b, 12);
+    siot_vbuf_uvar(b, n);
+    siot_vbuf_uvar(b, nruns);
+    for (uint64_t r = 0; r < nruns; r++) {
+        siot_vbuf_uvar(b, len[r]);
+        if (r == 0) { /* -2 (MPI_PROC_NULL), then -1 + step*rank */
+            w_const(b, -2);
+            continue;
+        }
+        siot_vbuf_u8(b, SIOT_X_AFFINE);
+        siot_vbuf_svar(b, -1);
+        siot_vbuf_svar(b, step);
+        siot_vbuf_uvar(b, 0);
+    }
+}
+
+static void check_rmod_runs(void)
+{
+    siot_vbuf arg, f, again;
+    siot_vbuf_init(&arg);
+    siot_vbuf_init(&f);
+    siot_vbuf_init(&again);
+    const uint64_t grid[2] = {1, 7};
+    w_rmod_runs(&arg, 8, 2, grid, 1);
+    file_with_arg(&f, 16, &arg);
+    siot_trace x;
+    int ok = expect_accept("rmod in runs", &f, &x);
+    CHECK(ok);
+    if (ok) {
+        const siot_expr *v = x.top[0]->u.ev.args[0];
+        CHECK(v->tag == SIOT_X_RMOD && v->n == 8 && v->u.items[1] != v->u.items[2]);
+        for (int r = 0; r < 16; r++) {
+            siot_ctx c = {.rank = r};
+            CHECK_EQ_I64(siot_eval_int(v, &c, 99), r % 8 == 0 ? -2 : r - 1);
+        }
+        CHECK(siot_trace_encode(&x, &again) == 0);
+        siot_trace y;
+        ok = expect_accept("rmod in runs, written again", &again, &y);
+        CHECK(ok);
+        if (ok) {
+            const siot_expr *w = y.top[0]->u.ev.args[0];
+            siot_vbuf s1, s2;
+            siot_vbuf_init(&s1);
+            siot_vbuf_init(&s2);
+            /* 1 tag + 1 period + 1 run count + (1 length + 1 byte) + (1 length + 4 bytes) */
+            CHECK_EQ_I64((int64_t)siot_expr_size(w, &s1), 10);
+            siot_x_format(w, &s2);
+            CHECK(s2.len == strlen("{rank%8:-2,-1+1*rank(x7)}") && memcmp(s2.data, "{rank%8:-2,-1+1*rank(x7)}", s2.len) == 0);
+            siot_vbuf_free(&s1);
+            siot_vbuf_free(&s2);
+            siot_trace_free(&y);
+        }
+        siot_trace_free(&x);
+    }
+    static const struct {
+        const char *what;
+        uint64_t n, nruns, len[3];
+    } bad[] = {
+        {"rmod runs short of the period", 8, 2, {1, 6}},
+        {"rmod runs past the period", 8, 2, {1, 8}},
+        {"rmod run of length 0", 8, 3, {1, 0, 7}},
+        {"rmod period 0", 0, 1, {0}},
+        {"rmod without runs", 8, 0, {0}},
+        {"rmod with more runs than classes", 2, 3, {1, 1, 0}},
+        {"rmod period over 2^24", (1u << 24) + 1, 1, {(1u << 24) + 1}},
+    };
+    for (unsigned i = 0; i < sizeof bad / sizeof *bad; i++) {
+        arg.len = f.len = 0;
+        w_rmod_runs(&arg, bad[i].n, bad[i].nruns, bad[i].len, 1);
+        file_with_arg(&f, 16, &arg);
+        CHECK(expect_reject(bad[i].what, &f));
+    }
+    /* 2^20 copies of a 2,000-byte value from a file of about 2 KB */
+    arg.len = f.len = 0;
+    siot_vbuf_u8(&arg, 12);
+    siot_vbuf_uvar(&arg, 1u << 20);
+    siot_vbuf_uvar(&arg, 1);
+    siot_vbuf_uvar(&arg, 1u << 20);
+    siot_vbuf_u8(&arg, SIOT_X_SEQINT);
+    siot_vbuf_uvar(&arg, 1000);
+    for (int k = 0; k < 1000; k++)
+        siot_vbuf_svar(&arg, 1000 + k);
+    file_with_arg(&f, 16, &arg);
+    CHECK(expect_reject("rmod run repeated 2^20 times", &f));
+    siot_vbuf_free(&arg);
+    siot_vbuf_free(&f);
+    siot_vbuf_free(&again);
+}
+
 int main(void)
 {
     siot_trace t, d;
@@ -1195,6 +1290,7 @@ int main(void)
     check_small_consts();
     check_all_ranks();
     check_main_no_errno();
+    check_rmod_runs();
     build_rich(&t);
     siot_vbuf_init(&enc);
     siot_vbuf_init(&enc2);

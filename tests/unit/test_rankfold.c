@@ -25,7 +25,7 @@
 #include "core/ranklist.h"
 #include "tests/unit/unit.h"
 
-#define MAXP 300
+#define MAXP 300 /* and 4 rows of 64 columns */
 
 static siot_expr *rank_fn(siot_arena *a, int64_t base, int64_t step)
 {
@@ -198,6 +198,64 @@ static void clock_notes(void)
     }
 }
 
+/* A process grid of w columns and 4 rows: a rank's left neighbour, -2
+ * (MPI_PROC_NULL) in the first column, and its right one, as the merge
+ * leaves them. They become values by residue mod w whose size in the file
+ * (runs of equal classes, format minor 3) is the same for every w from 3 to
+ * 64, every rank's value kept. The north neighbours (-2 on the first row,
+ * rank-w below) follow no period: cut again into two pieces, whatever
+ * pieces the merge left (right: 0 west, 1 east, 2 north). */
+static size_t grid_value(uint32_t *rng, int w, int right)
+{
+    siot_trace t;
+    siot_trace_init(&t);
+    int P = 4 * w;
+    int64_t v[MAXP];
+    uint8_t have[MAXP];
+    for (int r = 0; r < P; r++) {
+        have[r] = 1;
+        v[r] = right ? (r % w == w - 1 ? -2 : r + 1) : (r % w == 0 ? -2 : r - 1);
+        if (right == 2) /* north */
+            v[r] = r < w ? -2 : r - w;
+    }
+    siot_expr *arg = pieces(&t.arena, v, have, P, rng);
+    siot_node n = {0}, *top = &n;
+    n.kind = SIOT_N_EVENT;
+    n.u.ev.nargs = 1;
+    n.u.ev.args = &arg;
+    t.top = &top;
+    t.ntop = 1;
+    t.nranks = P;
+    siot_rank_periodic(&t);
+    if (right == 2) /* no period: one piece for the first row, one for the rest */
+        CHECK(arg->tag == SIOT_X_RANKED && arg->n == 2);
+    else
+        CHECK(arg->tag == SIOT_X_RMOD && arg->n == (uint32_t)w);
+    siot_vbuf scratch;
+    siot_vbuf_init(&scratch);
+    for (int r = 0; r < P; r++) {
+        siot_ctx c = {.rank = r};
+        CHECK_EQ_I64(siot_eval_int(arg, &c, 99), v[r]);
+    }
+    size_t size = siot_expr_size(arg, &scratch);
+    siot_vbuf_free(&scratch);
+    siot_trace_free(&t);
+    return size;
+}
+
+static void grids(uint32_t *rng)
+{
+    for (int right = 0; right < 2; right++) {
+        size_t at3 = grid_value(rng, 3, right);
+        for (int w = 4; w <= 64; w++)
+            CHECK_EQ_I64(grid_value(rng, w, right), at3);
+    }
+    for (int w = 3; w <= 64; w++)
+        grid_value(rng, w, 2);
+    printf("rankfold: grid neighbours over 3..64 columns, one value by residue of the same size (west, east),\n"
+           "          two pieces (north)\n");
+}
+
 int main(void)
 {
     clock_notes();
@@ -206,5 +264,6 @@ int main(void)
         one(&rng, i % 3 != 0);
     printf("rankfold: 2000 tables over 3..300 ranks (2 in 3 periodic, mod 1..8), every rank's value kept\n");
     batches(&rng);
+    grids(&rng);
     return unit_done("rankfold");
 }
