@@ -44,20 +44,21 @@ fi
 # measures another build's examples (e.g. a copy of main's).
 E=${EXAMPLES:-$B/examples}
 rest() { echo $(($(stat -c %s "$1") - $(rank_times "$1"))); }
-example_bytes() { # P ARGS...: the trace's bytes besides the rank times
+hists() { "$SIOT" dump --sizes "$1" | sed -n 's/.*(of which histograms \([0-9]*\) B.*/\1/p'; }
+example_bytes() { # P ARGS...: the trace's bytes besides the rank times, and besides the histograms too
     local np=$1
     shift
     (cd "$W" && rm -f ./*.dat ./*.out ./*_00* ./*.nc ./*.txt && SIOT_TRACE=$W/e.siot run "$np" "$@" > /dev/null) || {
-        echo failed
+        echo failed:failed
         return
     }
-    rest "$W/e.siot"
+    local r
+    r=$(rest "$W/e.siot")
+    echo "$r:$((r - $(hists "$W/e.siot")))"
 }
-echo "== examples: trace B besides rank times ($MPI flavour); x2, x8: iterations at 4 ranks"
 RUNS="${EXAMPLE_PS:-4 16 64} 4x2 4x8" # P, or P x the iterations
-line=$(printf "%-10s" example)
-for run in $RUNS; do line="$line $(printf "%8s" "$run")"; done
-echo "$line"
+head=$(printf "%-10s" example)
+for run in $RUNS; do head="$head $(printf "%8s" "$run")"; done
 # name | program | arguments | iteration option | its 1x value
 cases=(
     "ckpt|ckpt|2 2 4096|-|6"
@@ -67,19 +68,31 @@ cases=(
     "pop|pop|-k 2 -g 32|-s|3"
     "btio|btio|-n 16|-s|3"
 )
+# The timing histograms (two an event) hold more bins and larger counts
+# as the samples grow with the ranks and iterations; the second table
+# leaves them out: what is left is the structure, values and call sites.
+all=() structure=()
 for c in "${cases[@]}"; do
     IFS='|' read -r name prog args opt n <<< "$c"
-    line=$(printf "%-10s" "$name")
+    line=$(printf "%-10s" "$name") sline=$line
     for run in $RUNS; do
         P=${run%x*} k=1
         [ "$run" != "$P" ] && k=${run#*x}
         # ckpt takes its steps as its first argument
         if [ "$opt" = - ]; then a="$((n * k)) $args"; else a="$args $opt $((n * k))"; fi
         # shellcheck disable=SC2086
-        line="$line $(printf "%8s" "$(example_bytes "$P" "$E/$prog" $a)")"
+        both=$(example_bytes "$P" "$E/$prog" $a)
+        line="$line $(printf "%8s" "${both%%:*}")" sline="$sline $(printf "%8s" "${both#*:}")"
     done
-    echo "$line"
+    all+=("$line") structure+=("$sline")
 done
+echo "== examples: trace B besides rank times ($MPI flavour); x2, x8: iterations at 4 ranks"
+echo "$head"
+printf "%s\n" "${all[@]}"
+echo
+echo "== examples: the same, besides the timing histograms too"
+echo "$head"
+printf "%s\n" "${structure[@]}"
 echo
 # What the last passes cost at MPI_Finalize (SIOT_VERBOSE): rank 0's own
 # final pass (compress/renest.h) and the job's residues and ranges

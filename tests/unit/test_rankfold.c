@@ -64,6 +64,22 @@ static siot_expr *pieces(siot_arena *a, const int64_t *v, const uint8_t *have, i
     return x;
 }
 
+/* t as a job's trace of P ranks with one event whose argument is *arg,
+ * through the residue pass (arg rewritten in place). */
+static void pass_on_one_event(siot_trace *t, siot_expr **arg, int P)
+{
+    static siot_node n, *top;
+    memset(&n, 0, sizeof n);
+    top = &n;
+    n.kind = SIOT_N_EVENT;
+    n.u.ev.nargs = 1;
+    n.u.ev.args = arg;
+    t->top = &top;
+    t->ntop = 1;
+    t->nranks = P;
+    siot_rank_periodic(t);
+}
+
 static void one(uint32_t *rng, int periodic)
 {
     siot_trace t;
@@ -81,17 +97,9 @@ static void one(uint32_t *rng, int periodic)
         v[r] = periodic ? base[r % m] + step[r % m] * r : (int64_t)(unit_rng(rng) % 7);
         count[r % m] += have[r];
     }
-    siot_node n = {0};
     siot_expr *arg = pieces(&t.arena, v, have, P, rng);
-    n.kind = SIOT_N_EVENT;
-    n.u.ev.nargs = 1;
-    n.u.ev.args = &arg;
-    siot_node *top = &n;
-    t.top = &top;
-    t.ntop = 1;
-    t.nranks = P;
     uint32_t before = arg->n;
-    siot_rank_periodic(&t);
+    pass_on_one_event(&t, &arg, P);
     siot_vbuf scratch;
     siot_vbuf_init(&scratch);
     for (int r = 0; r < P; r++) {
@@ -135,14 +143,7 @@ static size_t one_batch(uint32_t *rng, int P, int periodic)
     uint32_t len[MAXP];
     int64_t first = unit_rng(rng) % 4;
     siot_expr *arg = id_arrays(&t.arena, P, periodic, first, rng, len);
-    siot_node n = {0}, *top = &n;
-    n.kind = SIOT_N_EVENT;
-    n.u.ev.nargs = 1;
-    n.u.ev.args = &arg;
-    t.top = &top;
-    t.ntop = 1;
-    t.nranks = P;
-    siot_rank_periodic(&t);
+    pass_on_one_event(&t, &arg, P);
     CHECK(arg->tag == SIOT_X_RANGE);
     siot_vbuf scratch, enc;
     siot_vbuf_init(&scratch);
@@ -219,14 +220,7 @@ static size_t grid_value(uint32_t *rng, int w, int right)
             v[r] = r < w ? -2 : r - w;
     }
     siot_expr *arg = pieces(&t.arena, v, have, P, rng);
-    siot_node n = {0}, *top = &n;
-    n.kind = SIOT_N_EVENT;
-    n.u.ev.nargs = 1;
-    n.u.ev.args = &arg;
-    t.top = &top;
-    t.ntop = 1;
-    t.nranks = P;
-    siot_rank_periodic(&t);
+    pass_on_one_event(&t, &arg, P);
     if (right == 2) /* no period: one piece for the first row, one for the rest */
         CHECK(arg->tag == SIOT_X_RANKED && arg->n == 2);
     else
