@@ -432,11 +432,17 @@ static int memo_holds(const memo *m, uintptr_t ip, uintptr_t sp)
     return 1;
 }
 
-static uint32_t memo_find(uintptr_t ip, uintptr_t sp)
+/* The walk memoised in the set of (ip, sp) that was last found there, if
+ * it still holds (a loop's call): NULL when it does not. */
+static inline memo *memo_last(memo_set *set, uintptr_t ip, uintptr_t sp)
 {
-    memo_set *set = memo_set_of(ip, sp);
-    if (set->last && memo_holds(set->last, ip, sp)) /* a loop's call: its set's last */
-        return set->last->site;
+    memo *m = set->last;
+    return m && memo_holds(m, ip, sp) ? m : NULL;
+}
+
+/* The set's other ways. */
+static uint32_t memo_find_other(memo_set *set, uintptr_t ip, uintptr_t sp)
+{
     for (memo *m = set->way; m < set->way + MEMO_WAYS; m++)
         if (m != set->last && memo_holds(m, ip, sp)) {
             set->last = m;
@@ -557,16 +563,20 @@ static uint32_t site_of(const uintptr_t *raw, uint32_t n)
     return site;
 }
 
-SIOT_TEXT uint32_t siot_site_here(unsigned depth, const void *frame)
+/* Everything but a hit in the set's last way: out of line and cold, so
+ * that the hit, nearly every call from a loop, saves no registers and
+ * reserves no stack for the walks' arrays. In siot_text: slow_walk runs
+ * under it. top: ip, sp and fpslot were found (top_frame); verify: this
+ * call compares the fast walk with libunwind's. */
+static SIOT_TEXT __attribute__((cold)) uint32_t site_missed(unsigned depth, int top, int verify, uintptr_t ip,
+                                                            uintptr_t sp, uintptr_t fpslot)
 {
-    uintptr_t raw[MAX_FRAMES], fast[MAX_FRAMES], reads[MEMO_READS], ip, sp, fpslot;
+    uintptr_t raw[MAX_FRAMES], fast[MAX_FRAMES], reads[MEMO_READS];
     uint32_t n, nfast = 0, nreads = 0, site;
+    if (top && !verify && (site = memo_find_other(memo_set_of(ip, sp), ip, sp)))
+        return site;
     if (depth > MAX_FRAMES)
         depth = MAX_FRAMES;
-    int top = top_frame(frame, &ip, &sp, &fpslot);
-    int verify = top && ++W.calls % VERIFY_EVERY == 0;
-    if (top && !verify && (site = memo_find(ip, sp)))
-        return site;
     int have_fast = top && fast_walk(ip, sp, fpslot, fast, depth, &nfast, reads, &nreads) && nfast;
     if (have_fast && !verify && (site = site_of(fast, nfast))) {
         memo_put(ip, sp, reads, nreads, site);
@@ -580,6 +590,17 @@ SIOT_TEXT uint32_t siot_site_here(unsigned depth, const void *frame)
         forget_walks = 0;
     }
     return site_of(raw, n);
+}
+
+SIOT_TEXT uint32_t siot_site_here(unsigned depth, const void *frame)
+{
+    uintptr_t ip = 0, sp = 0, fpslot = 0;
+    const memo *m;
+    int top = top_frame(frame, &ip, &sp, &fpslot);
+    int verify = top && ++W.calls % VERIFY_EVERY == 0;
+    if (SIOT_LIKELY(top && !verify) && (m = memo_last(memo_set_of(ip, sp), ip, sp)))
+        return m->site;
+    return site_missed(depth, top, verify, ip, sp, fpslot);
 }
 
 uint64_t siot_site_walk_mismatches(void) { return atomic_load(&walk_mismatches); }
