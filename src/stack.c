@@ -398,7 +398,8 @@ static int fast_walk(uintptr_t ip, uintptr_t sp, uintptr_t fpslot, uintptr_t *ra
  * MEMO_WAYS walks share a set, chosen by the top frame: sixteen call sites
  * at one stack depth took 69% misses in a table of one walk per slot
  * (bench/hotpath.c irregular), and one top frame reached from two callers
- * keeps both walks. The set's last hit is tried first. */
+ * keeps both walks. The thread's last hit is tried first (memo_hot), then
+ * the set's. */
 typedef struct memo {
     uintptr_t ip, sp;
     uint32_t nreads, site;
@@ -412,6 +413,12 @@ typedef struct memo_set {
     uint32_t next; /* the way the next put replaces */
 } memo_set;
 static __thread memo_set memos[MEMO_SETS] __attribute__((tls_model("initial-exec")));
+/* The walk the thread last found or put, whatever its set: a loop's call,
+ * the same as the one before it, is checked without hashing its top frame.
+ * Only a hint: memo_holds checks it as any other (zeroed: site 0); never
+ * NULL, so that a miss costs one load and one compare. */
+static const memo memo_none; /* site 0: never holds */
+static __thread const memo *memo_hot __attribute__((tls_model("initial-exec"))) = &memo_none;
 
 static memo_set *memo_set_of(uintptr_t ip, uintptr_t sp)
 {
@@ -424,7 +431,7 @@ static memo_set *memo_set_of(uintptr_t ip, uintptr_t sp)
 
 static int memo_holds(const memo *m, uintptr_t ip, uintptr_t sp)
 {
-    if (!m->site || m->ip != ip || m->sp != sp)
+    if (m->ip != ip || m->sp != sp || !m->site) /* ip first: it tells most apart */
         return 0;
     for (uint32_t i = 0; i < m->nreads; i++)
         if (*(const uintptr_t *)m->rd[i].at != m->rd[i].val)
@@ -446,6 +453,7 @@ static uint32_t memo_find_other(memo_set *set, uintptr_t ip, uintptr_t sp)
     for (memo *m = set->way; m < set->way + MEMO_WAYS; m++)
         if (m != set->last && memo_holds(m, ip, sp)) {
             set->last = m;
+            memo_hot = m;
             return m->site;
         }
     return 0;
@@ -468,6 +476,7 @@ static void memo_put(uintptr_t ip, uintptr_t sp, const uintptr_t *reads, uint32_
     m->nreads = nreads;
     m->site = site;
     set->last = m;
+    memo_hot = m;
 }
 
 /* How the caller's rbp is found from a frame (sp, fp: its rbp) whose caller
@@ -595,11 +604,17 @@ static SIOT_TEXT __attribute__((cold)) uint32_t site_missed(unsigned depth, int 
 SIOT_TEXT uint32_t siot_site_here(unsigned depth, const void *frame)
 {
     uintptr_t ip = 0, sp = 0, fpslot = 0;
-    const memo *m;
     int top = top_frame(frame, &ip, &sp, &fpslot);
     int verify = top && ++W.calls % VERIFY_EVERY == 0;
-    if (SIOT_LIKELY(top && !verify) && (m = memo_last(memo_set_of(ip, sp), ip, sp)))
-        return m->site;
+    if (SIOT_LIKELY(top && !verify)) {
+        const memo *m = memo_hot;
+        if (SIOT_LIKELY(memo_holds(m, ip, sp)))
+            return m->site;
+        if ((m = memo_last(memo_set_of(ip, sp), ip, sp))) {
+            memo_hot = m;
+            return m->site;
+        }
+    }
     return site_missed(depth, top, verify, ip, sp, fpslot);
 }
 
