@@ -739,6 +739,7 @@ static inline void pred_drop(siot_queue *q)
         pend_fold(&b->dur, &q->pred.dur);
     }
     q->pred.loop = NULL;
+    q->pred.ok = 0; /* ok implies a loop: the repeat tests ok alone */
 }
 
 /* Returns 1 when the event was taken as part of the tail loop's next iteration. */

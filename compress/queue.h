@@ -100,7 +100,7 @@ typedef struct siot_queue {
      * (queue.c pred_drop), first folding its sums into the event. */
     struct {
         siot_node *loop; /* NULL: not built */
-        int ok;                /* the loop's values can be checked so */
+        int ok;                /* the loop's values can be checked so (0 without a loop) */
         uint32_t nv;
         uint32_t func, site, thread; /* the body event's */
         /* iteration c has value base + step * c (parent distance, ret,

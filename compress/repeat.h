@@ -60,7 +60,8 @@ static inline void siot_q_pend_sample(siot_queue *q, siot_hist *h, siot_qsum *p,
         h->max_occ = h->count + p->k - 1;
     }
     uint32_t *bin = &h->bins[siot_hist_bin(ns)];
-    *bin += *bin < UINT32_MAX;
+    if (*bin != UINT32_MAX) /* saturates */
+        ++*bin;
 }
 
 /* The hot case: one more iteration of the tail loop, whose body is one
@@ -84,7 +85,8 @@ static inline __attribute__((always_inline)) int siot_q_pred_repeat(siot_queue *
  * taken (1) with no expression read, or left for siot_queue_push (0). */
 static inline __attribute__((always_inline)) int siot_queue_repeat(siot_queue *q, const siot_raw *r)
 {
-    if (!q->pred.loop || !q->pred.ok || q->oom || q->stopped || r->parent >= 0 || !siot_q_pred_repeat(q, r, 0))
+    /* pred.ok: there is a loop too (pred_drop clears both) */
+    if (!q->pred.ok || q->oom || q->stopped || r->parent >= 0 || !siot_q_pred_repeat(q, r, 0))
         return 0;
     q->events++;
     return 1;

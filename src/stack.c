@@ -281,9 +281,11 @@ static int top_frame(const void *frame, uintptr_t *ip, uintptr_t *sp, uintptr_t 
 {
     if (W.known != 1 || siot_cfg.unwind_always)
         return 0;
+    /* the bounds read once, not in every frame (runs on every traced call) */
+    const uintptr_t lo = W.lo, hi = W.hi - 16;
     const uintptr_t *fp = frame;
     for (int k = 0; k < 16; k++) {
-        if (((uintptr_t)fp & 7) || !in_stack((uintptr_t)fp, 16))
+        if (((uintptr_t)fp & 7) || (uintptr_t)fp < lo || (uintptr_t)fp > hi) /* in_stack(fp, 16) */
             return 0;
         if (!in_tracer(fp[1])) {
             *ip = fp[1];
