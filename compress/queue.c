@@ -1,4 +1,5 @@
 #include "compress/queue.h"
+#include "compress/repeat.h"
 #include "core/salloc.h"
 
 #include <stddef.h>
@@ -472,16 +473,10 @@ static int merge_raw(siot_queue *q, siot_node *B, const siot_raw *r, int64_t dis
     return 0;
 }
 
-/* One more iteration of loop T. A count past the shared small constants
- * (siot_x_int) is the loop's own and is bumped in place. */
-static inline int count_one_more(siot_queue *q, siot_node *T)
+int siot_queue_count_own(siot_queue *q, siot_node *T)
 {
-    siot_expr *cnt = T->u.loop.count;
-    if (cnt->tag == SIOT_X_CONST && !cnt->interned) {
-        cnt->base++;
-        return 0;
-    }
-    if (!(cnt = siot_x_int(&q->pool, T->u.loop.count->base + 1)))
+    siot_expr *cnt = siot_x_int(&q->pool, T->u.loop.count->base + 1);
+    if (!cnt)
         return -1;
     siot_x_free(&q->pool, T->u.loop.count);
     T->u.loop.count = cnt;
@@ -535,7 +530,7 @@ static int try_extend(siot_queue *q, uint32_t L, uint64_t h)
             return -1;
         free_node(q, q->nodes[n - L + i]);
     }
-    if (count_one_more(q, T))
+    if (siot_q_count_one_more(q, T))
         return -1;
     truncate_to(q, n - L);
     return 1;
@@ -717,39 +712,6 @@ static void pred_build(siot_queue *q, siot_node *T)
     q->pred.ok = 1;
 }
 
-/* The raw event is iteration c of the predicted loop, value for value:
- * the differences or'ed together, one branch for them all. */
-static inline __attribute__((always_inline)) int pred_matches(const siot_queue *q, const siot_raw *r, int64_t dist,
-                                                              uint64_t c)
-{
-    const int64_t *b = q->pred.base, *s = q->pred.step;
-#define SIOT_PRED_DIFF(k, v) ((uint64_t)(v) ^ ((uint64_t)b[k] + (uint64_t)s[k] * c))
-    uint64_t d = SIOT_PRED_DIFF(0, dist) | SIOT_PRED_DIFF(1, r->ret) | SIOT_PRED_DIFF(2, r->err) |
-                 SIOT_PRED_DIFF(3, r->bytes);
-    for (uint32_t i = 4, nv = q->pred.nv; i < nv; i++)
-        d |= (uint64_t)(r->args[i - 4].kind ^ SIOT_RV_INT) | SIOT_PRED_DIFF(i, r->args[i - 4].i);
-#undef SIOT_PRED_DIFF
-    return d == 0;
-}
-
-/* A sample of a repeat: count, sum and sum of squares as integers (mean
- * and M2 wait for pred_drop); min, max and the bins at once. */
-static inline void pend_sample(siot_queue *q, siot_hist *h, siot_qsum *p, uint64_t ns)
-{
-    p->k++;
-    p->sum += ns;
-    p->sq += (unsigned __int128)ns * ns;
-    if (ns < h->min)
-        h->min = ns;
-    if (ns > h->max) {
-        h->max = ns;
-        h->max_rank = q->rank;
-        h->max_occ = h->count + p->k - 1;
-    }
-    uint32_t *bin = &h->bins[siot_hist_bin(ns)];
-    *bin += *bin < UINT32_MAX;
-}
-
 /* The summed samples into the histogram's count, mean and M2 (the
  * pairwise update siot_hist_merge uses too; the batch's own M2 is
  * sum(x^2) - sum(x)^2/k, exact in 128-bit integers when it fits). */
@@ -777,30 +739,7 @@ static inline void pred_drop(siot_queue *q)
         pend_fold(&b->dur, &q->pred.dur);
     }
     q->pred.loop = NULL;
-}
-
-/* The hot case: one more iteration of the tail loop, whose body is one
- * event the predictor covers. 1 when taken. */
-static inline __attribute__((always_inline)) int pred_repeat(siot_queue *q, const siot_raw *r, int64_t dist)
-{
-    siot_node *T = q->pred.loop;
-    if (r->func != q->pred.func || r->site != q->pred.site || r->thread != q->pred.thread ||
-        !pred_matches(q, r, dist, (uint64_t)T->u.loop.count->base))
-        return 0;
-    siot_event *b = &T->u.loop.body[0]->u.ev;
-    pend_sample(q, &b->comp, &q->pred.comp, r->comp);
-    pend_sample(q, &b->dur, &q->pred.dur, r->t_end - r->t_start);
-    if (count_one_more(q, T))
-        q->oom = 1;
-    return 1;
-}
-
-int siot_queue_repeat(siot_queue *q, const siot_raw *r)
-{
-    if (!q->pred.loop || !q->pred.ok || q->oom || q->stopped || r->parent >= 0 || !pred_repeat(q, r, 0))
-        return 0;
-    q->events++;
-    return 1;
+    q->pred.ok = 0; /* ok implies a loop: the repeat tests ok alone */
 }
 
 /* Returns 1 when the event was taken as part of the tail loop's next iteration. */
@@ -811,7 +750,7 @@ static int fast_path(siot_queue *q, const siot_raw *r, int64_t dist, const uint8
         return 0;
     }
     siot_node *T = q->nodes[q->n - 1];
-    if (q->pred.loop == T && q->pred.ok && pred_repeat(q, r, dist))
+    if (q->pred.loop == T && q->pred.ok && siot_q_pred_repeat(q, r, dist))
         return 1;
     siot_node *B = T->u.loop.body[q->npend];
     if (B->kind != SIOT_N_EVENT || B->u.ev.func != r->func || B->u.ev.site != r->site ||
@@ -825,12 +764,12 @@ static int fast_path(siot_queue *q, const siot_raw *r, int64_t dist, const uint8
     if (T->u.loop.nbody == 1 && q->pred.loop != T) {
         pred_drop(q);
         pred_build(q, T);
-        if (q->pred.ok && pred_repeat(q, r, dist))
+        if (q->pred.ok && siot_q_pred_repeat(q, r, dist))
             return 1;
     }
     pred_drop(q); /* whatever follows may change the tail */
     if (T->u.loop.nbody == 1) { /* a whole iteration: nothing to hold back */
-        if (merge_raw(q, B, r, dist, pool, c) || count_one_more(q, T))
+        if (merge_raw(q, B, r, dist, pool, c) || siot_q_count_one_more(q, T))
             q->oom = 1;
         return 1;
     }
@@ -841,7 +780,7 @@ static int fast_path(siot_queue *q, const siot_raw *r, int64_t dist, const uint8
     for (uint32_t i = 0; i < q->npend; i++)
         if (merge_raw(q, T->u.loop.body[i], &q->pend[i], q->pend_dist[i], q->pbytes, c))
             q->oom = 1;
-    if (count_one_more(q, T))
+    if (siot_q_count_one_more(q, T))
         q->oom = 1;
     q->npend = 0;
     q->npbytes = 0;

@@ -100,7 +100,7 @@ typedef struct siot_queue {
      * (queue.c pred_drop), first folding its sums into the event. */
     struct {
         siot_node *loop; /* NULL: not built */
-        int ok;                /* the loop's values can be checked so */
+        int ok;                /* the loop's values can be checked so (0 without a loop) */
         uint32_t nv;
         uint32_t func, site, thread; /* the body event's */
         /* iteration c has value base + step * c (parent distance, ret,
@@ -119,10 +119,7 @@ void siot_queue_init(siot_queue *q, siot_arena *a, int32_t rank, int compress, u
 void siot_queue_free(siot_queue *q);
 /* pool: the staging byte pool the group's strings and arrays refer to. */
 int siot_queue_push(siot_queue *q, const siot_raw *grp, uint32_t n, const uint8_t *pool);
-/* The hot case of a push, a group of one top-level call r that is the next
- * iteration of the tail loop, value for value, as the queue predicts it:
- * taken (1) with no expression read, or left for siot_queue_push (0). */
-int siot_queue_repeat(siot_queue *q, const siot_raw *r);
+/* The hot case of a push: siot_queue_repeat, inline (compress/repeat.h). */
 /* Turns a pending partial iteration into nodes; call before reading nodes. */
 int siot_queue_finish(siot_queue *q);
 /* Every node to the spill callback now (what a push does past `limit`);

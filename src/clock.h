@@ -40,7 +40,10 @@ typedef struct siot_clock {
 } siot_clock;
 extern siot_clock siot_clk;
 
-static inline uint64_t siot_monotonic_ns(void)
+/* Always inlined: the generated wrapper units are large enough that the
+ * compiler otherwise keeps one out-of-line copy per unit, outside the
+ * tracer's section, and each reading pays a call. */
+static inline __attribute__((always_inline)) uint64_t siot_monotonic_ns(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -50,7 +53,7 @@ static inline uint64_t siot_monotonic_ns(void)
 /* A raw reading (TSC ticks, or ns when the TSC is not used), for the
  * wrappers of leaf calls (runtime.h): nothing of the tracer's between the
  * call and its reading; siot_stamp_ns turns it into the tracer's ns later. */
-static inline uint64_t siot_stamp(void)
+static inline __attribute__((always_inline)) uint64_t siot_stamp(void)
 {
 #if SIOT_HAVE_TSC
     if (__builtin_expect(siot_clk.tsc, 1))
@@ -59,7 +62,7 @@ static inline uint64_t siot_stamp(void)
     return siot_monotonic_ns();
 }
 
-static inline uint64_t siot_stamp_ns(uint64_t s)
+static inline __attribute__((always_inline)) uint64_t siot_stamp_ns(uint64_t s)
 {
 #if SIOT_HAVE_TSC
     if (__builtin_expect(siot_clk.tsc, 1)) {
@@ -72,7 +75,7 @@ static inline uint64_t siot_stamp_ns(uint64_t s)
     return s;
 }
 
-static inline uint64_t siot_now(void) { return siot_stamp_ns(siot_stamp()); }
+static inline __attribute__((always_inline)) uint64_t siot_now(void) { return siot_stamp_ns(siot_stamp()); }
 
 /* Chooses the clock (SIOT_CLOCK, the kernel's clocksource) and measures the
  * TSC's scale: spins for SIOT_CLOCK_CALIBRATION_NS when the TSC is used. */

@@ -10,12 +10,12 @@
 #include "core/salloc.h"
 #include "src/lock.h"
 
-static uint64_t *fdbits; /* descriptors opened under tracing */
-static uint32_t fdwords;
+uint64_t *siot_fdbits; /* descriptors opened under tracing */
+uint32_t siot_fdwords;
 /* id + 1 of each traced descriptor (0: none), read without the lock by the
  * wrappers of calls on descriptors (their filling takes no lock); written
  * with the handle table, under the recorder lock. */
-static int32_t *fdids;
+int32_t *siot_fdids;
 /* The MPI library's private session directory (Open MPI's, which holds its
  * shared-memory and lock files, named after the run's process ids). */
 static const char *private_dir;
@@ -35,11 +35,11 @@ static uint32_t fd_capacity(void)
 void siot_fd_init(void)
 {
     uint32_t nfd = fd_capacity();
-    fdwords = (nfd + 63) / 64;
-    fdbits = siot_calloc(fdwords, sizeof *fdbits);
-    fdids = fdbits ? siot_calloc((size_t)fdwords * 64, sizeof *fdids) : NULL;
-    if (!fdbits || !fdids)
-        fdwords = 0;
+    siot_fdwords = (nfd + 63) / 64;
+    siot_fdbits = siot_calloc(siot_fdwords, sizeof *siot_fdbits);
+    siot_fdids = siot_fdbits ? siot_calloc((size_t)siot_fdwords * 64, sizeof *siot_fdids) : NULL;
+    if (!siot_fdbits || !siot_fdids)
+        siot_fdwords = 0;
     siot_h_set_base(SIOT_H_STREAM, 3);
     siot_h_set_base(SIOT_H_FD, 3);
     private_dir = getenv("OMPI_MCA_orte_jobfam_session_dir");
@@ -54,44 +54,28 @@ int siot_path_private(const char *path)
 
 void siot_fd_forget_all(void)
 {
-    if (fdwords) {
-        memset(fdbits, 0, fdwords * sizeof *fdbits);
-        memset(fdids, 0, (size_t)fdwords * 64 * sizeof *fdids);
+    if (siot_fdwords) {
+        memset(siot_fdbits, 0, siot_fdwords * sizeof *siot_fdbits);
+        memset(siot_fdids, 0, (size_t)siot_fdwords * 64 * sizeof *siot_fdids);
     }
-}
-
-int siot_fd_traced(int fd)
-{
-    if (fd < 0 || (uint32_t)fd / 64 >= fdwords)
-        return 0;
-    return (__atomic_load_n(&fdbits[fd / 64], __ATOMIC_RELAXED) >> (fd % 64)) & 1;
 }
 
 int64_t siot_fd_new(int fd)
 {
-    if (fd < 0 || (uint32_t)fd / 64 >= fdwords)
+    if (fd < 0 || (uint32_t)fd / 64 >= siot_fdwords)
         return fd;
     int32_t id = siot_h_new(SIOT_H_FD, (uintptr_t)fd);
-    __atomic_store_n(&fdids[fd], id + 1, __ATOMIC_RELAXED);
-    __atomic_or_fetch(&fdbits[fd / 64], 1ULL << (fd % 64), __ATOMIC_RELEASE);
+    __atomic_store_n(&siot_fdids[fd], id + 1, __ATOMIC_RELAXED);
+    __atomic_or_fetch(&siot_fdbits[fd / 64], 1ULL << (fd % 64), __ATOMIC_RELEASE);
     return id;
-}
-
-int64_t siot_fd_id(int fd)
-{
-    if (fd < 0)
-        return fd;
-    if ((uint32_t)fd / 64 >= fdwords)
-        return -1; /* never traced: siot_fd_new leaves such a descriptor out */
-    return (int64_t)__atomic_load_n(&fdids[fd], __ATOMIC_RELAXED) - 1;
 }
 
 int64_t siot_fd_drop(int fd)
 {
-    if (fd < 0 || (uint32_t)fd / 64 >= fdwords)
+    if (fd < 0 || (uint32_t)fd / 64 >= siot_fdwords)
         return fd < 0 ? fd : -1;
-    __atomic_and_fetch(&fdbits[fd / 64], ~(1ULL << (fd % 64)), __ATOMIC_RELAXED);
-    __atomic_store_n(&fdids[fd], 0, __ATOMIC_RELAXED);
+    __atomic_and_fetch(&siot_fdbits[fd / 64], ~(1ULL << (fd % 64)), __ATOMIC_RELAXED);
+    __atomic_store_n(&siot_fdids[fd], 0, __ATOMIC_RELAXED);
     return siot_h_release(SIOT_H_FD, (uintptr_t)fd);
 }
 
@@ -112,16 +96,16 @@ static int range_words(int64_t first, int64_t last, uint32_t *w0, uint32_t *w1)
 {
     if (first < 0)
         first = 0;
-    if (!fdwords || first > last || first / 64 >= (int64_t)fdwords)
+    if (!siot_fdwords || first > last || first / 64 >= (int64_t)siot_fdwords)
         return 0;
     *w0 = (uint32_t)(first / 64);
-    *w1 = last / 64 >= (int64_t)fdwords ? fdwords - 1 : (uint32_t)(last / 64);
+    *w1 = last / 64 >= (int64_t)siot_fdwords ? siot_fdwords - 1 : (uint32_t)(last / 64);
     return 1;
 }
 
 static uint64_t word_in_range(uint32_t w, int64_t first, int64_t last)
 {
-    uint64_t bits = __atomic_load_n(&fdbits[w], __ATOMIC_RELAXED);
+    uint64_t bits = __atomic_load_n(&siot_fdbits[w], __ATOMIC_RELAXED);
     int64_t lo = (int64_t)w * 64;
     if (first > lo)
         bits &= ~0ULL << (first - lo);

@@ -61,9 +61,29 @@ void siot_h_reset_all(void);
  * siot_finish). Descriptors are recorded as ids like other handles (from 3,
  * lowest free first), so ranks whose runtimes hold different numbers of
  * descriptors still record the same values. */
-int siot_fd_traced(int fd);
-int64_t siot_fd_new(int fd);     /* fd just opened: traced from now on; returns its id */
-int64_t siot_fd_id(int fd);      /* id of a traced fd, -1 if not traced */
+int64_t siot_fd_new(int fd); /* fd just opened: traced from now on; returns its id */
+/* The bitmap of traced descriptors and their ids + 1 (descriptors.c), for
+ * the two lookups below, inlined into every wrapper of a call on a
+ * descriptor: a call to them cost more than their work. siot_fdwords is set
+ * once, at start-up. */
+extern uint64_t *siot_fdbits;
+extern int32_t *siot_fdids;
+extern uint32_t siot_fdwords;
+static inline int siot_fd_traced(int fd)
+{
+    if (fd < 0 || (uint32_t)fd / 64 >= siot_fdwords)
+        return 0;
+    return (__atomic_load_n(&siot_fdbits[fd / 64], __ATOMIC_RELAXED) >> (fd % 64)) & 1;
+}
+/* id of a traced fd, -1 if not traced */
+static inline int64_t siot_fd_id(int fd)
+{
+    if (fd < 0)
+        return fd;
+    if ((uint32_t)fd / 64 >= siot_fdwords)
+        return -1; /* never traced: siot_fd_new leaves such a descriptor out */
+    return (int64_t)__atomic_load_n(&siot_fdids[fd], __ATOMIC_RELAXED) - 1;
+}
 /* fd about to be closed: no longer traced, its id freed and returned (-1
  * if it was not traced). Done before the real close: once the kernel frees
  * the number another thread's open may get it, and must keep its own id. */

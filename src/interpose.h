@@ -32,9 +32,11 @@
 #include "src/runtime.h"
 
 /* The real NAME (dlsym(RTLD_NEXT)), looked up the first time; a name found
- * nowhere ends the process with a message (nothing can stand for it). */
+ * nowhere ends the process with a message (nothing can stand for it).
+ * siot_real_get is always inlined: in the large generated units the
+ * compiler otherwise calls one out-of-line copy for a load and a test. */
 void *siot_real_lookup(const char *name);
-static inline void *siot_real_get(void **p, const char *name)
+static inline __attribute__((always_inline)) void *siot_real_get(void **p, const char *name)
 {
     void *f = __atomic_load_n(p, __ATOMIC_RELAXED);
     if (SIOT_LIKELY(f != 0))

@@ -1,5 +1,6 @@
 /* lock: the recorder's lock and signal deferral (lock.h). */
 #include "src/lock.h"
+#include "src/lock_fast.h"
 
 #include <sched.h>
 #include <signal.h>
@@ -21,14 +22,14 @@ void siot_lock_faults_setup(void)
     if (v && sscanf(v, "%d:%ld", &fault_sig, &fault_countdown) != 2)
         fault_sig = 0;
 }
-static void fault_point(void)
+void siot_lock_fault_point(void)
 {
     if (fault_sig && --fault_countdown == 0)
         raise(fault_sig);
 }
 #else
 void siot_lock_faults_setup(void) {}
-static void fault_point(void) {}
+void siot_lock_fault_point(void) {}
 #endif
 
 /* How long a thread spins for the lock before it yields the processor. The
@@ -46,7 +47,7 @@ static inline void cpu_relax(void)
 #endif
 }
 
-static void wait_for(atomic_flag *f)
+void siot_lock_wait(atomic_flag *f)
 {
     uint64_t start = siot_now();
     int yielding = 0;
@@ -61,14 +62,7 @@ static void wait_for(atomic_flag *f)
     }
 }
 
-void siot_take(atomic_flag *f)
-{
-    siot_t.locks++;
-    atomic_signal_fence(memory_order_seq_cst); /* counted before the wait begins */
-    if (atomic_flag_test_and_set_explicit(f, memory_order_acquire))
-        wait_for(f);
-    fault_point();
-}
+void siot_take(atomic_flag *f) { siot_take_fast(f); }
 
 int siot_take_within(atomic_flag *f, uint64_t wait_ns)
 {
@@ -85,14 +79,7 @@ int siot_take_within(atomic_flag *f, uint64_t wait_ns)
     return 1;
 }
 
-void siot_let_go(atomic_flag *f)
-{
-    atomic_flag_clear_explicit(f, memory_order_release);
-    atomic_signal_fence(memory_order_seq_cst);
-    if (--siot_t.locks == 0 && SIOT_UNLIKELY(atomic_load_explicit(&siot_pending_signal, memory_order_relaxed)) &&
-        !siot_t.ending)
-        siot_handle_pending_signal();
-}
+void siot_let_go(atomic_flag *f) { siot_let_go_fast(f); }
 
 void siot_lock(void) { siot_take(&big_lock); }
 

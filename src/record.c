@@ -164,6 +164,33 @@ void siot_finish(int slot)
     hand_back(t, end, key);
 }
 
+/* A leaf's event in the next staging slot, its call site walked from
+ * frame (the caller's own, a tracer function's). */
+static inline __attribute__((always_inline)) siot_raw *leaf_stage(siot_tls *t, uint32_t func, uint64_t s0, uint64_t s1,
+                                                                   const void *frame)
+{
+    siot_raw *r = &t->stage[t->nstage];
+    slot_open(t, r, func);
+    r->t_start = siot_stamp_ns(s0);
+    r->t_end = siot_stamp_ns(s1);
+    r->comp = comp_before(t, r->t_start);
+    r->site = site_from(frame);
+    return r;
+}
+
+/* A thread's first leaf, or a full staging area: out of line, so that
+ * siot_leaf saves no registers for the call to begin_slow. In siot_text:
+ * the call site is walked from here. */
+static SIOT_TEXT __attribute__((cold)) siot_raw *leaf_slow(uint32_t func, uint64_t s0, uint64_t s1)
+{
+    siot_tls *t = &siot_t;
+    if (!begin_slow(t)) {
+        t->busy--;
+        return NULL;
+    }
+    return leaf_stage(t, func, s0, s1, __builtin_frame_address(0));
+}
+
 /* Leaf calls (runtime.h): the staging slot is taken after the call, when
  * its times are known. The slot is the next one, as siot_begin would have
  * taken it: a leaf stages nothing while it runs, so the pre-order of the
@@ -173,17 +200,9 @@ SIOT_TEXT siot_raw *siot_leaf(uint32_t func, uint64_t s0, uint64_t s1)
 {
     siot_tls *t = &siot_t;
     t->busy++;
-    if (SIOT_UNLIKELY(!t->inited || t->nstage == t->capstage) && !begin_slow(t)) {
-        t->busy--;
-        return NULL;
-    }
-    siot_raw *r = &t->stage[t->nstage];
-    slot_open(t, r, func);
-    r->t_start = siot_stamp_ns(s0);
-    r->t_end = siot_stamp_ns(s1);
-    r->comp = comp_before(t, r->t_start);
-    r->site = site_from(__builtin_frame_address(0));
-    return r;
+    if (SIOT_UNLIKELY(!t->inited || t->nstage == t->capstage))
+        return leaf_slow(func, s0, s1);
+    return leaf_stage(t, func, s0, s1, __builtin_frame_address(0));
 }
 
 void siot_leaf_finish(siot_raw *r)

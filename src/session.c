@@ -10,12 +10,14 @@
 #include <unistd.h>
 
 #include "compress/queue.h"
+#include "compress/repeat.h"
 #include "compress/renest.h"
 #include "core/format.h"
 #include "core/predef.h"
 #include "src/config.h"
 #include "src/handles.h"
 #include "src/lock.h"
+#include "src/lock_fast.h"
 #include "src/runtime.h"
 #include "src/spill.h"
 #include "src/stack.h"
@@ -540,6 +542,23 @@ static siot_tq *first_group(struct siot_tq **mine)
     return tq;
 }
 
+/* Any group but a repeat, under the queue's lock, which it lets go: out
+ * of line, so that a repeat saves no registers for it. */
+static __attribute__((noinline)) void push_group(siot_tq *tq, const siot_raw *stage, uint32_t n, const uint8_t *pool,
+                                                 uint64_t now, uint64_t key)
+{
+    int spill = 0;
+    if (SIOT_LIKELY(!S.ended && tq->live)) {
+        add_group(tq, stage, n, pool, now, key);
+        spill = siot_cfg.max_memory && tq->arena.used_bytes > tq_limit() && tq->q.n;
+    }
+    siot_let_go_fast(&tq->lock);
+    if (SIOT_UNLIKELY(spill))
+        spill_due(tq);
+    if (SIOT_UNLIKELY(now >= atomic_load_explicit(&S.ckpt_next, memory_order_relaxed)))
+        checkpoint_due(now);
+}
+
 void siot_session_push(struct siot_tq **mine, const siot_raw *stage, uint32_t n, const uint8_t *pool, uint64_t now,
                        uint64_t key)
 {
@@ -548,21 +567,16 @@ void siot_session_push(struct siot_tq **mine, const siot_raw *stage, uint32_t n,
         siot_note_unstaged(n);
         return;
     }
-    siot_take(&tq->lock);
-    int spill = 0;
-    if (SIOT_LIKELY(!S.ended && tq->live)) {
-        /* a repeat adds nothing to the arena but, rarely, a loop count
-         * past the interned ones: the spill check is for the rest */
-        if (n != 1 || !add_repeat(tq, stage, now)) {
-            add_group(tq, stage, n, pool, now, key);
-            spill = siot_cfg.max_memory && tq->arena.used_bytes > tq_limit() && tq->q.n;
-        }
+    siot_take_fast(&tq->lock);
+    /* a repeat adds nothing to the arena but, rarely, a loop count past the
+     * interned ones: the spill check is for the other groups */
+    if (SIOT_LIKELY(n == 1 && !S.ended && tq->live) && add_repeat(tq, stage, now)) {
+        siot_let_go_fast(&tq->lock);
+        if (SIOT_UNLIKELY(now >= atomic_load_explicit(&S.ckpt_next, memory_order_relaxed)))
+            checkpoint_due(now);
+        return;
     }
-    siot_let_go(&tq->lock);
-    if (SIOT_UNLIKELY(spill))
-        spill_due(tq);
-    if (SIOT_UNLIKELY(now >= atomic_load_explicit(&S.ckpt_next, memory_order_relaxed)))
-        checkpoint_due(now);
+    push_group(tq, stage, n, pool, now, key);
 }
 
 /* The checkpoint written under the lock is made durable out of it: fsync

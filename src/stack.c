@@ -281,9 +281,11 @@ static int top_frame(const void *frame, uintptr_t *ip, uintptr_t *sp, uintptr_t 
 {
     if (W.known != 1 || siot_cfg.unwind_always)
         return 0;
+    /* the bounds read once, not in every frame (runs on every traced call) */
+    const uintptr_t lo = W.lo, hi = W.hi - 16;
     const uintptr_t *fp = frame;
     for (int k = 0; k < 16; k++) {
-        if (((uintptr_t)fp & 7) || !in_stack((uintptr_t)fp, 16))
+        if (((uintptr_t)fp & 7) || (uintptr_t)fp < lo || (uintptr_t)fp > hi) /* in_stack(fp, 16) */
             return 0;
         if (!in_tracer(fp[1])) {
             *ip = fp[1];
@@ -398,7 +400,8 @@ static int fast_walk(uintptr_t ip, uintptr_t sp, uintptr_t fpslot, uintptr_t *ra
  * MEMO_WAYS walks share a set, chosen by the top frame: sixteen call sites
  * at one stack depth took 69% misses in a table of one walk per slot
  * (bench/hotpath.c irregular), and one top frame reached from two callers
- * keeps both walks. The set's last hit is tried first. */
+ * keeps both walks. The thread's last hit is tried first (memo_hot), then
+ * the set's. */
 typedef struct memo {
     uintptr_t ip, sp;
     uint32_t nreads, site;
@@ -412,6 +415,12 @@ typedef struct memo_set {
     uint32_t next; /* the way the next put replaces */
 } memo_set;
 static __thread memo_set memos[MEMO_SETS] __attribute__((tls_model("initial-exec")));
+/* The walk the thread last found or put, whatever its set: a loop's call,
+ * the same as the one before it, is checked without hashing its top frame.
+ * Only a hint: memo_holds checks it as any other (zeroed: site 0); never
+ * NULL, so that a miss costs one load and one compare. */
+static const memo memo_none; /* site 0: never holds */
+static __thread const memo *memo_hot __attribute__((tls_model("initial-exec"))) = &memo_none;
 
 static memo_set *memo_set_of(uintptr_t ip, uintptr_t sp)
 {
@@ -424,7 +433,7 @@ static memo_set *memo_set_of(uintptr_t ip, uintptr_t sp)
 
 static int memo_holds(const memo *m, uintptr_t ip, uintptr_t sp)
 {
-    if (!m->site || m->ip != ip || m->sp != sp)
+    if (m->ip != ip || m->sp != sp || !m->site) /* ip first: it tells most apart */
         return 0;
     for (uint32_t i = 0; i < m->nreads; i++)
         if (*(const uintptr_t *)m->rd[i].at != m->rd[i].val)
@@ -432,14 +441,21 @@ static int memo_holds(const memo *m, uintptr_t ip, uintptr_t sp)
     return 1;
 }
 
-static uint32_t memo_find(uintptr_t ip, uintptr_t sp)
+/* The walk memoised in the set of (ip, sp) that was last found there, if
+ * it still holds (a loop's call): NULL when it does not. */
+static inline memo *memo_last(memo_set *set, uintptr_t ip, uintptr_t sp)
 {
-    memo_set *set = memo_set_of(ip, sp);
-    if (set->last && memo_holds(set->last, ip, sp)) /* a loop's call: its set's last */
-        return set->last->site;
+    memo *m = set->last;
+    return m && memo_holds(m, ip, sp) ? m : NULL;
+}
+
+/* The set's other ways. */
+static uint32_t memo_find_other(memo_set *set, uintptr_t ip, uintptr_t sp)
+{
     for (memo *m = set->way; m < set->way + MEMO_WAYS; m++)
         if (m != set->last && memo_holds(m, ip, sp)) {
             set->last = m;
+            memo_hot = m;
             return m->site;
         }
     return 0;
@@ -462,6 +478,7 @@ static void memo_put(uintptr_t ip, uintptr_t sp, const uintptr_t *reads, uint32_
     m->nreads = nreads;
     m->site = site;
     set->last = m;
+    memo_hot = m;
 }
 
 /* How the caller's rbp is found from a frame (sp, fp: its rbp) whose caller
@@ -557,16 +574,20 @@ static uint32_t site_of(const uintptr_t *raw, uint32_t n)
     return site;
 }
 
-SIOT_TEXT uint32_t siot_site_here(unsigned depth, const void *frame)
+/* Everything but a hit in the set's last way: out of line and cold, so
+ * that the hit, nearly every call from a loop, saves no registers and
+ * reserves no stack for the walks' arrays. In siot_text: slow_walk runs
+ * under it. top: ip, sp and fpslot were found (top_frame); verify: this
+ * call compares the fast walk with libunwind's. */
+static SIOT_TEXT __attribute__((cold)) uint32_t site_missed(unsigned depth, int top, int verify, uintptr_t ip,
+                                                            uintptr_t sp, uintptr_t fpslot)
 {
-    uintptr_t raw[MAX_FRAMES], fast[MAX_FRAMES], reads[MEMO_READS], ip, sp, fpslot;
+    uintptr_t raw[MAX_FRAMES], fast[MAX_FRAMES], reads[MEMO_READS];
     uint32_t n, nfast = 0, nreads = 0, site;
+    if (top && !verify && (site = memo_find_other(memo_set_of(ip, sp), ip, sp)))
+        return site;
     if (depth > MAX_FRAMES)
         depth = MAX_FRAMES;
-    int top = top_frame(frame, &ip, &sp, &fpslot);
-    int verify = top && ++W.calls % VERIFY_EVERY == 0;
-    if (top && !verify && (site = memo_find(ip, sp)))
-        return site;
     int have_fast = top && fast_walk(ip, sp, fpslot, fast, depth, &nfast, reads, &nreads) && nfast;
     if (have_fast && !verify && (site = site_of(fast, nfast))) {
         memo_put(ip, sp, reads, nreads, site);
@@ -580,6 +601,23 @@ SIOT_TEXT uint32_t siot_site_here(unsigned depth, const void *frame)
         forget_walks = 0;
     }
     return site_of(raw, n);
+}
+
+SIOT_TEXT uint32_t siot_site_here(unsigned depth, const void *frame)
+{
+    uintptr_t ip = 0, sp = 0, fpslot = 0;
+    int top = top_frame(frame, &ip, &sp, &fpslot);
+    int verify = top && ++W.calls % VERIFY_EVERY == 0;
+    if (SIOT_LIKELY(top && !verify)) {
+        const memo *m = memo_hot;
+        if (SIOT_LIKELY(memo_holds(m, ip, sp)))
+            return m->site;
+        if ((m = memo_last(memo_set_of(ip, sp), ip, sp))) {
+            memo_hot = m;
+            return m->site;
+        }
+    }
+    return site_missed(depth, top, verify, ip, sp, fpslot);
 }
 
 uint64_t siot_site_walk_mismatches(void) { return atomic_load(&walk_mismatches); }
