@@ -21,6 +21,9 @@ set -euo pipefail
 MPI=${MPI:-mpich}
 B=$(pwd)/build/$MPI
 BB=$B/bench
+# Run alone (not by make bench), the programs are relinked when the library
+# changed: a stale binary would measure an older recorder.
+make --no-print-directory -s -f bench/bench.mk MPI="$MPI" "build/$MPI/bench/hotpath" "build/$MPI/bench/hotpath.plain" >&2
 SIOT=$B/bin/siot
 N=${N:-200000}
 NI=${NI:-20000}
