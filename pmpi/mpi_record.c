@@ -91,14 +91,59 @@ int siot_mpi_is_root(MPI_Comm c, int root)
     return rank == root;
 }
 
-void siot_mpi_put_dtypes(siot_raw *ev, uint32_t k, const MPI_Datatype *v, int64_t n)
+static int dtype_keyval = MPI_KEYVAL_INVALID;
+static int dtype_keyval_failed;
+
+static int dtype_freed(MPI_Datatype d, int keyval, void *tag, void *extra)
+{
+    (void)keyval;
+    (void)extra;
+    siot_h_gone(SIOT_H_DTYPE, siot_hkey_dtype(d), (uint64_t)(uintptr_t)tag);
+    return MPI_SUCCESS;
+}
+
+/* Sets the attribute that reports d's free. The keyval is made at the
+ * first datatype, inside MPI_Init..MPI_Finalize (a datatype exists only
+ * there). MPI_TYPE_NULL_COPY_FN: a duplicate is a new type, with its own
+ * id, watched when the tracer sees it. */
+static void dtype_watch(MPI_Datatype d)
+{
+    if (dtype_keyval == MPI_KEYVAL_INVALID && !dtype_keyval_failed &&
+        PMPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, dtype_freed, &dtype_keyval, NULL) != MPI_SUCCESS)
+        dtype_keyval_failed = 1;
+    if (dtype_keyval == MPI_KEYVAL_INVALID)
+        return;
+    uint64_t tag = siot_h_tag(SIOT_H_DTYPE, siot_hkey_dtype(d));
+    if (tag)
+        PMPI_Type_set_attr(d, dtype_keyval, (void *)(uintptr_t)tag);
+}
+
+int64_t siot_mpi_dtype_new(MPI_Datatype d)
+{
+    if (d == MPI_DATATYPE_NULL)
+        return -1;
+    int64_t id = siot_h_new(SIOT_H_DTYPE, siot_hkey_dtype(d));
+    if (id >= SIOT_DTYPE_BASE)
+        dtype_watch(d);
+    return id;
+}
+
+int64_t siot_mpi_dtype_first_seen(MPI_Datatype d, int ok)
+{
+    int64_t id = siot_h_id(SIOT_H_DTYPE, siot_hkey_dtype(d));
+    if (ok && id >= SIOT_DTYPE_BASE)
+        dtype_watch(d);
+    return id;
+}
+
+void siot_mpi_put_dtypes(siot_raw *ev, uint32_t k, const MPI_Datatype *v, int64_t n, int ok)
 {
     if (!v || n < 0 || n > SIOT_MAX_ARRAY)
         return;
     int64_t *a = siot_put_arr(ev, k, (uint32_t)n);
     if (a)
         for (int64_t i = 0; i < n; i++)
-            a[i] = siot_mpi_dtype_id(v[i]);
+            a[i] = siot_mpi_dtype_in(v[i], ok);
 }
 
 /* Arrays of MPI_Aint and of MPI_Count (two types, possibly of different

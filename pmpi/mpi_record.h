@@ -54,13 +54,22 @@ static inline int64_t siot_mpi_group_new(MPI_Group g)
 {
     return g == MPI_GROUP_NULL ? -1 : siot_h_new(SIOT_H_GROUP, siot_hkey_group(g));
 }
-static inline int64_t siot_mpi_dtype_id(MPI_Datatype d)
+/* Datatypes are watched for their free: MPI-IO makes and frees its own
+ * copies of the program's types with PMPI calls the tracer does not see,
+ * and MPI reuses their handle values. An attribute whose delete callback
+ * reports the free (siot_h_gone) is set on each datatype the tracer gives
+ * an id to, when it is made (siot_mpi_dtype_new) or first seen made by a
+ * call it does not record (siot_mpi_dtype_in, once the call succeeded:
+ * an invalid handle is never touched). Called under the recorder lock;
+ * the callback itself takes no lock. */
+int64_t siot_mpi_dtype_new(MPI_Datatype d);
+int64_t siot_mpi_dtype_first_seen(MPI_Datatype d, int ok);
+static inline int64_t siot_mpi_dtype_in(MPI_Datatype d, int ok)
 {
-    return d == MPI_DATATYPE_NULL ? -1 : siot_h_id(SIOT_H_DTYPE, siot_hkey_dtype(d));
-}
-static inline int64_t siot_mpi_dtype_new(MPI_Datatype d)
-{
-    return d == MPI_DATATYPE_NULL ? -1 : siot_h_new(SIOT_H_DTYPE, siot_hkey_dtype(d));
+    if (d == MPI_DATATYPE_NULL)
+        return -1;
+    int32_t id = siot_h_find(SIOT_H_DTYPE, siot_hkey_dtype(d));
+    return id >= 0 ? id : siot_mpi_dtype_first_seen(d, ok);
 }
 static inline int64_t siot_mpi_op_id(MPI_Op o)
 {
@@ -103,7 +112,7 @@ int64_t siot_mpi_outdegree(MPI_Comm c);
 int64_t siot_mpi_cartdim(MPI_Comm c);
 int siot_mpi_is_root(MPI_Comm c, int root);
 
-void siot_mpi_put_dtypes(siot_raw *ev, uint32_t k, const MPI_Datatype *v, int64_t n);
+void siot_mpi_put_dtypes(siot_raw *ev, uint32_t k, const MPI_Datatype *v, int64_t n, int ok);
 void siot_mpi_put_aints(siot_raw *ev, uint32_t k, const MPI_Aint *v, int64_t n);
 #if MPI_VERSION >= 4
 void siot_mpi_put_counts(siot_raw *ev, uint32_t k, const MPI_Count *v, int64_t n);

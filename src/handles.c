@@ -13,6 +13,7 @@
 typedef struct htab {
     uintptr_t *keys;
     int32_t *ids;
+    uint64_t *tags; /* siot_h_tag's, 0 for none */
     uint8_t *state; /* 0 empty, 1 used, 2 deleted */
     uint32_t cap, used, tomb;
     uint64_t *idbits; /* ids in use */
@@ -56,10 +57,12 @@ static int grow(htab *h)
     uint32_t ncap = h->cap ? h->cap * 2 : 64;
     uintptr_t *keys = siot_calloc(ncap, sizeof *keys);
     int32_t *ids = siot_calloc(ncap, sizeof *ids);
+    uint64_t *tags = siot_calloc(ncap, sizeof *tags);
     uint8_t *state = siot_calloc(ncap, 1);
-    if (!keys || !ids || !state) {
+    if (!keys || !ids || !tags || !state) {
         siot_free(keys);
         siot_free(ids);
+        siot_free(tags);
         siot_free(state);
         return 0;
     }
@@ -71,13 +74,16 @@ static int grow(htab *h)
             j = (j + 1) & (ncap - 1);
         keys[j] = h->keys[i];
         ids[j] = h->ids[i];
+        tags[j] = h->tags[i];
         state[j] = 1;
     }
     siot_free(h->keys);
     siot_free(h->ids);
+    siot_free(h->tags);
     siot_free(h->state);
     h->keys = keys;
     h->ids = ids;
+    h->tags = tags;
     h->state = state;
     h->cap = ncap;
     h->tomb = 0;
@@ -148,6 +154,7 @@ static int32_t insert(htab *h, uintptr_t key, int32_t id)
         h->tomb--;
     h->keys[j] = key;
     h->ids[j] = id;
+    h->tags[j] = 0;
     h->state[j] = 1;
     h->used++;
     hint_add(h, key, 1);
@@ -168,8 +175,91 @@ static void remove_slot(htab *h, uint32_t j)
         h->lowest = id;
 }
 
+/* Frees reported by siot_h_gone, waiting for the lock: a place is free
+ * (0), being written (1) or ready (2). Written from any thread, read under
+ * the lock by drain_gone. */
+#define GONE_PLACES 256
+static struct gone {
+    uint32_t state;
+    int kind;
+    uintptr_t key;
+    uint64_t tag;
+} gone[GONE_PLACES];
+static uint32_t gone_ready; /* places in state 2 */
+static uint64_t gone_lost, next_tag;
+
+/* The last mappings drain_gone dropped: a release that another thread's
+ * lookup overtook (a free reported by its callback, drained before the
+ * freeing call's own release) still gets the id. */
+#define DROPPED_KEPT 8
+static struct dropped {
+    int kind;
+    uintptr_t key;
+    int32_t id_plus1; /* 0: none */
+} dropped[DROPPED_KEPT];
+static unsigned dropped_next;
+
+void siot_h_gone(int kind, uintptr_t key, uint64_t tag)
+{
+    for (unsigned i = 0; i < GONE_PLACES; i++) {
+        uint32_t free_place = 0;
+        if (!__atomic_compare_exchange_n(&gone[i].state, &free_place, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+            continue;
+        gone[i].kind = kind;
+        gone[i].key = key;
+        gone[i].tag = tag;
+        __atomic_store_n(&gone[i].state, 2, __ATOMIC_RELEASE);
+        __atomic_add_fetch(&gone_ready, 1, __ATOMIC_RELEASE);
+        return;
+    }
+    __atomic_add_fetch(&gone_lost, 1, __ATOMIC_RELAXED);
+}
+
+uint64_t siot_h_gone_lost(void) { return __atomic_load_n(&gone_lost, __ATOMIC_RELAXED); }
+
+static void drop_gone(const struct gone *g)
+{
+    if (g->kind < 0 || g->kind >= SIOT_NHKINDS)
+        return;
+    htab *h = &tabs[g->kind];
+    int64_t j = slot_of(h, g->key);
+    if (j < 0 || h->tags[j] != g->tag)
+        return; /* released by its own free, or the handle value made again */
+    dropped[dropped_next++ % DROPPED_KEPT] = (struct dropped){g->kind, g->key, h->ids[j] + 1};
+    remove_slot(h, (uint32_t)j);
+}
+
+static void drain_gone_slow(void)
+{
+    for (unsigned i = 0; i < GONE_PLACES; i++) {
+        if (__atomic_load_n(&gone[i].state, __ATOMIC_ACQUIRE) != 2)
+            continue;
+        drop_gone(&gone[i]);
+        __atomic_store_n(&gone[i].state, 0, __ATOMIC_RELEASE);
+        __atomic_sub_fetch(&gone_ready, 1, __ATOMIC_RELAXED);
+    }
+}
+
+/* Called under the lock before a lookup: one atomic load when nothing waits. */
+static inline void drain_gone(void)
+{
+    if (__atomic_load_n(&gone_ready, __ATOMIC_ACQUIRE))
+        drain_gone_slow();
+}
+
+uint64_t siot_h_tag(int kind, uintptr_t key)
+{
+    htab *h = &tabs[kind];
+    int64_t j = slot_of(h, key);
+    if (j < 0 || h->ids[j] < h->base)
+        return 0;
+    h->tags[j] = ++next_tag;
+    return h->tags[j];
+}
+
 int32_t siot_h_find(int kind, uintptr_t key)
 {
+    drain_gone();
     htab *h = &tabs[kind];
     int64_t j = slot_of(h, key);
     return j < 0 ? -1 : h->ids[j];
@@ -190,6 +280,7 @@ uint64_t siot_h_unknown_uses(void) { return unknown_uses; }
 
 int32_t siot_h_id(int kind, uintptr_t key)
 {
+    drain_gone();
     htab *h = &tabs[kind];
     int64_t j = slot_of(h, key);
     if (j >= 0)
@@ -199,6 +290,7 @@ int32_t siot_h_id(int kind, uintptr_t key)
 
 int32_t siot_h_new(int kind, uintptr_t key)
 {
+    drain_gone();
     htab *h = &tabs[kind];
     int64_t j = slot_of(h, key);
     /* MPICH gives every request that completed as it was made (a small
@@ -218,6 +310,7 @@ int32_t siot_h_new(int kind, uintptr_t key)
 
 int32_t siot_h_next(int kind)
 {
+    drain_gone();
     htab *h = &tabs[kind];
     int32_t id = h->lowest < h->base ? h->base : h->lowest;
     while (id_used(h, id))
@@ -227,6 +320,7 @@ int32_t siot_h_next(int kind)
 
 int32_t siot_h_new_at(int kind, uintptr_t key, int32_t id)
 {
+    drain_gone();
     htab *h = &tabs[kind];
     int64_t j = slot_of(h, key);
     if (j >= 0) {
@@ -239,12 +333,27 @@ int32_t siot_h_new_at(int kind, uintptr_t key, int32_t id)
     return insert(h, key, id);
 }
 
+static int32_t dropped_id(int kind, uintptr_t key)
+{
+    for (unsigned i = 0; i < DROPPED_KEPT; i++) {
+        struct dropped *d = &dropped[(dropped_next - 1 - i) % DROPPED_KEPT];
+        if (d->id_plus1 && d->key == key && d->kind == kind) {
+            int32_t id = d->id_plus1 - 1;
+            d->id_plus1 = 0;
+            return id;
+        }
+    }
+    return -1;
+}
+
+/* No drain here: the freeing call's own callback has just reported this
+ * handle, and its release must still find the id. */
 int32_t siot_h_release(int kind, uintptr_t key)
 {
     htab *h = &tabs[kind];
     int64_t j = slot_of(h, key);
     if (j < 0)
-        return -1;
+        return dropped_id(kind, key);
     int32_t id = h->ids[j];
     if (id >= h->base)
         remove_slot(h, (uint32_t)j);
@@ -272,6 +381,7 @@ void siot_h_clear(int kind)
     htab *h = &tabs[kind];
     siot_free(h->keys);
     siot_free(h->ids);
+    siot_free(h->tags);
     siot_free(h->state);
     siot_free(h->idbits);
     int32_t base = h->base;

@@ -48,6 +48,21 @@ int32_t siot_h_next(int kind);
 int32_t siot_h_new_at(int kind, uintptr_t key, int32_t id);
 /* Releases the id of key; returns it (or -1). */
 int32_t siot_h_release(int kind, uintptr_t key);
+/* Handles a library may free where the tracer cannot see (MPI-IO frees
+ * its own copies of datatypes with PMPI_Type_free): a mapping can carry a
+ * tag, and a free learnt some other way (an MPI attribute's delete
+ * callback, pmpi/mpi_record.c) is reported with siot_h_gone. The mapping is
+ * dropped, its id free again, at the next lookup of any kind (siot_h_find,
+ * _id, _new, _new_at, _next) if it still carries that tag; so an id that
+ * MPI reuses the handle value of is not taken for the old object, and ids
+ * stay the lowest free ones whatever order the library frees in.
+ * siot_h_tag: a new tag (nonzero) for key's mapping, 0 when key is not
+ * mapped or holds a predefined id. siot_h_gone: lock-free, safe from any
+ * thread and from inside MPI; when its 256 waiting places are full the free
+ * is lost (counted: siot_h_gone_lost) and the old mapping stays. */
+uint64_t siot_h_tag(int kind, uintptr_t key);
+void siot_h_gone(int kind, uintptr_t key, uint64_t tag);
+uint64_t siot_h_gone_lost(void);
 /* Predefined handle with a fixed id. */
 void siot_h_fixed(int kind, uintptr_t key, int32_t id);
 /* Ids below base are reserved for predefined handles. */

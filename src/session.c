@@ -341,6 +341,13 @@ static void describe_notes(siot_trace *t, const qtotals *q)
                  (unsigned long long)siot_h_unknown_uses(), SIOT_ID_UNKNOWN);
         siot_trace_set_kv(t, "unknown_handles", note);
     }
+    if (siot_h_gone_lost()) {
+        snprintf(note, sizeof note,
+                 "%llu frees of handles made or freed by calls the tracer does not record came while 256 waited: "
+                 "their ids stay taken, and a reused handle value may show an old id",
+                 (unsigned long long)siot_h_gone_lost());
+        siot_trace_set_kv(t, "handle_frees_lost", note);
+    }
     if (siot_unstaged_calls()) {
         snprintf(note, sizeof note, "%llu calls ran unrecorded: no memory to stage them",
                  (unsigned long long)siot_unstaged_calls());
