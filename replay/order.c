@@ -64,19 +64,9 @@ void rp_order_end(rp_order *o)
     o->active = 0;
 }
 
-/* A call inside a creating collective open: this rank's O_CREAT open
- * (barrier before, barrier after), or its first call on the file that
- * succeeded (both barriers before it). */
-static void inside_creation(rp_order *o, const rp_step *st)
+/* Whether the step's path is the file the collective open names. */
+static int on_the_file(const rp_order *o, const rp_step *st)
 {
-    for (uint32_t k = 0; k < st->fn->nargs && k < st->ev->nargs; k++) {
-        unsigned role = st->fn->argroles[k];
-        if (role == SIOT_ROLE_oflags && (siot_eval_int(st->ev->args[k], &st->ctx, 0) & O_CREAT)) {
-            PMPI_Barrier(o->comm);
-            o->after_create = 1;
-            return;
-        }
-    }
     siot_vbuf scratch;
     siot_vbuf_init(&scratch);
     int on_file = 0;
@@ -86,7 +76,32 @@ static void inside_creation(rp_order *o, const rp_step *st)
             on_file = v.kind == SIOT_V_STR && v.slen == o->pathlen && memcmp(v.s, o->path, v.slen) == 0;
     }
     siot_vbuf_free(&scratch);
-    if (on_file && siot_eval_int(st->ev->ret, &st->ctx, -1) >= 0 && siot_eval_int(st->ev->err, &st->ctx, 0) == 0)
+    return on_file;
+}
+
+static int creates(const rp_step *st)
+{
+    for (uint32_t k = 0; k < st->fn->nargs && k < st->ev->nargs; k++)
+        if (st->fn->argroles[k] == SIOT_ROLE_oflags && (siot_eval_int(st->ev->args[k], &st->ctx, 0) & O_CREAT))
+            return 1;
+    return 0;
+}
+
+/* A call inside a creating collective open: this rank's O_CREAT open of
+ * the file (barrier before, barrier after), or its first call on the file
+ * that succeeded (both barriers before it). An O_CREAT open of another
+ * file is neither: Open MPI opens FILE.locktest.N with O_CREAT on every
+ * rank inside MPI_File_open, before the file itself. */
+static void inside_creation(rp_order *o, const rp_step *st)
+{
+    if (!on_the_file(o, st))
+        return;
+    if (creates(st)) {
+        PMPI_Barrier(o->comm);
+        o->after_create = 1;
+        return;
+    }
+    if (siot_eval_int(st->ev->ret, &st->ctx, -1) >= 0 && siot_eval_int(st->ev->err, &st->ctx, 0) == 0)
         pass_creation(o);
 }
 
