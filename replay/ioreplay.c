@@ -375,7 +375,13 @@ static int start(run *r, int *argc, char ***argv)
                                                       : "another rank cannot read the trace");
     if (loaded)
         siot_trace_free(&r->t);
-    PMPI_Finalize();
+    /* MPI_Finalize, not PMPI_: under --verify the preloaded tracer ends as
+     * at any finalize (not as a run that stopped without one, leaving a
+     * part file per rank); its trace of a replay that did not start is
+     * removed. */
+    MPI_Finalize();
+    if (r->rank == 0 && rp_verify_trace())
+        unlink(rp_verify_trace());
     return 2;
 }
 
