@@ -94,6 +94,12 @@ static void emit_mpi_bytes(const func *f)
                base == SIOT_CLASS_read || base == SIOT_CLASS_write;
     if (!data)
         return;
+    /* A message to or from MPI_PROC_NULL moves no data (the call returns at
+     * once): its bytes stay 0. The first peer is the one the first count
+     * goes with (MPI_Sendrecv: dest, with sendcount). */
+    const param *peer = find_role(f, SIOT_ROLE_peer);
+    if (peer)
+        o("    if (%s != MPI_PROC_NULL) {\n", peer->name);
     if (iost)
         o("    if (ret == MPI_SUCCESS) ev->bytes = siot_mpi_status_bytes(siot_sp_%s);\n", iost->name);
     else if (base == SIOT_CLASS_recv && st && !(f->cls & SIOT_CLS_NB))
@@ -102,6 +108,8 @@ static void emit_mpi_bytes(const func *f)
         o("    if (ret == MPI_SUCCESS) ev->bytes = siot_mpi_bytes(%s, %s);\n", count->name, dt->name);
     else if (dt) /* one element (MPI_Fetch_and_op, MPI_Compare_and_swap) */
         o("    if (ret == MPI_SUCCESS) ev->bytes = siot_mpi_bytes(1, %s);\n", dt->name);
+    if (peer)
+        o("    }\n");
 }
 
 static void emit_bytes(const func *f)
