@@ -8,6 +8,7 @@
 # replay's bytes (the request the program never completed included: the
 # replay completes it at the end) are those of the program's source. The
 # aio_error calls that found a request running are polls: not reissued.
+# The completions of a request never started are listed, exit 1.
 . "$(dirname "$0")/../lib.sh"
 build_traced aiomix
 SRC=$ROOT/tests/progs/aiomix.c
@@ -58,5 +59,16 @@ PY
     grep -Eq "^  bytes read +$R +$R " aio-$level.report ||
         { cat aio-$level.report >&2; fail "$level: the replay's bytes read are not $R"; }
     grep -Eq "^  calls not replayed +0 +0 " aio-$level.report || { cat aio-$level.report >&2; fail "$level: calls not replayed"; }
+done
+# completions of a request the program never started: not reissued, each
+# listed with the reason, exit 1
+mkdir -p orig-unstarted
+(cd orig-unstarted && SIOT_TRACE=$WORK/unstarted.siot mpirun_np 1 ../aiomix unstarted > /dev/null) || fail "unstarted: original run"
+rc=0
+mpirun_np 1 "$B/bin/ioreplay" --explain --root "$WORK/root-unstarted" unstarted.siot > unstarted.report || rc=$?
+[ $rc = 1 ] || { cat unstarted.report >&2; fail "unstarted: exit $rc, want 1"; }
+for fn in aio_error aio_return; do
+    grep -q "$fn.*an aio request that the replay did not start" unstarted.report ||
+        { cat unstarted.report >&2; fail "unstarted: $fn not listed with its reason"; }
 done
 pass "aio replayed as aio: overlapping requests, polls, suspends, lists, a request never completed"

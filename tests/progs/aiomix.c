@@ -6,7 +6,10 @@
  * never completes (it overwrites the file's first bytes, so that the file's
  * size does not depend on whether it ran before the exit). The counts and
  * sizes below are what tests/integ/79-replay-aio.sh reads. Any call that
- * does not do what it should ends the program with a message and status 1. */
+ * does not do what it should ends the program with a message and status 1.
+ *
+ * aiomix unstarted: aio_error and aio_return on an aiocb never submitted
+ * (glibc reads its zeroed fields: 0 and 0), which a replay cannot reissue. */
 #define _GNU_SOURCE
 #include <aio.h>
 #include <errno.h>
@@ -132,6 +135,14 @@ int main(int argc, char **argv)
     if (fd < 0 || !buf || !in)
         die("open");
     memset(buf, 'a' + rank, N_OVER * W_BYTES);
+    if (argc > 1 && strcmp(argv[1], "unstarted") == 0) {
+        struct aiocb never;
+        prep(&never, fd, buf, W_BYTES, 0, LIO_WRITE);
+        if (aio_error(&never) != 0 || aio_return(&never) != 0)
+            die("an aiocb never submitted");
+        MPI_Finalize();
+        return 0;
+    }
     overlapping_writes(fd, buf);
     overlapping_reads(fd, in);
     lists(fd, buf);
