@@ -173,7 +173,7 @@ int rp_sized_name_to_handle_at(rp_state *c, int dirfd, const char *pathname, str
  * recorded aio_return ends it; aio_error, aio_return, aio_suspend and
  * aio_cancel are reissued on the replay's aiocb of the recorded request
  * (the oldest alike: descriptor, offset, nbytes, lio_opcode). A completion
- * that found its request complete in the run waits for the replay's first,
+ * that found its request complete in the run first waits for the replay's,
  * without a traced call; an aio_error that found it running (EINPROGRESS)
  * and an aio_suspend that timed out are polls (rp_poll). A completion whose
  * request the replay did not start is skipped with the reason. Requests
