@@ -396,6 +396,8 @@ int rp_aio_fields(rp_state *c, const siot_value *v, int64_t i, int64_t out[4])
     if (v->kind != SIOT_V_ARR || i < 0 || (uint64_t)(i + 1) * 4 > v->n)
         return -1;
     const int64_t *r = v->arr + 4 * i;
+    if (r[0] == -2) /* the program's NULL (aio_cancel of all a descriptor's requests) */
+        return -2;
     int fd = rp_fd(c, r[0]);
     if (fd < 0)
         return -1;
@@ -405,21 +407,6 @@ int rp_aio_fields(rp_state *c, const siot_value *v, int64_t i, int64_t out[4])
     out[3] = r[3];
     return fd;
 }
-
-int rp_aio_now(rp_state *c, int op, int fd, int64_t off, int64_t n)
-{
-    void *b = rp_buf(c, RP_SLOTS - 1, n);
-    if (!b)
-        return -1;
-    ssize_t r = 0;
-    if (op == LIO_READ)
-        r = pread(fd, b, (size_t)n, (off_t)off);
-    else if (op == LIO_WRITE)
-        r = pwrite(fd, b, (size_t)n, (off_t)off);
-    return r < 0 ? -1 : 0;
-}
-
-int rp_aio_fsync_fd(int op, int fd) { return op == O_DSYNC ? fdatasync(fd) : fsync(fd); }
 
 const char *rp_text(rp_state *c, int64_t n, int slot)
 {
@@ -671,6 +658,8 @@ int rp_mapped_close_range(rp_state *c, const siot_value *ids, unsigned int last,
         int fd = rp_fd(c, ids->arr[i]);
         if (fd < 0)
             continue; /* opened by a call the replay did not reissue */
+        if (!((unsigned)flags & CLOSE_RANGE_CLOEXEC))
+            rp_aio_closing(c, fd);
         if (close_range((unsigned)fd, (unsigned)fd, flags) != 0)
             ret = -1;
         else if (!((unsigned)flags & CLOSE_RANGE_CLOEXEC))
@@ -1022,6 +1011,7 @@ void rp_init(rp_state *c, int rank, const char *root)
 
 void rp_free(rp_state *c)
 {
+    rp_aio_finish(c); /* before the buffers go: none is glibc's any more */
     for (int i = 0; i < RP_SLOTS; i++)
         free(c->buf[i]);
     for (size_t i = 0; i + sizeof(void *) <= c->retired.len; i += sizeof(void *)) {

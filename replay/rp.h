@@ -79,6 +79,9 @@ typedef struct rp_state {
     MPI_Request *held;      /* rp_hold_others: the requests held back (MPI_REQUEST_NULL: given) */
     int64_t nheld, heldcap;
     rp_unmade unmade; /* objects made by calls not reissued (ioreplay notes them) */
+    struct rp_aio **aio; /* aio requests started and not ended, oldest first (rp_aio.c) */
+    size_t naio, aiocap;
+    uint64_t aio_read_bytes, aio_written_bytes; /* by the replay's aio requests, for the report */
 } rp_state;
 
 typedef int (*rp_fn)(rp_state *c, const siot_value *a, int64_t rec_ret);
@@ -164,11 +167,22 @@ void rp_mapped_closefrom(rp_state *c, const siot_value *ids);
  * program's is not recorded). */
 int rp_sized_name_to_handle_at(rp_state *c, int dirfd, const char *pathname, struct file_handle *handle, int *mount_id,
                          int flags);
-/* aio requests, replayed synchronously: the transfer is made at once with
- * pread or pwrite (a traced replay records those), and the completion calls
- * (aio_error, aio_return, aio_suspend) are not replayed. rp_aio_fields:
- * request i of a recorded [fd id, offset, nbytes, opcode]... array, its
- * descriptor mapped; -1 when it is unknown or NULL. */
+/* aio requests (replay/rp_aio.c): each recorded start (aio_read, aio_write,
+ * aio_fsync, lio_listio) starts a real request on an aiocb of the replay's
+ * own, with a buffer of the recorded size, kept in c's table until a
+ * recorded aio_return ends it; aio_error, aio_return, aio_suspend and
+ * aio_cancel are reissued on the replay's aiocb of the recorded request
+ * (the oldest alike: descriptor, offset, nbytes, lio_opcode). A completion
+ * that found its request complete in the run first waits for the replay's,
+ * without a traced call; an aio_error that found it running (EINPROGRESS)
+ * and an aio_suspend that timed out are polls (rp_poll). A completion whose
+ * request the replay did not start is skipped with the reason. Requests
+ * never completed are completed at a close of their descriptor and at the
+ * end (rp_aio_finish); their bytes are counted in aio_read_bytes and
+ * aio_written_bytes. rp_aio_fields: request i of a recorded [fd id, offset,
+ * nbytes, opcode]... array, its descriptor mapped; -1 when the descriptor is
+ * unknown, -2 for a NULL request. The 64 calls take the same struct
+ * (rp_aio.c asserts it) and a flag. */
 int rp_aio_fields(rp_state *c, const siot_value *v, int64_t i, int64_t out[4]);
 #define RP_AIO_FILL(c, v, i, cb)                                                                               \
     __extension__({                                                                                            \
@@ -182,27 +196,35 @@ int rp_aio_fields(rp_state *c, const siot_value *v, int64_t i, int64_t out[4]);
         }                                                                                                      \
         rp_ok_;                                                                                                \
     })
-/* One transfer: LIO_READ or LIO_WRITE of n bytes at off; 0 or -1. */
-int rp_aio_now(rp_state *c, int op, int fd, int64_t off, int64_t n);
-#define rp_sync_aio_read(c, cb) rp_aio_now((c), LIO_READ, (cb)->aio_fildes, (cb)->aio_offset, (int64_t)(cb)->aio_nbytes)
-#define rp_sync_aio_write(c, cb) rp_aio_now((c), LIO_WRITE, (cb)->aio_fildes, (cb)->aio_offset, (int64_t)(cb)->aio_nbytes)
-#define rp_sync_aio_read64 rp_sync_aio_read
-#define rp_sync_aio_write64 rp_sync_aio_write
-int rp_aio_fsync_fd(int op, int fd);
-#define rp_sync_aio_fsync(c, op, cb) rp_aio_fsync_fd((op), (cb)->aio_fildes)
-#define rp_sync_aio_fsync64 rp_sync_aio_fsync
-#define rp_sync_lio_listio(c, mode, list, nent, sig)                                                                \
-    __extension__({                                                                                            \
-        int rp_r_ = 0;                                                                                         \
-        for (int rp_i_ = 0; rp_i_ < (nent); rp_i_++)                                                           \
-            if ((list)[rp_i_] && rp_aio_now((c), (list)[rp_i_]->aio_lio_opcode, (list)[rp_i_]->aio_fildes,      \
-                                            (list)[rp_i_]->aio_offset, (int64_t)(list)[rp_i_]->aio_nbytes) < 0) \
-                rp_r_ = -1;                                                                                    \
-        (void)(mode);                                                                                          \
-        (void)(sig);                                                                                           \
-        rp_r_;                                                                                                 \
-    })
-#define rp_sync_lio_listio64 rp_sync_lio_listio
+enum { RP_AIO_SYNC = -1 }; /* the kind of an aio_fsync request (else LIO_READ, LIO_WRITE) */
+int rp_aio_start(rp_state *c, int kind, int wide, const struct aiocb *r, int op);
+int rp_aio_list(rp_state *c, int wide, int mode, struct aiocb *const *list, int64_t listed, int nent);
+int rp_aio_error_as(rp_state *c, int64_t rec, int wide, const struct aiocb *r);
+ssize_t rp_aio_return_as(rp_state *c, int64_t rec, int wide, const struct aiocb *r);
+int rp_aio_suspend_as(rp_state *c, int64_t rec, int wide, const struct aiocb *const *list, int64_t listed, int nent);
+int rp_aio_cancel_as(rp_state *c, int64_t rec, int wide, int fd, const struct aiocb *r);
+/* A close of fd: its requests complete first, then no later call finds them. */
+void rp_aio_closing(rp_state *c, int fd);
+/* The end of the replay: every request still in the table completed. */
+void rp_aio_finish(rp_state *c);
+#define RP_AIOCB(cb) ((const struct aiocb *)(const void *)(cb))
+#define RP_AIOLIST(l) ((struct aiocb *const *)(void *)(l))
+#define rp_start_aio_read(c, cb) rp_aio_start((c), LIO_READ, 0, RP_AIOCB(cb), 0)
+#define rp_start_aio_read64(c, cb) rp_aio_start((c), LIO_READ, 1, RP_AIOCB(cb), 0)
+#define rp_start_aio_write(c, cb) rp_aio_start((c), LIO_WRITE, 0, RP_AIOCB(cb), 0)
+#define rp_start_aio_write64(c, cb) rp_aio_start((c), LIO_WRITE, 1, RP_AIOCB(cb), 0)
+#define rp_start_aio_fsync(c, op, cb) rp_aio_start((c), RP_AIO_SYNC, 0, RP_AIOCB(cb), (op))
+#define rp_start_aio_fsync64(c, op, cb) rp_aio_start((c), RP_AIO_SYNC, 1, RP_AIOCB(cb), (op))
+#define rp_start_lio_listio(c, mode, l, listed, nent, sig) rp_aio_list((c), 0, (mode), RP_AIOLIST(l), (listed), (nent))
+#define rp_start_lio_listio64(c, mode, l, listed, nent, sig) rp_aio_list((c), 1, (mode), RP_AIOLIST(l), (listed), (nent))
+#define rp_on_aio_error(c, rec, cb) rp_aio_error_as((c), (rec), 0, RP_AIOCB(cb))
+#define rp_on_aio_error64(c, rec, cb) rp_aio_error_as((c), (rec), 1, RP_AIOCB(cb))
+#define rp_on_aio_return(c, rec, cb) rp_aio_return_as((c), (rec), 0, RP_AIOCB(cb))
+#define rp_on_aio_return64(c, rec, cb) rp_aio_return_as((c), (rec), 1, RP_AIOCB(cb))
+#define rp_on_aio_suspend(c, rec, l, listed, nent, t) rp_aio_suspend_as((c), (rec), 0, (const struct aiocb *const *)RP_AIOLIST(l), (listed), (nent))
+#define rp_on_aio_suspend64(c, rec, l, listed, nent, t) rp_aio_suspend_as((c), (rec), 1, (const struct aiocb *const *)RP_AIOLIST(l), (listed), (nent))
+#define rp_on_aio_cancel(c, rec, fd, cb) rp_aio_cancel_as((c), (rec), 0, (fd), RP_AIOCB(cb))
+#define rp_on_aio_cancel64(c, rec, fd, cb) rp_aio_cancel_as((c), (rec), 1, (fd), RP_AIOCB(cb))
 
 /* ---- MPI ---- */
 MPI_Comm rp_comm(rp_state *c, int64_t id);

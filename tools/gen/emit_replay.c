@@ -75,13 +75,19 @@ static void emit_replay_call(const func *f)
         return;
     }
     if (f->replay[0]) {
-        /* made another way (replay/rp.h): a temporary file at its recorded name, aio synchronously */
+        /* made another way (replay/rp.h): a temporary file at its recorded name, aio on the replay's aiocbs */
         if (f->retrole == SIOT_ROLE_r_void)
             o("    %s(c", f->replay);
         else
             o("    %s ret = %s(c", f->rettype, f->replay);
+        /* a completion's replayer makes the recorded outcome: it is given it */
+        unsigned base = SIOT_CLASS_BASE(f->cls);
+        if (base == SIOT_CLASS_wait || base == SIOT_CLASS_test || base == SIOT_CLASS_cancel)
+            o(", rec_ret");
         for (int i = 0; i < f->np; i++)
-            if (f->p[i].role != SIOT_ROLE_vargs && f->p[i].role != SIOT_ROLE_vlist) /* not recorded */
+            if (f->p[i].role == SIOT_ROLE_aiolist) /* and how many requests the record holds */
+                o(", %s, %s_n", f->p[i].name, f->p[i].name);
+            else if (f->p[i].role != SIOT_ROLE_vargs && f->p[i].role != SIOT_ROLE_vlist) /* not recorded */
                 o(", %s", f->p[i].name);
         o(");\n%s", f->retrole == SIOT_ROLE_r_void ? "    int ret = 0;\n" : "");
         return;
@@ -194,6 +200,16 @@ static void emit_retest(const func *f)
     o(");\n");
 }
 
+/* A close of a descriptor: the replay's aio requests on it complete first
+ * (a request the program had completed by then must not fail on a closed
+ * descriptor in a replay that is slower). */
+static void emit_aio_closing(const func *f)
+{
+    const param *fd = find_role(f, SIOT_ROLE_fd);
+    if (f->layer == SIOT_LAYER_posix && fd && (SIOT_CLASS_BASE(f->cls) == SIOT_CLASS_close || f->closes))
+        o("    rp_aio_closing(c, %s);\n", fd->name);
+}
+
 static void emit_replayer(const func *f)
 {
     o("\n/* %s:%d */\nstatic int rp_%s(rp_state *c, const siot_value *a, int64_t rec_ret)\n{\n", f->file, f->line, f->name);
@@ -219,6 +235,7 @@ static void emit_replayer(const func *f)
             role_replay_unrecorded(f, &f->p[i]);
     if (is_mpi_ret(f))
         emit_completion_as_recorded(f);
+    emit_aio_closing(f);
     emit_replay_call(f);
     if (is_mpi_ret(f))
         emit_retest(f);

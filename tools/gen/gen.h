@@ -62,7 +62,7 @@ typedef struct func {
     int agree;           /* agree: the ranks agree on the new handle's id */
     int closes;          /* closes: the call closes its stream, directory or descriptor */
     char real[96];       /* real=NAME */
-    char replay[96];     /* replay=NAME: ioreplay calls NAME(c, args...) (replay/rp.h) instead */
+    char replay[96];     /* replay=NAME: ioreplay calls NAME(c, args...) (replay/rp.h) instead; a completion NAME(c, rec_ret, args...) */
     char stdstream[16];  /* stream=stdout|stdin: the stream a call without one uses (printf, scanf) */
     int consumed;        /* consumed: bytes = how far the call moved its stream's position (scanf) */
     char noreplay[160];  /* noreplay="why" */

@@ -416,14 +416,18 @@ static void aio_struct(const param *p, char *buf, size_t n)
 }
 
 /* A recorded request made again on the mapped descriptor (RP_AIO_FILL
- * says whether it is known); the replay's executors (rp.h) give it a buffer. */
+ * says whether it is known); the replay's aio (rp_aio.c) starts or finds
+ * its own request like it. */
 static void aiocb_rp(const func *f, const param *p)
 {
     char st[192];
     aio_struct(p, st, sizeof st);
     o("    %s %s_v;\n    memset(&%s_v, 0, sizeof %s_v);\n    %s *%s = &%s_v;\n", st, p->name, p->name, p->name, st,
       p->name, p->name);
-    o("    if (RP_AIO_FILL(c, &a[%d], 0, %s) < 0)\n        return rp_skip(c, \"an aio request whose descriptor's opening is not in the trace\");\n", p->rec, p->name);
+    /* a NULL request (-2) is passed as NULL: aio_cancel's all requests of its descriptor */
+    o("    int %s_k = RP_AIO_FILL(c, &a[%d], 0, %s);\n", p->name, p->rec, p->name);
+    o("    if (%s_k == -2)\n        %s = NULL;\n", p->name, p->name);
+    o("    else if (%s_k < 0)\n        return rp_skip(c, \"an aio request whose descriptor's opening is not in the trace\");\n", p->name);
 }
 
 static void aiolist_rp(const func *f, const param *p)
