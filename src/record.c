@@ -205,12 +205,7 @@ SIOT_TEXT siot_raw *siot_leaf(uint32_t func, uint64_t s0, uint64_t s1)
     return leaf_stage(t, func, s0, s1, __builtin_frame_address(0));
 }
 
-void siot_leaf_finish(siot_raw *r)
-{
-    siot_tls *t = &siot_t;
-    t->nstage++; /* its slot, taken: a group of its own, or a child of the call in flight */
-    hand_back(t, r->t_end, r->t_end);
-}
+/* siot_leaf_finish: in session.c, with the push inlined into it. */
 
 static uint8_t *pool_reserve(siot_tls *t, size_t n, uint32_t *off)
 {

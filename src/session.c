@@ -522,7 +522,7 @@ static void add_group(siot_tq *tq, const siot_raw *stage, uint32_t n, const uint
 
 /* The commonest group: one call that is one more iteration of the loop at
  * the queue's tail (siot_queue_repeat). It cannot be the thread's first. */
-static inline int add_repeat(siot_tq *tq, const siot_raw *r, uint64_t now)
+static inline __attribute__((always_inline)) int add_repeat(siot_tq *tq, const siot_raw *r, uint64_t now)
 {
     if (!siot_queue_repeat(&tq->q, r))
         return 0;
@@ -559,8 +559,10 @@ static __attribute__((noinline)) void push_group(siot_tq *tq, const siot_raw *st
         checkpoint_due(now);
 }
 
-void siot_session_push(struct siot_tq **mine, const siot_raw *stage, uint32_t n, const uint8_t *pool, uint64_t now,
-                       uint64_t key)
+/* siot_session_push, inline: a leaf's end (siot_leaf_finish) takes it
+ * without a call of its own. */
+static inline __attribute__((always_inline)) void push_at(struct siot_tq **mine, const siot_raw *stage, uint32_t n,
+                                                          const uint8_t *pool, uint64_t now, uint64_t key)
 {
     siot_tq *tq = *mine;
     if (SIOT_UNLIKELY(!tq) && !(tq = first_group(mine))) {
@@ -577,6 +579,32 @@ void siot_session_push(struct siot_tq **mine, const siot_raw *stage, uint32_t n,
         return;
     }
     push_group(tq, stage, n, pool, now, key);
+}
+
+void siot_session_push(struct siot_tq **mine, const siot_raw *stage, uint32_t n, const uint8_t *pool, uint64_t now,
+                       uint64_t key)
+{
+    push_at(mine, stage, n, pool, now, key);
+}
+
+/* The end of a leaf call (runtime.h), here rather than in record.c so that
+ * the push, nearly always a repeat, is inlined into it: the call between
+ * them and its registers cost more than the repeat's own work. Its slot,
+ * taken: a group of its own (pushed, with any calls staged before it, as
+ * siot_finish's hand_back does), or a child of the traced call in flight.
+ * Then the thread is handed back: the mark from which the next call's
+ * computation runs. */
+void siot_leaf_finish(siot_raw *r)
+{
+    siot_tls *t = &siot_t;
+    uint32_t n = ++t->nstage;
+    if (SIOT_LIKELY(t->depth == 0)) {
+        push_at(&t->tq, t->stage, n, t->pool, r->t_end, r->t_end);
+        t->nstage = 0;
+        t->npool = 0;
+    }
+    t->last_mark = siot_now();
+    t->busy--;
 }
 
 /* The checkpoint written under the lock is made durable out of it: fsync
