@@ -273,10 +273,27 @@ static const frame_size *size_of(uintptr_t ip)
 
 static int in_stack(uintptr_t a, size_t n) { return a >= W.lo && a <= W.hi - n; }
 
+/* top_frame's last answer, with the tracer's frame slots it read on the way
+ * (each tracer frame's return address and link, in the order read): from
+ * the same frame, slots holding the same values lead to the same frame of
+ * the program (the stack's bounds and the tracer's text do not change). Its
+ * return address is read again, not kept: a wrapper called from another
+ * call site of the program differs only there. 0 frame: none. */
+#define TOP_READS 8
+static __thread struct {
+    const void *frame;
+    uint32_t n;
+    struct {
+        uintptr_t at, val;
+    } rd[TOP_READS];
+    uintptr_t fpslot;
+} top_seen __attribute__((tls_model("initial-exec")));
+
 /* The innermost frame outside the tracer: its return address, its stack
  * pointer and where the tracer saved its rbp, found through the tracer's
  * frame pointers from frame (a tracer function's own frame: starting there,
- * not here, spares the frames of the walk itself). 0 when it cannot be. */
+ * not here, spares the frames of the walk itself). 0 when it cannot be.
+ * Remembered in top_seen. */
 static int top_frame(const void *frame, uintptr_t *ip, uintptr_t *sp, uintptr_t *fpslot)
 {
     if (W.known != 1 || siot_cfg.unwind_always)
@@ -284,6 +301,8 @@ static int top_frame(const void *frame, uintptr_t *ip, uintptr_t *sp, uintptr_t 
     /* the bounds read once, not in every frame (runs on every traced call) */
     const uintptr_t lo = W.lo, hi = W.hi - 16;
     const uintptr_t *fp = frame;
+    uint32_t n = 0;
+    top_seen.frame = NULL;
     for (int k = 0; k < 16; k++) {
         if (((uintptr_t)fp & 7) || (uintptr_t)fp < lo || (uintptr_t)fp > hi) /* in_stack(fp, 16) */
             return 0;
@@ -291,14 +310,47 @@ static int top_frame(const void *frame, uintptr_t *ip, uintptr_t *sp, uintptr_t 
             *ip = fp[1];
             *sp = (uintptr_t)(fp + 2);
             *fpslot = (uintptr_t)fp;
+            if (n <= TOP_READS) {
+                top_seen.frame = frame;
+                top_seen.n = n;
+                top_seen.fpslot = (uintptr_t)fp;
+            }
             return 1;
         }
         const uintptr_t *next = (const uintptr_t *)fp[0];
         if (next <= fp)
             return 0;
+        if (n + 2 <= TOP_READS) {
+            top_seen.rd[n].at = (uintptr_t)&fp[1];
+            top_seen.rd[n++].val = fp[1];
+            top_seen.rd[n].at = (uintptr_t)&fp[0];
+            top_seen.rd[n++].val = fp[0];
+        } else {
+            n = TOP_READS + 1; /* too deep to remember */
+        }
         fp = next;
     }
     return 0;
+}
+
+/* top_frame's answer from top_seen, when it holds: the slots are checked in
+ * the order top_frame read them, so that each is read only once the link
+ * that leads to it is known to be the same (inside the thread's stack, above
+ * this frame). */
+static inline int top_again(const void *frame, uintptr_t *ip, uintptr_t *sp, uintptr_t *fpslot)
+{
+    if (frame != top_seen.frame)
+        return 0;
+    for (uint32_t i = 0; i < top_seen.n; i++)
+        if (*(const uintptr_t *)top_seen.rd[i].at != top_seen.rd[i].val)
+            return 0;
+    const uintptr_t *fp = (const uintptr_t *)top_seen.fpslot;
+    if (in_tracer(fp[1]))
+        return 0;
+    *ip = fp[1];
+    *sp = (uintptr_t)(fp + 2);
+    *fpslot = (uintptr_t)fp;
+    return 1;
 }
 
 /* The walk's position: a frame's return address, stack pointer and frame
@@ -603,21 +655,40 @@ static SIOT_TEXT __attribute__((cold)) uint32_t site_missed(unsigned depth, int 
     return site_of(raw, n);
 }
 
-SIOT_TEXT uint32_t siot_site_here(unsigned depth, const void *frame)
+/* What siot_site_here's hit leaves: top 0, the top frame not yet found;
+ * 1, found and this call compares the walks (VERIFY_EVERY); 2, found, and
+ * not the walk the thread last found. Out of line, so that the hit saves no
+ * registers for top_frame and the sets; in siot_text: site_missed and
+ * slow_walk run under it. */
+static SIOT_TEXT __attribute__((noinline)) uint32_t site_other(unsigned depth, const void *frame, int top, uintptr_t ip,
+                                                                uintptr_t sp, uintptr_t fpslot)
 {
-    uintptr_t ip = 0, sp = 0, fpslot = 0;
-    int top = top_frame(frame, &ip, &sp, &fpslot);
-    int verify = top && ++W.calls % VERIFY_EVERY == 0;
-    if (SIOT_LIKELY(top && !verify)) {
+    int verify = top == 1;
+    if (top == 0) {
+        top = top_frame(frame, &ip, &sp, &fpslot);
+        verify = top && ++W.calls % VERIFY_EVERY == 0;
+    }
+    if (top && !verify) {
         const memo *m = memo_hot;
-        if (SIOT_LIKELY(memo_holds(m, ip, sp)))
-            return m->site;
-        if ((m = memo_last(memo_set_of(ip, sp), ip, sp))) {
+        if (memo_holds(m, ip, sp) || (m = memo_last(memo_set_of(ip, sp), ip, sp))) {
             memo_hot = m;
             return m->site;
         }
     }
     return site_missed(depth, top, verify, ip, sp, fpslot);
+}
+
+SIOT_TEXT uint32_t siot_site_here(unsigned depth, const void *frame)
+{
+    uintptr_t ip = 0, sp = 0, fpslot = 0;
+    int top = top_again(frame, &ip, &sp, &fpslot);
+    if (SIOT_LIKELY(top) && SIOT_LIKELY(++W.calls % VERIFY_EVERY != 0)) {
+        const memo *m = memo_hot;
+        if (SIOT_LIKELY(memo_holds(m, ip, sp)))
+            return m->site;
+        top = 2;
+    }
+    return site_other(depth, frame, top, ip, sp, fpslot);
 }
 
 uint64_t siot_site_walk_mismatches(void) { return atomic_load(&walk_mismatches); }
