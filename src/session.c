@@ -21,6 +21,7 @@
 #include "src/runtime.h"
 #include "src/spill.h"
 #include "src/stack.h"
+#include "src/stage.h"
 #include "src/tracefile.h"
 #include "core/salloc.h"
 
@@ -593,10 +594,16 @@ void siot_session_push(struct siot_tq **mine, const siot_raw *stage, uint32_t n,
  * taken: a group of its own (pushed, with any calls staged before it, as
  * siot_finish's hand_back does), or a child of the traced call in flight.
  * Then the thread is handed back: the mark from which the next call's
- * computation runs. */
-void siot_leaf_finish(siot_raw *r)
+ * computation runs. In siot_text: the call site is walked from here, the
+ * wrapper's callee as siot_end is. */
+SIOT_TEXT void siot_leaf_end(siot_raw *r, uint32_t func, uint64_t s0, uint64_t s1)
 {
     siot_tls *t = &siot_t;
+    siot_stage_place(t, r, func);
+    r->t_start = siot_stamp_ns(s0);
+    r->t_end = siot_stamp_ns(s1);
+    r->comp = siot_comp_before(t, r->t_start);
+    r->site = siot_site_from(__builtin_frame_address(0));
     uint32_t n = ++t->nstage;
     if (SIOT_LIKELY(t->depth == 0)) {
         push_at(&t->tq, t->stage, n, t->pool, r->t_end, r->t_end);

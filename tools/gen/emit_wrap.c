@@ -489,8 +489,8 @@ static void emit_real_call(const func *f, const char *real, int stamps)
 
 /* A leaf call (fill_is_own: its event takes nothing from the shared
  * tables, and it makes no traced call): the clock read in the wrapper
- * right around the real call, then one call to stage the event and one to
- * hand it on (runtime.h). */
+ * right around the real call, then the next staging slot taken inline and
+ * filled, and one call to stage the event and hand it on (runtime.h). */
 static void emit_leaf_body(const func *f, const char *real, const char *filt)
 {
     int isvoid = f->retrole == SIOT_ROLE_r_void;
@@ -499,10 +499,10 @@ static void emit_leaf_body(const func *f, const char *real, const char *filt)
     emit_args(f, 0);
     o(");%s\n    }\n", isvoid ? "\n        return;" : "");
     emit_real_call(f, real, 1);
-    o("    siot_raw *ev = siot_leaf(SIOT_FN_%s, siot_s0, siot_s1);\n", f->name);
+    o("    siot_raw *ev = siot_leaf_slot(%d);\n", f->nrec);
     o("    if (!ev) {\n        errno = siot_e;\n        return%s;\n    }\n", isvoid ? "" : " ret");
     emit_fill(f, 0);
-    o("    siot_leaf_finish(ev);\n    errno = siot_e;\n");
+    o("    siot_leaf_end(ev, SIOT_FN_%s, siot_s0, siot_s1);\n    errno = siot_e;\n", f->name);
     if (!isvoid)
         o("    return ret;\n");
     o("}\n");
