@@ -604,11 +604,12 @@ SIOT_TEXT void siot_leaf_end(siot_raw *r, uint32_t func, uint64_t s0, uint64_t s
     r->t_end = siot_stamp_ns(s1);
     r->comp = siot_comp_before(t, r->t_start);
     r->site = siot_site_from(__builtin_frame_address(0));
-    uint32_t n = ++t->nstage;
     if (SIOT_LIKELY(t->depth == 0)) {
-        push_at(&t->tq, t->stage, n, t->pool, r->t_end, r->t_end);
+        push_at(&t->tq, t->stage, t->nstage + 1, t->pool, r->t_end, r->t_end);
         t->nstage = 0;
         t->npool = 0;
+    } else {
+        t->nstage++;
     }
     t->last_mark = siot_now();
     t->busy--;

@@ -333,24 +333,19 @@ static int top_frame(const void *frame, uintptr_t *ip, uintptr_t *sp, uintptr_t 
     return 0;
 }
 
-/* top_frame's answer from top_seen, when it holds: the slots are checked in
- * the order top_frame read them, so that each is read only once the link
- * that leads to it is known to be the same (inside the thread's stack, above
- * this frame). */
-static inline int top_again(const void *frame, uintptr_t *ip, uintptr_t *sp, uintptr_t *fpslot)
+/* The frame top_frame found last (its return address not yet checked),
+ * when top_seen holds: the slots are checked in the order top_frame read
+ * them, so that each is read only once the link that leads to it is known
+ * to be the same (inside the thread's stack, above this frame). NULL when
+ * it does not hold. */
+static inline const uintptr_t *top_again(const void *frame)
 {
     if (frame != top_seen.frame)
-        return 0;
+        return NULL;
     for (uint32_t i = 0; i < top_seen.n; i++)
         if (*(const uintptr_t *)top_seen.rd[i].at != top_seen.rd[i].val)
-            return 0;
-    const uintptr_t *fp = (const uintptr_t *)top_seen.fpslot;
-    if (in_tracer(fp[1]))
-        return 0;
-    *ip = fp[1];
-    *sp = (uintptr_t)(fp + 2);
-    *fpslot = (uintptr_t)fp;
-    return 1;
+            return NULL;
+    return (const uintptr_t *)top_seen.fpslot;
 }
 
 /* The walk's position: a frame's return address, stack pointer and frame
@@ -483,14 +478,19 @@ static memo_set *memo_set_of(uintptr_t ip, uintptr_t sp)
     return &memos[h >> (64 - MEMO_SET_BITS)];
 }
 
-static int memo_holds(const memo *m, uintptr_t ip, uintptr_t sp)
+/* The stack slots m's walk loaded still hold what they held. */
+static inline int memo_reads_hold(const memo *m)
 {
-    if (m->ip != ip || m->sp != sp || !m->site) /* ip first: it tells most apart */
-        return 0;
     for (uint32_t i = 0; i < m->nreads; i++)
         if (*(const uintptr_t *)m->rd[i].at != m->rd[i].val)
             return 0;
     return 1;
+}
+
+static int memo_holds(const memo *m, uintptr_t ip, uintptr_t sp)
+{
+    /* ip first: it tells most apart */
+    return m->ip == ip && m->sp == sp && m->site && memo_reads_hold(m);
 }
 
 /* The walk memoised in the set of (ip, sp) that was last found there, if
@@ -678,17 +678,26 @@ static SIOT_TEXT __attribute__((noinline)) uint32_t site_other(unsigned depth, c
     return site_missed(depth, top, verify, ip, sp, fpslot);
 }
 
+/* The top frame, as top_frame found it last (top_again), is checked
+ * against the walk the thread last found (memo_hot) before anything else:
+ * a memo's return address is a program frame's, so when it is the frame's,
+ * the frame is the top one without asking in_tracer (and memo_none's, 0,
+ * is nobody's). */
 SIOT_TEXT uint32_t siot_site_here(unsigned depth, const void *frame)
 {
-    uintptr_t ip = 0, sp = 0, fpslot = 0;
-    int top = top_again(frame, &ip, &sp, &fpslot);
-    if (SIOT_LIKELY(top) && SIOT_LIKELY(++W.calls % VERIFY_EVERY != 0)) {
+    const uintptr_t *fp = top_again(frame);
+    if (SIOT_LIKELY(fp != NULL)) {
+        uintptr_t ip = fp[1], sp = (uintptr_t)(fp + 2);
         const memo *m = memo_hot;
-        if (SIOT_LIKELY(memo_holds(m, ip, sp)))
-            return m->site;
-        top = 2;
+        int hot = m->ip == ip && m->sp == sp;
+        if (SIOT_LIKELY(hot) || !in_tracer(ip)) {
+            int verify = ++W.calls % VERIFY_EVERY == 0;
+            if (SIOT_LIKELY(hot && !verify) && SIOT_LIKELY(memo_reads_hold(m)))
+                return m->site;
+            return site_other(depth, frame, verify ? 1 : 2, ip, sp, (uintptr_t)fp);
+        }
     }
-    return site_other(depth, frame, top, ip, sp, fpslot);
+    return site_other(depth, frame, 0, 0, 0, 0);
 }
 
 uint64_t siot_site_walk_mismatches(void) { return atomic_load(&walk_mismatches); }
