@@ -43,7 +43,7 @@ static inline __attribute__((always_inline)) int siot_q_pred_matches(const siot_
 #define SIOT_PRED_DIFF(k, v) ((uint64_t)(v) ^ ((uint64_t)b[k] + (uint64_t)s[k] * c))
     d |= SIOT_PRED_DIFF(0, dist) | SIOT_PRED_DIFF(1, r->ret) | SIOT_PRED_DIFF(2, r->err) | SIOT_PRED_DIFF(3, r->bytes);
     for (uint32_t i = 4, nv = q->pred.nv; i < nv; i++)
-        d |= (uint64_t)(r->args[i - 4].kind ^ SIOT_RV_INT) | SIOT_PRED_DIFF(i, r->args[i - 4].i);
+        d |= ((uint64_t)r->args[i - 4].kind - SIOT_RV_INT) | SIOT_PRED_DIFF(i, r->args[i - 4].i);
 #undef SIOT_PRED_DIFF
     return d == 0;
 }

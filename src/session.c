@@ -522,14 +522,16 @@ static void add_group(siot_tq *tq, const siot_raw *stage, uint32_t n, const uint
 }
 
 /* The commonest group: one call that is one more iteration of the loop at
- * the queue's tail (siot_queue_repeat). It cannot be the thread's first. */
+ * the queue's tail (siot_queue_repeat). It cannot be the thread's first,
+ * and it is an outermost call (the repeat compared its parent, -1). */
 static inline __attribute__((always_inline)) int add_repeat(siot_tq *tq, const siot_raw *r, uint64_t now)
 {
     if (!siot_queue_repeat(&tq->q, r))
         return 0;
     if (now > tq->last)
         tq->last = now;
-    add_call_time(tq, r);
+    const siot_funcdesc *f = &siot_functab[r->func];
+    siot_rt_add(tq->rt, f->layer, f->cls, 1, r->t_end - r->t_start);
     return 1;
 }
 
