@@ -109,9 +109,10 @@ int siot_leaf_room(void);
  * nothing while it runs (the pre-order of the thread's staged calls is
  * the same). The thread is "inside the tracer" from here to siot_leaf_end;
  * busy first: a signal handler's traced call meanwhile passes through, and
- * cannot move the staging area. nargs: the function's recorded arguments,
- * a constant in its wrapper (their kinds are cleared without a loop, and
- * the compiler drops the stores that the filling repeats). NULL: no slot. */
+ * cannot move the staging area. nargs: the function's recorded arguments.
+ * Its ret, err, bytes and argument kinds are the wrapper's to set: the
+ * generated wrapper clears (0, SIOT_RV_NONE) those its filling may leave
+ * unset (tools/gen emit_leaf_fill), and only those. NULL: no slot. */
 static inline __attribute__((always_inline)) siot_raw *siot_leaf_slot(uint32_t nargs)
 {
     siot_tls *t = &siot_t;
@@ -119,10 +120,7 @@ static inline __attribute__((always_inline)) siot_raw *siot_leaf_slot(uint32_t n
     if (SIOT_UNLIKELY(!t->inited || t->nstage == t->capstage) && !siot_leaf_room())
         return NULL;
     siot_raw *r = &t->stage[t->nstage];
-    r->ret = r->err = r->bytes = 0;
     r->nargs = nargs;
-    for (uint32_t i = 0; i < nargs; i++)
-        r->args[i].kind = SIOT_RV_NONE;
     return r;
 }
 
