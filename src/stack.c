@@ -176,7 +176,7 @@ static int in_tracer(uintptr_t a)
 #define MAX_FRAME_BYTES (1u << 20)
 #define MAX_WALK (MAX_FRAMES + 16)
 #define VERIFY_EVERY 4096
-#define MEMO_SET_BITS 3
+#define MEMO_SET_BITS 4
 #define MEMO_SETS (1u << MEMO_SET_BITS)
 #define MEMO_WAYS 4
 #define MEMO_READS 40
@@ -667,13 +667,13 @@ static SIOT_TEXT __attribute__((noinline)) uint32_t site_other(unsigned depth, c
     if (top == 0) {
         top = top_frame(frame, &ip, &sp, &fpslot);
         verify = top && ++W.calls % VERIFY_EVERY == 0;
+        if (top && !verify && memo_holds(memo_hot, ip, sp))
+            return memo_hot->site;
     }
-    if (top && !verify) {
-        const memo *m = memo_hot;
-        if (memo_holds(m, ip, sp) || (m = memo_last(memo_set_of(ip, sp), ip, sp))) {
-            memo_hot = m;
-            return m->site;
-        }
+    const memo *m;
+    if (top && !verify && (m = memo_last(memo_set_of(ip, sp), ip, sp))) {
+        memo_hot = m;
+        return m->site;
     }
     return site_missed(depth, top, verify, ip, sp, fpslot);
 }
