@@ -273,20 +273,18 @@ static const frame_size *size_of(uintptr_t ip)
 
 static int in_stack(uintptr_t a, size_t n) { return a >= W.lo && a <= W.hi - n; }
 
-/* top_frame's last answer, with the tracer's frame slots it read on the way
- * (each tracer frame's return address and link, in the order read): from
- * the same frame, slots holding the same values lead to the same frame of
- * the program (the stack's bounds and the tracer's text do not change). Its
- * return address is read again, not kept: a wrapper called from another
- * call site of the program differs only there. 0 frame: none. */
-#define TOP_READS 8
+/* top_frame's last answer, with what it read on the way: each tracer
+ * frame's return address and link (the next frame up), in order from
+ * frame. From the same frame, slots holding the same values lead to the
+ * same frame of the program (the stack's bounds and the tracer's text do
+ * not change). Its return address is read again, not kept: a wrapper
+ * called from another call site of the program differs only there. NULL
+ * frame: none. */
+#define TOP_FRAMES 4
 static __thread struct {
     const void *frame;
-    uint32_t n;
-    struct {
-        uintptr_t at, val;
-    } rd[TOP_READS];
-    uintptr_t fpslot;
+    uint32_t n; /* tracer frames passed */
+    uintptr_t ret[TOP_FRAMES], link[TOP_FRAMES];
 } top_seen __attribute__((tls_model("initial-exec")));
 
 /* The innermost frame outside the tracer: its return address, its stack
@@ -310,42 +308,40 @@ static int top_frame(const void *frame, uintptr_t *ip, uintptr_t *sp, uintptr_t 
             *ip = fp[1];
             *sp = (uintptr_t)(fp + 2);
             *fpslot = (uintptr_t)fp;
-            if (n <= TOP_READS) {
+            if (n <= TOP_FRAMES) {
                 top_seen.frame = frame;
                 top_seen.n = n;
-                top_seen.fpslot = (uintptr_t)fp;
             }
             return 1;
         }
         const uintptr_t *next = (const uintptr_t *)fp[0];
         if (next <= fp)
             return 0;
-        if (n + 2 <= TOP_READS) {
-            top_seen.rd[n].at = (uintptr_t)&fp[1];
-            top_seen.rd[n++].val = fp[1];
-            top_seen.rd[n].at = (uintptr_t)&fp[0];
-            top_seen.rd[n++].val = fp[0];
-        } else {
-            n = TOP_READS + 1; /* too deep to remember */
+        if (n < TOP_FRAMES) {
+            top_seen.ret[n] = fp[1];
+            top_seen.link[n] = fp[0];
         }
+        n++;
         fp = next;
     }
     return 0;
 }
 
 /* The frame top_frame found last (its return address not yet checked),
- * when top_seen holds: the slots are checked in the order top_frame read
- * them, so that each is read only once the link that leads to it is known
- * to be the same (inside the thread's stack, above this frame). NULL when
- * it does not hold. */
+ * when top_seen holds: each link is followed only once it is known to be
+ * the same (inside the thread's stack, above this frame). NULL when it
+ * does not hold. */
 static inline const uintptr_t *top_again(const void *frame)
 {
     if (frame != top_seen.frame)
         return NULL;
-    for (uint32_t i = 0; i < top_seen.n; i++)
-        if (*(const uintptr_t *)top_seen.rd[i].at != top_seen.rd[i].val)
+    const uintptr_t *fp = frame;
+    for (uint32_t k = 0; k < top_seen.n; k++) {
+        if (fp[1] != top_seen.ret[k] || fp[0] != top_seen.link[k])
             return NULL;
-    return (const uintptr_t *)top_seen.fpslot;
+        fp = (const uintptr_t *)top_seen.link[k];
+    }
+    return fp;
 }
 
 /* The walk's position: a frame's return address, stack pointer and frame
