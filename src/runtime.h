@@ -25,7 +25,8 @@
  * queue have grown, and no formatting. Locks: a wrapper whose event is
  * filled from the call's own values (the generator decides, from the
  * parameters' roles) takes none but its own thread's queue lock in
- * siot_finish, which other threads take only to checkpoint, spill or end
+ * siot_finish (a leaf's siot_leaf_end, defined in session.c, likewise),
+ * which other threads take only to checkpoint, spill or end
  * the session (session.h); a wrapper that reads or changes the shared
  * handle tables (an open, an MPI handle) ends with siot_end_shared, which
  * holds the recorder lock until siot_finish.

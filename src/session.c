@@ -562,7 +562,7 @@ static __attribute__((noinline)) void push_group(siot_tq *tq, const siot_raw *st
         checkpoint_due(now);
 }
 
-/* siot_session_push, inline: a leaf's end (siot_leaf_finish) takes it
+/* siot_session_push, inline: a leaf's end (siot_leaf_end) takes it
  * without a call of its own. */
 static inline __attribute__((always_inline)) void push_at(struct siot_tq **mine, const siot_raw *stage, uint32_t n,
                                                           const uint8_t *pool, uint64_t now, uint64_t key)

@@ -444,7 +444,9 @@ static int fast_walk(uintptr_t ip, uintptr_t sp, uintptr_t fpslot, uintptr_t *ra
  * at one stack depth took 69% misses in a table of one walk per slot
  * (bench/hotpath.c irregular), and one top frame reached from two callers
  * keeps both walks. The thread's last hit is tried first (memo_hot), then
- * the set's. */
+ * the set's. 16 sets: with 8, those sixteen sites in random order missed
+ * their set's last walk about half the time (two sites to a set), and
+ * scanned the other ways (callgrind: 50 instructions a call more). */
 typedef struct memo {
     uintptr_t ip, sp;
     uint32_t nreads, site;
