@@ -25,8 +25,39 @@ typedef struct siot_pool {
 } siot_pool;
 
 void siot_pool_init(siot_pool *p, siot_arena *a);
-/* Zeroed block of at least n bytes; NULL when memory is exhausted. */
-void *siot_pool_alloc(siot_pool *p, size_t n);
+
+/* The smallest class of 16 << c bytes that holds n (the last class when
+ * none does), without a loop: every event's node and values pass here. */
+static inline unsigned siot_pool_class(size_t n)
+{
+    if (n <= 16)
+        return 0;
+    unsigned c = 64u - (unsigned)__builtin_clzll((unsigned long long)(n - 1)) - 4u;
+    return c < SIOT_POOL_CLASSES ? c : SIOT_POOL_CLASSES - 1;
+}
+
+/* Zeroed block of at least n bytes; NULL when memory is exhausted. Inline:
+ * a new event takes three blocks or more, of sizes its callers know, so
+ * that the class is found at compile time. */
+static inline void *siot_pool_alloc(siot_pool *p, size_t n)
+{
+    unsigned c = siot_pool_class(n ? n : 1);
+    size_t s = (size_t)16 << c;
+    void *b = p->free[c];
+    if (b) {
+        p->free[c] = *(void **)b;
+        __builtin_memset(b, 0, s);
+    } else {
+        b = siot_arena_alloc(p->arena, s);
+        if (!b)
+            return NULL;
+    }
+    p->live += s;
+    if (p->live > p->peak)
+        p->peak = p->live;
+    return b;
+}
+
 /* Returns a block; n must be the size it was allocated with. */
 void siot_pool_free(siot_pool *p, void *blk, size_t n);
 /* Grows an array block from old_n to new_n bytes (copying). */

@@ -709,6 +709,8 @@ static void pred_build(siot_queue *q, siot_node *T)
     q->pred.func = b->func;
     q->pred.site = b->site;
     q->pred.thread = (uint32_t)b->thread->base;
+    uint32_t head[4] = {b->func, (uint32_t)-1, q->pred.thread, b->site}; /* siot_raw's order (repeat.h) */
+    memcpy(q->pred.top_head, head, sizeof q->pred.top_head);
     q->pred.ok = 1;
 }
 

@@ -103,6 +103,9 @@ typedef struct siot_queue {
         int ok;                /* the loop's values can be checked so (0 without a loop) */
         uint32_t nv;
         uint32_t func, site, thread; /* the body event's */
+        /* the same, as a top-level call's raw event begins (func, parent
+         * -1, thread, site): siot_queue_repeat compares it in two words */
+        uint64_t top_head[2];
         /* iteration c has value base + step * c (parent distance, ret,
          * err, bytes, then the arguments) */
         int64_t base[4 + SIOT_MAX_ARGS], step[4 + SIOT_MAX_ARGS];

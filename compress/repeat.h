@@ -8,6 +8,9 @@
 #ifndef SIOT_REPEAT_H
 #define SIOT_REPEAT_H
 
+#include <stddef.h>
+#include <string.h>
+
 #include "compress/queue.h"
 #include "core/hist.h"
 
@@ -31,16 +34,16 @@ static inline int siot_q_count_one_more(siot_queue *q, siot_node *T)
 }
 
 /* The raw event is iteration c of the predicted loop, value for value:
- * the differences or'ed together, one branch for them all. */
+ * the differences or'ed together (with d, those found already), one branch
+ * for them all. */
 static inline __attribute__((always_inline)) int siot_q_pred_matches(const siot_queue *q, const siot_raw *r,
-                                                                    int64_t dist, uint64_t c)
+                                                                    int64_t dist, uint64_t c, uint64_t d)
 {
     const int64_t *b = q->pred.base, *s = q->pred.step;
 #define SIOT_PRED_DIFF(k, v) ((uint64_t)(v) ^ ((uint64_t)b[k] + (uint64_t)s[k] * c))
-    uint64_t d = SIOT_PRED_DIFF(0, dist) | SIOT_PRED_DIFF(1, r->ret) | SIOT_PRED_DIFF(2, r->err) |
-                 SIOT_PRED_DIFF(3, r->bytes);
+    d |= SIOT_PRED_DIFF(0, dist) | SIOT_PRED_DIFF(1, r->ret) | SIOT_PRED_DIFF(2, r->err) | SIOT_PRED_DIFF(3, r->bytes);
     for (uint32_t i = 4, nv = q->pred.nv; i < nv; i++)
-        d |= (uint64_t)(r->args[i - 4].kind ^ SIOT_RV_INT) | SIOT_PRED_DIFF(i, r->args[i - 4].i);
+        d |= ((uint64_t)r->args[i - 4].kind - SIOT_RV_INT) | SIOT_PRED_DIFF(i, r->args[i - 4].i);
 #undef SIOT_PRED_DIFF
     return d == 0;
 }
@@ -64,13 +67,14 @@ static inline void siot_q_pend_sample(siot_queue *q, siot_hist *h, siot_qsum *p,
         ++*bin;
 }
 
-/* The hot case: one more iteration of the tail loop, whose body is one
- * event the predictor covers. 1 when taken. */
-static inline __attribute__((always_inline)) int siot_q_pred_repeat(siot_queue *q, const siot_raw *r, int64_t dist)
+/* One more iteration of the tail loop, whose body is one event the
+ * predictor covers, when r's values are the predicted ones (d: differences
+ * found already in its function, site and thread). 1 when taken. */
+static inline __attribute__((always_inline)) int siot_q_pred_take(siot_queue *q, const siot_raw *r, int64_t dist,
+                                                                 uint64_t d)
 {
     siot_node *T = q->pred.loop;
-    if (r->func != q->pred.func || r->site != q->pred.site || r->thread != q->pred.thread ||
-        !siot_q_pred_matches(q, r, dist, (uint64_t)T->u.loop.count->base))
+    if (!siot_q_pred_matches(q, r, dist, (uint64_t)T->u.loop.count->base, d))
         return 0;
     siot_event *b = &T->u.loop.body[0]->u.ev;
     siot_q_pend_sample(q, &b->comp, &q->pred.comp, r->comp);
@@ -80,13 +84,33 @@ static inline __attribute__((always_inline)) int siot_q_pred_repeat(siot_queue *
     return 1;
 }
 
+/* The same for any event of a group (queue.c), dist its parent distance. */
+static inline __attribute__((always_inline)) int siot_q_pred_repeat(siot_queue *q, const siot_raw *r, int64_t dist)
+{
+    if (r->func != q->pred.func || r->site != q->pred.site || r->thread != q->pred.thread)
+        return 0;
+    return siot_q_pred_take(q, r, dist, 0);
+}
+
+/* A raw event begins with its function, parent, thread and site (16 bytes,
+ * compared as two words with pred.top_head). */
+_Static_assert(offsetof(siot_raw, func) == 0 && offsetof(siot_raw, parent) == 4 && offsetof(siot_raw, thread) == 8 &&
+                   offsetof(siot_raw, site) == 12 && offsetof(siot_raw, t_start) == 16,
+               "siot_raw's head");
+
 /* The hot case of a push, a group of one top-level call r that is the next
  * iteration of the tail loop, value for value, as the queue predicts it:
- * taken (1) with no expression read, or left for siot_queue_push (0). */
+ * taken (1) with no expression read, or left for siot_queue_push (0). The
+ * call's head (a parent of -1: top-level) is compared with the loop's in
+ * the same or'ed difference as its values. */
 static inline __attribute__((always_inline)) int siot_queue_repeat(siot_queue *q, const siot_raw *r)
 {
     /* pred.ok: there is a loop too (pred_drop clears both) */
-    if (!q->pred.ok || q->oom || q->stopped || r->parent >= 0 || !siot_q_pred_repeat(q, r, 0))
+    if (!q->pred.ok || (q->oom | q->stopped))
+        return 0;
+    uint64_t head[2];
+    memcpy(head, r, sizeof head);
+    if (!siot_q_pred_take(q, r, 0, (head[0] ^ q->pred.top_head[0]) | (head[1] ^ q->pred.top_head[1])))
         return 0;
     q->events++;
     return 1;

@@ -7,10 +7,10 @@
 
 /* ------------------------------------------------------------ constants */
 
-#define INTERN_LO (-16)
-#define INTERN_HI 4096
-static siot_expr interned[INTERN_HI - INTERN_LO];
-static int interned_ready;
+#define INTERN_LO SIOT_X_INTERN_LO
+#define INTERN_HI SIOT_X_INTERN_HI
+siot_expr siot_x_interned[INTERN_HI - INTERN_LO];
+int siot_x_interned_ready;
 
 /* Filled at load time: threads fold into their own queues at the same
  * time (src/session.h), and a first use from two of them would race. A
@@ -18,23 +18,23 @@ static int interned_ready;
  * is. */
 __attribute__((constructor)) static void intern_init(void)
 {
-    if (interned_ready)
+    if (siot_x_interned_ready)
         return;
     for (int64_t v = INTERN_LO; v < INTERN_HI; v++) {
-        siot_expr *x = &interned[v - INTERN_LO];
+        siot_expr *x = &siot_x_interned[v - INTERN_LO];
         x->tag = SIOT_X_CONST;
         x->base = v;
         x->interned = 1;
     }
-    interned_ready = 1;
+    siot_x_interned_ready = 1;
 }
 
-siot_expr *siot_x_int(siot_pool *p, int64_t v)
+siot_expr *siot_x_int_made(siot_pool *p, int64_t v)
 {
     if (v >= INTERN_LO && v < INTERN_HI) {
-        if (!interned_ready)
+        if (!siot_x_interned_ready)
             intern_init();
-        return &interned[v - INTERN_LO];
+        return &siot_x_interned[v - INTERN_LO];
     }
     siot_expr *x = siot_pool_alloc(p, sizeof *x);
     if (x) {

@@ -26,8 +26,20 @@ int siot_x_equal(const siot_expr *a, const siot_expr *b);
 siot_expr *siot_x_clone(siot_pool *p, const siot_expr *x);
 void siot_x_free(siot_pool *p, siot_expr *x);
 int siot_x_depends(const siot_expr *x, unsigned lvl);
-/* A constant: shared for small values, so flat traces stay small. */
-siot_expr *siot_x_int(siot_pool *p, int64_t v);
+/* A constant: shared for small values, so flat traces stay small. Inline
+ * for the shared ones (every new event makes five or more constants); the
+ * others, and a use before the table is filled, out of line. */
+#define SIOT_X_INTERN_LO (-16)
+#define SIOT_X_INTERN_HI 4096
+extern siot_expr siot_x_interned[SIOT_X_INTERN_HI - SIOT_X_INTERN_LO];
+extern int siot_x_interned_ready;
+siot_expr *siot_x_int_made(siot_pool *p, int64_t v);
+static inline siot_expr *siot_x_int(siot_pool *p, int64_t v)
+{
+    if (v >= SIOT_X_INTERN_LO && v < SIOT_X_INTERN_HI && __builtin_expect(siot_x_interned_ready, 1))
+        return &siot_x_interned[v - SIOT_X_INTERN_LO];
+    return siot_x_int_made(p, v);
+}
 /* Pattern form of a string: text and numeric fields (checkpoint-001-3.nc ->
  * "checkpoint-", 1 (%03d), "-", 3, ".nc"). */
 siot_expr *siot_x_strpat(siot_pool *p, const char *s, size_t n);

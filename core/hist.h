@@ -17,9 +17,7 @@
 /* The log2 bin of a sample (inline: the recorder's hot path uses it). */
 static inline unsigned siot_hist_bin(uint64_t ns)
 {
-    if (ns < 2)
-        return 0;
-    unsigned b = 63u - (unsigned)__builtin_clzll(ns);
+    unsigned b = 63u - (unsigned)__builtin_clzll(ns | 1); /* 0 and 1: bin 0, without a branch */
     return b >= SIOT_HBINS ? SIOT_HBINS - 1 : b;
 }
 /* Bounds of bin b: [lo, hi). */

@@ -10,6 +10,7 @@
 #include "src/lock.h"
 #include "src/session.h"
 #include "src/stack.h"
+#include "src/stage.h"
 
 __thread siot_tls siot_t __attribute__((tls_model("initial-exec")));
 _Atomic uint32_t siot_layer_mask;
@@ -62,27 +63,12 @@ static __attribute__((noinline, cold)) int begin_slow(siot_tls *t)
 /* A staged call's own fields, before its times and its call site. */
 static inline void slot_open(const siot_tls *t, siot_raw *r, uint32_t func)
 {
-    r->func = func;
-    r->parent = t->top;
-    r->thread = t->thread;
+    siot_stage_place(t, r, func);
     r->site = 0;
     r->ret = r->err = r->bytes = 0;
     r->nargs = siot_functab[func].nargs;
     for (uint32_t i = 0; i < r->nargs; i++)
         r->args[i].kind = SIOT_RV_NONE;
-}
-
-/* The computation before a call that starts at start (see below). */
-static inline uint64_t comp_before(const siot_tls *t, uint64_t start)
-{
-    return t->last_mark && start > t->last_mark ? start - t->last_mark : 0;
-}
-
-/* The call site, walked from frame: a tracer function's own (inlined into
- * it, so that the walk starts there). */
-static inline __attribute__((always_inline)) uint32_t site_from(const void *frame)
-{
-    return siot_cfg.stack_depth ? siot_site_here(siot_cfg.stack_depth, frame) : 0;
 }
 
 /* Time is read where it excludes the tracer's own work: the call starts at
@@ -104,7 +90,7 @@ SIOT_TEXT int siot_begin(uint32_t func)
     t->depth++;
     uint64_t now = siot_now();
     r->t_start = now;
-    r->comp = comp_before(t, now);
+    r->comp = siot_comp_before(t, now);
     t->last_mark = now;
     return slot;
 }
@@ -118,7 +104,7 @@ static inline __attribute__((always_inline)) siot_raw *end_call(siot_tls *t, int
     siot_raw *r = &t->stage[slot];
     r->t_end = now;
     t->busy++;
-    r->site = site_from(frame);
+    r->site = siot_site_from(frame);
     return r;
 }
 
@@ -164,53 +150,19 @@ void siot_finish(int slot)
     hand_back(t, end, key);
 }
 
-/* A leaf's event in the next staging slot, its call site walked from
- * frame (the caller's own, a tracer function's). */
-static inline __attribute__((always_inline)) siot_raw *leaf_stage(siot_tls *t, uint32_t func, uint64_t s0, uint64_t s1,
-                                                                   const void *frame)
-{
-    siot_raw *r = &t->stage[t->nstage];
-    slot_open(t, r, func);
-    r->t_start = siot_stamp_ns(s0);
-    r->t_end = siot_stamp_ns(s1);
-    r->comp = comp_before(t, r->t_start);
-    r->site = site_from(frame);
-    return r;
-}
-
-/* A thread's first leaf, or a full staging area: out of line, so that
- * siot_leaf saves no registers for the call to begin_slow. In siot_text:
- * the call site is walked from here. */
-static SIOT_TEXT __attribute__((cold)) siot_raw *leaf_slow(uint32_t func, uint64_t s0, uint64_t s1)
+/* A leaf's slot (runtime.h siot_leaf_slot) for a thread's first leaf, or
+ * when the staging area is full: out of line, so that the wrappers save no
+ * registers for it. 0: no slot, and the thread is no longer busy. */
+int siot_leaf_room(void)
 {
     siot_tls *t = &siot_t;
-    if (!begin_slow(t)) {
-        t->busy--;
-        return NULL;
-    }
-    return leaf_stage(t, func, s0, s1, __builtin_frame_address(0));
+    if (begin_slow(t))
+        return 1;
+    t->busy--;
+    return 0;
 }
 
-/* Leaf calls (runtime.h): the staging slot is taken after the call, when
- * its times are known. The slot is the next one, as siot_begin would have
- * taken it: a leaf stages nothing while it runs, so the pre-order of the
- * thread's staged calls is the same. busy first: a signal handler's traced
- * call meanwhile passes through, and cannot move the staging area. */
-SIOT_TEXT siot_raw *siot_leaf(uint32_t func, uint64_t s0, uint64_t s1)
-{
-    siot_tls *t = &siot_t;
-    t->busy++;
-    if (SIOT_UNLIKELY(!t->inited || t->nstage == t->capstage))
-        return leaf_slow(func, s0, s1);
-    return leaf_stage(t, func, s0, s1, __builtin_frame_address(0));
-}
-
-void siot_leaf_finish(siot_raw *r)
-{
-    siot_tls *t = &siot_t;
-    t->nstage++; /* its slot, taken: a group of its own, or a child of the call in flight */
-    hand_back(t, r->t_end, r->t_end);
-}
+/* siot_leaf_end: in session.c, with the push inlined into it. */
 
 static uint8_t *pool_reserve(siot_tls *t, size_t n, uint32_t *off)
 {

@@ -12,12 +12,12 @@
  * A leaf call (a POSIX or stdio call filled from its own values only,
  * which makes no traced call while it runs) takes a shorter way, generated
  * for it: two raw clock readings around the real call in the wrapper
- * itself, then one call that stages the event and walks the call site,
- * and one that hands it on:
+ * itself, then the next staging slot taken inline, and one call that
+ * stages the event (times, call site) and hands it on:
  *
  *   if (!(siot_recording(LAYER) && filter)) return real call;
  *   s0 = siot_stamp(); ... real call ...; s1 = siot_stamp();
- *   if ((ev = siot_leaf(FN, s0, s1))) { ... fill ev ...; siot_leaf_finish(ev); }
+ *   if ((ev = siot_leaf_slot(NARGS))) { ... fill ev ...; siot_leaf_end(ev, FN, s0, s1); }
  *
  * The event is the same as the long way's; only the tracer's work is less.
  *
@@ -25,7 +25,8 @@
  * queue have grown, and no formatting. Locks: a wrapper whose event is
  * filled from the call's own values (the generator decides, from the
  * parameters' roles) takes none but its own thread's queue lock in
- * siot_finish, which other threads take only to checkpoint, spill or end
+ * siot_finish (a leaf's siot_leaf_end, defined in session.c, likewise),
+ * which other threads take only to checkpoint, spill or end
  * the session (session.h); a wrapper that reads or changes the shared
  * handle tables (an open, an MPI handle) ends with siot_end_shared, which
  * holds the recorder lock until siot_finish.
@@ -99,11 +100,35 @@ siot_raw *siot_end(int slot);
  * reads or changes the shared handle tables (handles.h). */
 siot_raw *siot_end_shared(int slot);
 void siot_finish(int slot);
-/* A leaf call's event (see above), from its raw clock readings: NULL when
- * it cannot be staged (counted as for siot_begin); the thread is "inside the
- * tracer" until siot_leaf_finish. */
-siot_raw *siot_leaf(uint32_t func, uint64_t s0, uint64_t s1);
-void siot_leaf_finish(siot_raw *r);
+/* A leaf call (see above). siot_leaf_room: out of line, a thread's first
+ * leaf or a full staging area: 1 when the next slot is there, 0 when it
+ * cannot be had (counted as for siot_begin; the thread is not busy then). */
+int siot_leaf_room(void);
+
+/* The next staging slot, for a leaf's event to be filled, taken after the
+ * call: the same slot siot_begin would have taken, since a leaf stages
+ * nothing while it runs (the pre-order of the thread's staged calls is
+ * the same). The thread is "inside the tracer" from here to siot_leaf_end;
+ * busy first: a signal handler's traced call meanwhile passes through, and
+ * cannot move the staging area. nargs: the function's recorded arguments.
+ * Its ret, err, bytes and argument kinds are the wrapper's to set: the
+ * generated wrapper clears (0, SIOT_RV_NONE) those its filling may leave
+ * unset (tools/gen emit_leaf_fill), and only those. NULL: no slot. */
+static inline __attribute__((always_inline)) siot_raw *siot_leaf_slot(uint32_t nargs)
+{
+    siot_tls *t = &siot_t;
+    t->busy++;
+    if (SIOT_UNLIKELY(!t->inited || t->nstage == t->capstage) && !siot_leaf_room())
+        return NULL;
+    siot_raw *r = &t->stage[t->nstage];
+    r->nargs = nargs;
+    return r;
+}
+
+/* The leaf's event, filled, staged (its function, its place, its times
+ * from the raw readings, its computation, its call site) and handed on as
+ * siot_finish does (session.c: the push is inlined into it). */
+void siot_leaf_end(siot_raw *r, uint32_t func, uint64_t s0, uint64_t s1);
 
 /* Pool storage for strings and arrays of the event being filled. */
 void siot_put_str(siot_raw *ev, uint32_t k, const char *s);

@@ -21,6 +21,7 @@
 #include "src/runtime.h"
 #include "src/spill.h"
 #include "src/stack.h"
+#include "src/stage.h"
 #include "src/tracefile.h"
 #include "core/salloc.h"
 
@@ -528,14 +529,16 @@ static void add_group(siot_tq *tq, const siot_raw *stage, uint32_t n, const uint
 }
 
 /* The commonest group: one call that is one more iteration of the loop at
- * the queue's tail (siot_queue_repeat). It cannot be the thread's first. */
-static inline int add_repeat(siot_tq *tq, const siot_raw *r, uint64_t now)
+ * the queue's tail (siot_queue_repeat). It cannot be the thread's first,
+ * and it is an outermost call (the repeat compared its parent, -1). */
+static inline __attribute__((always_inline)) int add_repeat(siot_tq *tq, const siot_raw *r, uint64_t now)
 {
     if (!siot_queue_repeat(&tq->q, r))
         return 0;
     if (now > tq->last)
         tq->last = now;
-    add_call_time(tq, r);
+    const siot_funcdesc *f = &siot_functab[r->func];
+    siot_rt_add(tq->rt, f->layer, f->cls, 1, r->t_end - r->t_start);
     return 1;
 }
 
@@ -566,8 +569,10 @@ static __attribute__((noinline)) void push_group(siot_tq *tq, const siot_raw *st
         checkpoint_due(now);
 }
 
-void siot_session_push(struct siot_tq **mine, const siot_raw *stage, uint32_t n, const uint8_t *pool, uint64_t now,
-                       uint64_t key)
+/* siot_session_push, inline: a leaf's end (siot_leaf_end) takes it
+ * without a call of its own. */
+static inline __attribute__((always_inline)) void push_at(struct siot_tq **mine, const siot_raw *stage, uint32_t n,
+                                                          const uint8_t *pool, uint64_t now, uint64_t key)
 {
     siot_tq *tq = *mine;
     if (SIOT_UNLIKELY(!tq) && !(tq = first_group(mine))) {
@@ -584,6 +589,39 @@ void siot_session_push(struct siot_tq **mine, const siot_raw *stage, uint32_t n,
         return;
     }
     push_group(tq, stage, n, pool, now, key);
+}
+
+void siot_session_push(struct siot_tq **mine, const siot_raw *stage, uint32_t n, const uint8_t *pool, uint64_t now,
+                       uint64_t key)
+{
+    push_at(mine, stage, n, pool, now, key);
+}
+
+/* The end of a leaf call (runtime.h), here rather than in record.c so that
+ * the push, nearly always a repeat, is inlined into it: the call between
+ * them and its registers cost more than the repeat's own work. Its slot,
+ * taken: a group of its own (pushed, with any calls staged before it, as
+ * siot_finish's hand_back does), or a child of the traced call in flight.
+ * Then the thread is handed back: the mark from which the next call's
+ * computation runs. In siot_text: the call site is walked from here, the
+ * wrapper's callee as siot_end is. */
+SIOT_TEXT void siot_leaf_end(siot_raw *r, uint32_t func, uint64_t s0, uint64_t s1)
+{
+    siot_tls *t = &siot_t;
+    siot_stage_place(t, r, func);
+    r->t_start = siot_stamp_ns(s0);
+    r->t_end = siot_stamp_ns(s1);
+    r->comp = siot_comp_before(t, r->t_start);
+    r->site = siot_site_from(__builtin_frame_address(0));
+    if (SIOT_LIKELY(t->depth == 0)) {
+        push_at(&t->tq, t->stage, t->nstage + 1, t->pool, r->t_end, r->t_end);
+        t->nstage = 0;
+        t->npool = 0;
+    } else {
+        t->nstage++;
+    }
+    t->last_mark = siot_now();
+    t->busy--;
 }
 
 /* The checkpoint written under the lock is made durable out of it: fsync

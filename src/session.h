@@ -13,9 +13,10 @@
  *
  * Locks: siot_session_restart and siot_session_take take the recorder lock
  * (lock.h) and then every thread's queue lock (that order, always);
- * siot_session_push takes its thread's queue lock (and the recorder lock
- * only for a thread's first group, a checkpoint or a spill, never while it
- * holds its queue's). The rest read state set before
+ * siot_session_push, and a leaf's siot_leaf_end (runtime.h; defined in
+ * session.c, with the push inlined), take their thread's queue lock (and
+ * the recorder lock only for a thread's first group, a checkpoint or a
+ * spill, never while it holds its queue's). The rest read state set before
  * recording starts.
  * Errors: 0, or -1 when memory ran out (the trace then says it is
  * incomplete); the end of a session never fails silently.

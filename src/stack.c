@@ -176,7 +176,7 @@ static int in_tracer(uintptr_t a)
 #define MAX_FRAME_BYTES (1u << 20)
 #define MAX_WALK (MAX_FRAMES + 16)
 #define VERIFY_EVERY 4096
-#define MEMO_SET_BITS 3
+#define MEMO_SET_BITS 4
 #define MEMO_SETS (1u << MEMO_SET_BITS)
 #define MEMO_WAYS 4
 #define MEMO_READS 40
@@ -273,10 +273,25 @@ static const frame_size *size_of(uintptr_t ip)
 
 static int in_stack(uintptr_t a, size_t n) { return a >= W.lo && a <= W.hi - n; }
 
+/* top_frame's last answer, with what it read on the way: each tracer
+ * frame's return address and link (the next frame up), in order from
+ * frame. From the same frame, slots holding the same values lead to the
+ * same frame of the program (the stack's bounds and the tracer's text do
+ * not change). Its return address is read again, not kept: a wrapper
+ * called from another call site of the program differs only there. NULL
+ * frame: none. */
+#define TOP_FRAMES 4
+static __thread struct {
+    const void *frame;
+    uint32_t n; /* tracer frames passed */
+    uintptr_t ret[TOP_FRAMES], link[TOP_FRAMES];
+} top_seen __attribute__((tls_model("initial-exec")));
+
 /* The innermost frame outside the tracer: its return address, its stack
  * pointer and where the tracer saved its rbp, found through the tracer's
  * frame pointers from frame (a tracer function's own frame: starting there,
- * not here, spares the frames of the walk itself). 0 when it cannot be. */
+ * not here, spares the frames of the walk itself). 0 when it cannot be.
+ * Remembered in top_seen. */
 static int top_frame(const void *frame, uintptr_t *ip, uintptr_t *sp, uintptr_t *fpslot)
 {
     if (W.known != 1 || siot_cfg.unwind_always)
@@ -284,6 +299,8 @@ static int top_frame(const void *frame, uintptr_t *ip, uintptr_t *sp, uintptr_t 
     /* the bounds read once, not in every frame (runs on every traced call) */
     const uintptr_t lo = W.lo, hi = W.hi - 16;
     const uintptr_t *fp = frame;
+    uint32_t n = 0;
+    top_seen.frame = NULL;
     for (int k = 0; k < 16; k++) {
         if (((uintptr_t)fp & 7) || (uintptr_t)fp < lo || (uintptr_t)fp > hi) /* in_stack(fp, 16) */
             return 0;
@@ -291,14 +308,40 @@ static int top_frame(const void *frame, uintptr_t *ip, uintptr_t *sp, uintptr_t 
             *ip = fp[1];
             *sp = (uintptr_t)(fp + 2);
             *fpslot = (uintptr_t)fp;
+            if (n <= TOP_FRAMES) {
+                top_seen.frame = frame;
+                top_seen.n = n;
+            }
             return 1;
         }
         const uintptr_t *next = (const uintptr_t *)fp[0];
         if (next <= fp)
             return 0;
+        if (n < TOP_FRAMES) {
+            top_seen.ret[n] = fp[1];
+            top_seen.link[n] = fp[0];
+        }
+        n++;
         fp = next;
     }
     return 0;
+}
+
+/* The frame top_frame found last (its return address not yet checked),
+ * when top_seen holds: each link is followed only once it is known to be
+ * the same (inside the thread's stack, above this frame). NULL when it
+ * does not hold. */
+static inline const uintptr_t *top_again(const void *frame)
+{
+    if (frame != top_seen.frame)
+        return NULL;
+    const uintptr_t *fp = frame;
+    for (uint32_t k = 0; k < top_seen.n; k++) {
+        if (fp[1] != top_seen.ret[k] || fp[0] != top_seen.link[k])
+            return NULL;
+        fp = (const uintptr_t *)top_seen.link[k];
+    }
+    return fp;
 }
 
 /* The walk's position: a frame's return address, stack pointer and frame
@@ -401,7 +444,9 @@ static int fast_walk(uintptr_t ip, uintptr_t sp, uintptr_t fpslot, uintptr_t *ra
  * at one stack depth took 69% misses in a table of one walk per slot
  * (bench/hotpath.c irregular), and one top frame reached from two callers
  * keeps both walks. The thread's last hit is tried first (memo_hot), then
- * the set's. */
+ * the set's. 16 sets: with 8, those sixteen sites in random order missed
+ * their set's last walk about half the time (two sites to a set), and
+ * scanned the other ways (callgrind: 50 instructions a call more). */
 typedef struct memo {
     uintptr_t ip, sp;
     uint32_t nreads, site;
@@ -431,14 +476,19 @@ static memo_set *memo_set_of(uintptr_t ip, uintptr_t sp)
     return &memos[h >> (64 - MEMO_SET_BITS)];
 }
 
-static int memo_holds(const memo *m, uintptr_t ip, uintptr_t sp)
+/* The stack slots m's walk loaded still hold what they held. */
+static inline int memo_reads_hold(const memo *m)
 {
-    if (m->ip != ip || m->sp != sp || !m->site) /* ip first: it tells most apart */
-        return 0;
     for (uint32_t i = 0; i < m->nreads; i++)
         if (*(const uintptr_t *)m->rd[i].at != m->rd[i].val)
             return 0;
     return 1;
+}
+
+static int memo_holds(const memo *m, uintptr_t ip, uintptr_t sp)
+{
+    /* ip first: it tells most apart */
+    return m->ip == ip && m->sp == sp && m->site && memo_reads_hold(m);
 }
 
 /* The walk memoised in the set of (ip, sp) that was last found there, if
@@ -603,21 +653,49 @@ static SIOT_TEXT __attribute__((cold)) uint32_t site_missed(unsigned depth, int 
     return site_of(raw, n);
 }
 
-SIOT_TEXT uint32_t siot_site_here(unsigned depth, const void *frame)
+/* What siot_site_here's hit leaves: top 0, the top frame not yet found;
+ * 1, found and this call compares the walks (VERIFY_EVERY); 2, found, and
+ * not the walk the thread last found. Out of line, so that the hit saves no
+ * registers for top_frame and the sets; in siot_text: site_missed and
+ * slow_walk run under it. */
+static SIOT_TEXT __attribute__((noinline)) uint32_t site_other(unsigned depth, const void *frame, int top, uintptr_t ip,
+                                                                uintptr_t sp, uintptr_t fpslot)
 {
-    uintptr_t ip = 0, sp = 0, fpslot = 0;
-    int top = top_frame(frame, &ip, &sp, &fpslot);
-    int verify = top && ++W.calls % VERIFY_EVERY == 0;
-    if (SIOT_LIKELY(top && !verify)) {
-        const memo *m = memo_hot;
-        if (SIOT_LIKELY(memo_holds(m, ip, sp)))
-            return m->site;
-        if ((m = memo_last(memo_set_of(ip, sp), ip, sp))) {
-            memo_hot = m;
-            return m->site;
-        }
+    int verify = top == 1;
+    if (top == 0) {
+        top = top_frame(frame, &ip, &sp, &fpslot);
+        verify = top && ++W.calls % VERIFY_EVERY == 0;
+        if (top && !verify && memo_holds(memo_hot, ip, sp))
+            return memo_hot->site;
+    }
+    const memo *m;
+    if (top && !verify && (m = memo_last(memo_set_of(ip, sp), ip, sp))) {
+        memo_hot = m;
+        return m->site;
     }
     return site_missed(depth, top, verify, ip, sp, fpslot);
+}
+
+/* The top frame, as top_frame found it last (top_again), is checked
+ * against the walk the thread last found (memo_hot) before anything else:
+ * a memo's return address is a program frame's, so when it is the frame's,
+ * the frame is the top one without asking in_tracer (and memo_none's, 0,
+ * is nobody's). */
+SIOT_TEXT uint32_t siot_site_here(unsigned depth, const void *frame)
+{
+    const uintptr_t *fp = top_again(frame);
+    if (SIOT_LIKELY(fp != NULL)) {
+        uintptr_t ip = fp[1], sp = (uintptr_t)(fp + 2);
+        const memo *m = memo_hot;
+        int hot = m->ip == ip && m->sp == sp;
+        if (SIOT_LIKELY(hot) || !in_tracer(ip)) {
+            int verify = ++W.calls % VERIFY_EVERY == 0;
+            if (SIOT_LIKELY(hot && !verify) && SIOT_LIKELY(memo_reads_hold(m)))
+                return m->site;
+            return site_other(depth, frame, verify ? 1 : 2, ip, sp, (uintptr_t)fp);
+        }
+    }
+    return site_other(depth, frame, 0, 0, 0, 0);
 }
 
 uint64_t siot_site_walk_mismatches(void) { return atomic_load(&walk_mismatches); }

@@ -3,6 +3,7 @@
  * Every wrapper has the same shape (src/runtime.h): decide whether to
  * record, reserve the event slot, call the real function, then fill the
  * event from the parameters according to their roles (roles.c). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "tools/gen/gen.h"
@@ -495,10 +496,68 @@ static void emit_real_call(const func *f, const char *real, int stamps)
         o("    int siot_eset = siot_e;\n    if (!siot_e)\n        siot_e = siot_e0;\n");
 }
 
+/* True when the wrapper body fill (a leaf's filling, as text) sets a field
+ * on every path: a statement of the body itself (4 spaces in, after a
+ * complete statement: not under a braceless if) that begins with stmt, and
+ * no return or goto in the filling. */
+static int sets_always(const char *fill, const char *stmt)
+{
+    if (strstr(fill, "return") || strstr(fill, "goto"))
+        return 0;
+    size_t n = strlen(stmt);
+    char prev_end = ';'; /* the last character of the line before */
+    for (const char *l = fill; *l;) {
+        const char *nl = strchr(l, '\n');
+        size_t len = nl ? (size_t)(nl - l) : strlen(l);
+        if ((prev_end == ';' || prev_end == '}') && len >= n && strncmp(l, stmt, n) == 0)
+            return 1;
+        if (len)
+            prev_end = l[len - 1];
+        l += len + (nl != NULL);
+    }
+    return 0;
+}
+
+/* A leaf's filling, with the slot's fields cleared first that it may leave
+ * unset (runtime.h siot_leaf_slot): an argument is set by siot_put_int,
+ * siot_put_str and siot_put_strn whatever its value; any other way (an
+ * array, a record that may be left out) is cleared first. */
+static void emit_leaf_fill(const func *f)
+{
+    char *fill = NULL;
+    size_t size = 0;
+    FILE *saved = out;
+    out = open_memstream(&fill, &size);
+    if (!out)
+        die(f->file, f->line, "no memory for the filling");
+    emit_fill(f, 0);
+    fclose(out);
+    out = saved;
+    char stmt[64];
+    for (int k = 0; k < f->nrec; k++) {
+        static const char *const always[] = {"siot_put_int", "siot_put_str", "siot_put_strn"};
+        int set = 0;
+        for (unsigned i = 0; i < sizeof always / sizeof *always && !set; i++) {
+            snprintf(stmt, sizeof stmt, "    %s(ev, %d, ", always[i], k);
+            set = sets_always(fill, stmt);
+        }
+        if (!set)
+            o("    ev->args[%d].kind = SIOT_RV_NONE;\n", k);
+    }
+    static const char *const fields[] = {"ret", "err", "bytes"};
+    for (unsigned i = 0; i < 3; i++) {
+        snprintf(stmt, sizeof stmt, "    ev->%s = ", fields[i]);
+        if (!sets_always(fill, stmt))
+            o("    ev->%s = 0;\n", fields[i]);
+    }
+    o("%s", fill);
+    free(fill);
+}
+
 /* A leaf call (fill_is_own: its event takes nothing from the shared
  * tables, and it makes no traced call): the clock read in the wrapper
- * right around the real call, then one call to stage the event and one to
- * hand it on (runtime.h). */
+ * right around the real call, then the next staging slot taken inline and
+ * filled, and one call to stage the event and hand it on (runtime.h). */
 static void emit_leaf_body(const func *f, const char *real, const char *filt)
 {
     int isvoid = f->retrole == SIOT_ROLE_r_void;
@@ -507,10 +566,10 @@ static void emit_leaf_body(const func *f, const char *real, const char *filt)
     emit_args(f, 0);
     o(");%s\n    }\n", isvoid ? "\n        return;" : "");
     emit_real_call(f, real, 1);
-    o("    siot_raw *ev = siot_leaf(SIOT_FN_%s, siot_s0, siot_s1);\n", f->name);
+    o("    siot_raw *ev = siot_leaf_slot(%d);\n", f->nrec);
     o("    if (!ev) {\n        errno = siot_e;\n        return%s;\n    }\n", isvoid ? "" : " ret");
-    emit_fill(f, 0);
-    o("    siot_leaf_finish(ev);\n    errno = siot_e;\n");
+    emit_leaf_fill(f);
+    o("    siot_leaf_end(ev, SIOT_FN_%s, siot_s0, siot_s1);\n    errno = siot_e;\n", f->name);
     if (!isvoid)
         o("    return ret;\n");
     o("}\n");
