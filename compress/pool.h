@@ -2,8 +2,8 @@
  * expressions all the time; recycling them keeps the recorder's memory
  * proportional to the compressed trace and its steady state free of malloc.
  *
- * Locks: none of its own: only the rank's queue uses a pool, under the
- * recorder lock (compress/queue.h).
+ * Locks: none of its own: a pool belongs to one thread's queue, used under
+ * that queue's own lock (compress/queue.h, src/lock_fast.h).
  *
  * Errors: siot_pool_alloc and siot_pool_realloc return NULL when the arena
  * cannot grow (a block being grown is then kept as it was); freeing cannot

@@ -8,8 +8,9 @@
  * patterns and arrays grow field by field, and anything else becomes a
  * piecewise run table (lossless, but it grows).
  *
- * Locks: none of its own; only the queue uses it, under the recorder lock
- * (the shared small constants are set up on first use, unsynchronised).
+ * Locks: none of its own; only the queues use it, each under its own
+ * thread's queue lock. The shared small constants are read-only, filled by
+ * a constructor at load time (xmerge.c), before any thread records.
  *
  * Errors: only allocation fails. The builders and siot_x_clone return NULL
  * (siot_x_clone also for a per-rank table, which it never copies);
