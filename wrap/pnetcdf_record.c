@@ -2,6 +2,8 @@
  * the thread inside the tracer: the inquiries below are not recorded. */
 #include "wrap/pnetcdf_record.h"
 
+#include <stdlib.h>
+
 int64_t siot_nc_id(int ncid) { return ncid < 0 ? -1 : siot_h_id(SIOT_H_NCID, (uintptr_t)(unsigned)ncid); }
 
 int64_t siot_nc_new(int ncid) { return ncid < 0 ? -1 : siot_h_new(SIOT_H_NCID, (uintptr_t)(unsigned)ncid); }
@@ -31,19 +33,24 @@ int64_t siot_nc_count_bytes(int ncid, int varid, const MPI_Offset *count, int64_
     return e * elem;
 }
 
+/* The dimension ids of a variable: on the stack up to SMALL_DIMS, else
+ * allocated. Not an array of NC_MAX_VAR_DIMS: PnetCDF 1.12 defines it as
+ * NC_MAX_INT, 8 GiB of stack. */
+#define SMALL_DIMS 64
+
 int64_t siot_nc_var_bytes(int ncid, int varid, int64_t elem)
 {
-    int nd = 0, dims[NC_MAX_VAR_DIMS];
-    if (ncmpi_inq_varndims(ncid, varid, &nd) != NC_NOERR || nd < 0 || nd > NC_MAX_VAR_DIMS ||
-        ncmpi_inq_vardimid(ncid, varid, dims) != NC_NOERR)
+    int nd = 0, small[SMALL_DIMS];
+    if (ncmpi_inq_varndims(ncid, varid, &nd) != NC_NOERR || nd < 0)
         return 0;
-    int64_t e = 1;
-    for (int i = 0; i < nd; i++) {
+    int *dims = nd <= SMALL_DIMS ? small : malloc((size_t)nd * sizeof *dims);
+    int64_t e = dims && ncmpi_inq_vardimid(ncid, varid, dims) == NC_NOERR ? 1 : 0;
+    for (int i = 0; e && i < nd; i++) {
         MPI_Offset len = 0;
-        if (ncmpi_inq_dimlen(ncid, dims[i], &len) != NC_NOERR)
-            return 0;
-        e *= len;
+        e = ncmpi_inq_dimlen(ncid, dims[i], &len) == NC_NOERR ? e * len : 0;
     }
+    if (dims != small)
+        free(dims);
     return e * elem;
 }
 

@@ -1,6 +1,8 @@
 #!/bin/bash
 # The PnetCDF families beyond put_vara (tests/progs/ncall.c): varn, mput/mget,
-# bput with its attached buffer, varm, vard and the flexible put_att are
+# bput with its attached buffer, varm, vard, the flexible put_att and the
+# whole-variable put_var, iput_var and get_var (which crashed the traced
+# program: an array of PnetCDF's NC_MAX_VAR_DIMS ints, 8 GiB, on the stack) are
 # recorded once each with the bytes the program moves (computed here from
 # its constants), their MPI-IO beneath them (the bput's under the wait that
 # completes it); the file is the one the untraced program writes. PnetCDF
@@ -47,6 +49,9 @@ want = {
     "ncmpi_mget_vara_int_all": (2 * B, "read", {"num": 2, "varids": [1, 2]}),
     "ncmpi_get_varm_int_all": (B, "read", {"varid": 4, "count": [NX]}),
     "ncmpi_get_vard_all": (B, "read", {"varid": 5, "bufcount": NX}),
+    "ncmpi_put_var_int_all": (P * B, "write", {"varid": 6}),  # the whole variable: P*NX ints
+    "ncmpi_iput_var_int": (P * B, None, {"varid": 7}),
+    "ncmpi_get_var_int_all": (P * B, "read", {"varid": 6}),
 }
 for r in range(P):
     mine = [e for e in ev if e["rank"] == r]
@@ -68,8 +73,12 @@ for r in range(P):
     wait = [e for e in mine if e["func"] == "ncmpi_wait_all" and e["seq"] > bput["seq"]]
     if not wait or wait[0]["args"]["array_of_requests"] != [bput["args"]["req"]] or not io_kids(wait[0], "write"):
         sys.exit("rank %d: the bput's request is not completed by an ncmpi_wait_all with an MPI-IO write" % r)
+    iput = next(e for e in mine if e["func"] == "ncmpi_iput_var_int")
+    wait = [e for e in mine if e["func"] == "ncmpi_wait_all" and e["seq"] > iput["seq"]]
+    if not wait or wait[0]["args"]["array_of_requests"] != [iput["args"]["req"]] or not io_kids(wait[0], "write"):
+        sys.exit("rank %d: the iput's request is not completed by an ncmpi_wait_all with an MPI-IO write" % r)
 print("   per rank: varn, mput/mget, bput (+ attach, wait_all, detach), varm, vard and put_att once each, "
-      "%d/%d bytes, MPI-IO beneath" % (B, 2 * B))
+      "%d/%d bytes, MPI-IO beneath; put_var, iput_var, get_var %d bytes" % (B, 2 * B, P * B))
 PY
 roundtrip ncall $P "$WORK/ncall"
 pass "PnetCDF's varn, mput/mget, bput, varm, vard and flexible attribute calls recorded with their bytes"

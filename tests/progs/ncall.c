@@ -2,7 +2,9 @@
  * variable), mput/mget (several variables in one call), bput (buffered
  * non-blocking), varm (mapped), vard (an MPI datatype for the file layout)
  * and the flexible put_att. Every rank writes its NX ints of each variable
- * of one dimension, then reads them back and checks them.
+ * of one dimension, then reads them back and checks them. The whole-
+ * variable calls (put_var, iput_var, get_var: every rank the whole
+ * variable of size*NX ints, the same values) come last.
  * usage: ncall (writes ncall.nc) */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +16,7 @@
 #define SPLIT 3  /* put_varn: the first subarray has SPLIT ints, the second NX - SPLIT */
 #define NATT 3   /* ints of the global attribute */
 enum { VA, VB, VC, VD, VE, VF, NV }; /* varn, mput (2), bput, varm, vard */
+enum { VG = NV, VH, NVALL };           /* put_var and get_var, iput_var */
 
 static void check(int err, const char *what)
 {
@@ -79,10 +82,35 @@ static void reads(int nc, const int *var, int rank, MPI_Datatype ftype)
         verify(buf[v], v, rank);
 }
 
+/* Whole variables: put_var and iput_var of size*NX ints, then get_var. */
+static void whole(int nc, const int *var, int size, int write)
+{
+    int n = size * NX, req, st;
+    int *all = malloc((size_t)n * sizeof *all);
+    if (!all)
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    for (int i = 0; i < n; i++)
+        all[i] = write ? 7 * i : -1;
+    if (write) {
+        check(ncmpi_put_var_int_all(nc, var[VG], all), "put_var_int_all");
+        check(ncmpi_iput_var_int(nc, var[VH], all, &req), "iput_var_int");
+        check(ncmpi_wait_all(nc, 1, &req, &st), "wait_all");
+        check(st, "the iput");
+    } else {
+        check(ncmpi_get_var_int_all(nc, var[VG], all), "get_var_int_all");
+        for (int i = 0; i < n; i++)
+            if (all[i] != 7 * i) {
+                fprintf(stderr, "ncall: whole variable read back wrong at %d\n", i);
+                MPI_Abort(MPI_COMM_WORLD, 1);
+            }
+    }
+    free(all);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
-    int rank, size, nc, dim, var[NV];
+    int rank, size, nc, dim, var[NVALL];
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     /* vard: this rank's NX ints of the variable, as a file type */
@@ -92,16 +120,18 @@ int main(int argc, char **argv)
     MPI_Type_commit(&ftype);
     check(ncmpi_create(MPI_COMM_WORLD, "ncall.nc", NC_CLOBBER, MPI_INFO_NULL, &nc), "create");
     check(ncmpi_def_dim(nc, "x", (MPI_Offset)size * NX, &dim), "def_dim");
-    const char *names[NV] = {"a", "b", "c", "d", "e", "f"};
-    for (int v = 0; v < NV; v++)
+    const char *names[NVALL] = {"a", "b", "c", "d", "e", "f", "g", "h"};
+    for (int v = 0; v < NVALL; v++)
         check(ncmpi_def_var(nc, names[v], NC_INT, 1, &dim, &var[v]), "def_var");
     int att[NATT] = {1, 2, 3};
     check(ncmpi_put_att(nc, NC_GLOBAL, "version", NC_INT, NATT, att), "put_att");
     check(ncmpi_enddef(nc), "enddef");
     writes(nc, var, rank, ftype);
+    whole(nc, var, size, 1);
     check(ncmpi_close(nc), "close");
     check(ncmpi_open(MPI_COMM_WORLD, "ncall.nc", NC_NOWRITE, MPI_INFO_NULL, &nc), "open");
     reads(nc, var, rank, ftype);
+    whole(nc, var, size, 0);
     check(ncmpi_close(nc), "close");
     MPI_Type_free(&ftype);
     MPI_Finalize();
