@@ -2,6 +2,7 @@
  * (endings.h): exit, _exit, exec, MPI_Abort, a signal. */
 #include "src/endings.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
@@ -245,9 +246,35 @@ static void in_child(void)
     siot_session_forget();
 }
 
+/* Whether this runtime's exported entries are the ones the process calls.
+ * Not when libsiotrace.so came in as a dependency of a layer's library
+ * preloaded alone (LD_PRELOAD=libsiotrace-hdf5.so): it then comes after
+ * the C library and MPI, and would see the layer's calls alone, outside
+ * any session MPI_Init starts. */
+static int interposing(void)
+{
+    Dl_info first, own;
+    void *f = dlsym(RTLD_DEFAULT, "close");
+    return !f || !dladdr(f, &first) || !dladdr((void *)siot_at_exit, &own) || first.dli_fbase == own.dli_fbase;
+}
+
+/* Nothing is recorded and nothing written; the program runs as untraced. */
+static void stand_aside(void)
+{
+    siot_sayf("siotrace: libsiotrace.so was not preloaded itself (only as a dependency): nothing is traced; "
+              "preload it after the layer's library: LD_PRELOAD=libsiotrace-LAYER.so:libsiotrace.so");
+    siot_cfg.layers = 0;
+    atomic_store(&siot_layer_mask, 0);
+    siot_session_forget();
+}
+
 __attribute__((constructor)) static void siot_ctor(void)
 {
     siot_runtime_init();
+    if (!interposing()) {
+        stand_aside();
+        return;
+    }
     atexit(siot_at_exit);
     pthread_atfork(NULL, NULL, in_child);
     siot_install_signal_handlers();

@@ -2,6 +2,7 @@
 #include "src/interpose.h"
 
 #include <dlfcn.h>
+#include <link.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -9,17 +10,62 @@
 
 #include "src/modules.h"
 
+/* libsiotrace.so or a layer's libsiotrace-LAYER.so: their exported
+ * entries are interposers, never the real function. */
+static int tracer_module(const char *path)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    return strncmp(base, "libsiotrace", 11) == 0;
+}
+
+static int defined_by_tracer(void *f)
+{
+    Dl_info found, self;
+    return dladdr(f, &found) &&
+           ((found.dli_fname && tracer_module(found.dli_fname)) ||
+            (dladdr((void *)siot_real_lookup, &self) && found.dli_fbase == self.dli_fbase));
+}
+
+typedef struct wanted {
+    const char *name;
+    void *f;
+} wanted;
+
+/* One loaded object (and what it depends on) asked for the name, in load
+ * order, the program and the tracer's modules left out. */
+static int look_in(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)size;
+    wanted *w = arg;
+    if (!info->dlpi_name || !info->dlpi_name[0] || tracer_module(info->dlpi_name))
+        return 0;
+    void *h = dlopen(info->dlpi_name, RTLD_LAZY | RTLD_NOLOAD);
+    if (!h)
+        return 0;
+    void *f = dlsym(h, w->name);
+    if (f && !defined_by_tracer(f))
+        w->f = f;
+    dlclose(h);
+    return w->f != NULL;
+}
+
+/* RTLD_NEXT from this module finds nothing when it was loaded after the
+ * library that defines the name: libsiotrace.so as a dependency of a
+ * layer's library preloaded alone (LD_PRELOAD=libsiotrace-pnetcdf.so),
+ * whose first definition in the process (RTLD_DEFAULT) is that layer's own
+ * interposer: calling it would recurse without end. The objects are then
+ * asked one by one. */
 void *siot_real_lookup(const char *name)
 {
     void *f = dlsym(RTLD_NEXT, name);
     if (!f) {
-        /* The first definition in the process may be this module's own
-         * exported interposer: calling it would recurse without end. */
         f = dlsym(RTLD_DEFAULT, name);
-        Dl_info found, self;
-        if (f && dladdr(f, &found) && dladdr((void *)siot_real_lookup, &self) &&
-            found.dli_fbase == self.dli_fbase)
-            f = NULL;
+        if (f && defined_by_tracer(f)) {
+            wanted w = {name, NULL};
+            dl_iterate_phdr(look_in, &w);
+            f = w.f;
+        }
     }
     if (!f) {
         static const char msg[] = "siotrace: no real function to call for ";
