@@ -5,7 +5,8 @@ BB := $(B)/bench
 MPICC := mpicc.$(MPI)
 
 .PHONY: run
-run: $(BB)/pwrite_loop $(BB)/pwrite_loop.plain $(BB)/lseek_loop $(BB)/hotpath $(BB)/hotpath.plain $(BB)/segments
+run: $(BB)/pwrite_loop $(BB)/pwrite_loop.plain $(BB)/lseek_loop $(BB)/hotpath $(BB)/hotpath.plain $(BB)/segments \
+     $(BB)/rankmod $(BB)/groups
 	@MPI=$(MPI) bash bench/hotpath.sh
 	@echo
 	@MPI=$(MPI) bash bench/pwrite.sh
@@ -25,8 +26,9 @@ $(BB)/%: bench/%.c $(B)/wrap.flags $(B)/lib/libsiotrace.a
 	$(MPICC) -O2 -c -o $@.o $<
 	$(MPICC) $@.o -Wl,@$(B)/wrap.flags -o $@ -pthread
 
-# the IOR-shaped segments program of the tests (tests/progs/segments.c)
-$(BB)/segments: tests/progs/segments.c $(B)/wrap.flags $(B)/lib/libsiotrace.a
+# programs of the tests: the IOR-shaped segments (tests/progs/segments.c),
+# values by the rank's residue (rankmod.c) and by its quotient (groups.c)
+$(BB)/segments $(BB)/rankmod $(BB)/groups: $(BB)/%: tests/progs/%.c $(B)/wrap.flags $(B)/lib/libsiotrace.a
 	@mkdir -p $(@D)
 	$(MPICC) -O2 -c -o $@.o $<
 	$(MPICC) $@.o -Wl,@$(B)/wrap.flags -o $@

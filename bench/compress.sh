@@ -27,6 +27,25 @@ if [ "${ONLY:-}" != examples ]; then
         printf "%8s %12s %12s\n" "$S" "$(stat -c %s "$W/s.siot")" "$("$SIOT" dump "$W/s.siot" | sed -n 's/.*note events_recorded: //p')"
     done
     echo
+    # Values of the rank (issue 17): counts 10 + 5*(rank%3) by residue
+    # (tests/progs/rankmod.c) and groups of 4 ranks, colour rank/4 and
+    # offsets 7*(rank/4) + 100*(rank%4) by quotient (tests/progs/groups.c).
+    echo "== values of the rank: trace B besides the rank times, and besides the histograms too ($MPI flavour)"
+    printf "%6s %14s %14s\n" ranks rankmod groups
+    for P in ${VALUE_PS:-3 6 12 24 48}; do
+        row=$(printf "%6s" "$P")
+        for prog in rankmod groups; do
+            (cd "$W" && rm -f ./*.dat && SIOT_TRACE=$W/v.siot run "$P" "$B/bench/$prog" > /dev/null) || {
+                row="$row $(printf "%14s" failed)"
+                continue
+            }
+            r=$(($(stat -c %s "$W/v.siot") - $(rank_times "$W/v.siot")))
+            h=$("$SIOT" dump --sizes "$W/v.siot" | sed -n 's/.*(of which histograms \([0-9]*\) B.*/\1/p')
+            row="$row $(printf "%14s" "$r / $((r - h))")"
+        done
+        echo "$row"
+    done
+    echo
     echo "== IOR-like example, POSIX, 8 segments: per-rank times against the rest ($MPI flavour)"
     printf "%6s %12s %16s %12s\n" ranks "trace B" "rank times B" "rest B"
     for P in ${PS:-2 4 16 64}; do

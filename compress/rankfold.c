@@ -12,15 +12,41 @@
 #define MAX_PERIOD 64
 #define MAX_SPAN (1 << 20) /* ranks looked at per table */
 
-/* A per-rank table whose entries are functions of the rank alone (no loop,
- * no occurrence): the only kind whose value per rank is one integer. */
-static int rank_function(const siot_expr *x)
+/* The loop terms every entry of a table shares (offset = f(rank) +
+ * 1000*i0 on every rank): the entries' values then differ by a function of
+ * the rank alone, which is what the fits below look at. */
+typedef struct tail {
+    uint32_t n;
+    const int64_t *coef;
+} tail;
+
+static int64_t coef_at(const siot_expr *e, uint32_t k)
+{
+    return e->tag == SIOT_X_AFFINE && k < e->n ? e->u.coef[k] : 0;
+}
+
+static int same_tail(const siot_expr *e, const tail *t)
+{
+    uint32_t n = e->tag == SIOT_X_AFFINE && e->n > t->n ? e->n : t->n;
+    for (uint32_t k = 0; k < n; k++)
+        if (coef_at(e, k) != (k < t->n ? t->coef[k] : 0))
+            return 0;
+    return 1;
+}
+
+/* A per-rank table whose entries are functions of the rank (no occurrence)
+ * plus the same loop terms: the only kind whose value per rank is one
+ * integer besides those terms. */
+static int rank_function(const siot_expr *x, tail *t)
 {
     if (x->tag != SIOT_X_RANKED || x->n < 2)
         return 0;
+    const siot_expr *first = x->u.ranked[0].x;
+    t->n = first && first->tag == SIOT_X_AFFINE ? first->n : 0;
+    t->coef = t->n ? first->u.coef : NULL;
     for (uint32_t i = 0; i < x->n; i++) {
         const siot_expr *e = x->u.ranked[i].x;
-        if (!e || !(e->tag == SIOT_X_CONST || (e->tag == SIOT_X_AFFINE && e->n == 0)))
+        if (!e || !(e->tag == SIOT_X_CONST || e->tag == SIOT_X_AFFINE) || !same_tail(e, t))
             return 0;
     }
     return 1;
@@ -31,6 +57,7 @@ typedef struct rvals {
     uint32_t span;
     uint8_t *have;
     int64_t *v;
+    tail t;
 } rvals;
 
 static int values_of(const siot_expr *x, rvals *r)
@@ -101,6 +128,23 @@ static siot_expr *rank_affine(siot_arena *a, int64_t base, int64_t step)
     return x;
 }
 
+/* base + step*rank and the table's loop terms (a copy of them: nothing in
+ * a trace shares arrays). */
+static siot_expr *value_of_rank(siot_arena *a, const tail *t, int64_t base, int64_t step)
+{
+    siot_expr *x = rank_affine(a, base, step);
+    if (!x || !t->n)
+        return x;
+    int64_t *coef = siot_arena_alloc(a, t->n * sizeof *coef);
+    if (!coef)
+        return NULL;
+    memcpy(coef, t->coef, t->n * sizeof *coef);
+    x->tag = SIOT_X_AFFINE;
+    x->n = t->n;
+    x->u.coef = coef;
+    return x;
+}
+
 /* The value by residue mod m: an entry per class, in the order of the
  * residues (a class without ranks is never evaluated: 0). Cheaper than a
  * table of strided rank lists, and the same at any rank count. */
@@ -115,7 +159,7 @@ static siot_expr *by_residue(siot_arena *a, const rvals *r, uint32_t m, const in
     x->u.items = items;
     /* class c of fits_period holds the ranks lo + c + k*m */
     for (uint32_t c = 0; c < m; c++)
-        if (!(items[((uint32_t)r->lo + c) % m] = rank_affine(a, base[c], step[c])))
+        if (!(items[((uint32_t)r->lo + c) % m] = value_of_rank(a, &r->t, base[c], step[c])))
             return NULL;
     return x;
 }
@@ -180,7 +224,7 @@ static int piece_entry(siot_arena *a, const rvals *r, uint32_t at0, uint32_t end
     for (uint32_t at = at0; at < end; at = next_present(r, at))
         ranks[n++] = r->lo + (int32_t)at;
     int64_t rank0 = r->lo + (int64_t)at0;
-    e->x = rank_affine(a, (int64_t)((uint64_t)r->v[at0] - (uint64_t)step * (uint64_t)rank0), step);
+    e->x = value_of_rank(a, &r->t, (int64_t)((uint64_t)r->v[at0] - (uint64_t)step * (uint64_t)rank0), step);
     return e->x && siot_rl_from_sorted(a, &e->rl, ranks, n);
 }
 
@@ -208,13 +252,86 @@ static siot_expr *piecewise(siot_arena *a, const rvals *r)
     return ok ? x : NULL;
 }
 
-/* x rewritten by the smallest period, or cut again in pieces, when that
- * takes fewer bytes, or x. */
+/* ---- the rank's quotient ----
+ * Ranks in groups of m (the ranks of a node, a process grid's rows): a
+ * communicator's colour rank/m, a group's file "group-<rank/m>.dat", an
+ * offset (rank%m)*s + (rank/m)*S. A value c*rank + d*(rank/m) + base is a
+ * progression in each residue class only when d is a multiple of m; as a
+ * value by quotient (SIOT_X_RDIV) it is one expression at any rank count. */
+
+static uint64_t quotient(const rvals *r, uint32_t at, uint32_t m) { return (uint64_t)(r->lo + (int64_t)at) / m; }
+
+/* The slope inside a group: from the first two present ranks of one group.
+ * 0 when no group has two (then any slope fits within the groups). */
+static int group_slope(const rvals *r, uint32_t m, int64_t *c)
+{
+    *c = 0;
+    for (uint32_t at = next_present(r, (uint32_t)-1), nx; at < r->span; at = nx) {
+        nx = next_present(r, at);
+        if (nx < r->span && quotient(r, at, m) == quotient(r, nx, m)) {
+            int64_t d = r->v[nx] - r->v[at], gap = (int64_t)(nx - at);
+            *c = d / gap;
+            return (int64_t)((uint64_t)*c * (uint64_t)gap) == d;
+        }
+    }
+    return 1;
+}
+
+/* Whether v = base + c*rank + d*(rank/m) at every present rank, for the
+ * c, d and base found from the first ranks of two groups. */
+static int fits_quotient(const rvals *r, uint32_t m, int64_t *base, int64_t *c, int64_t *d)
+{
+    uint32_t at0 = next_present(r, (uint32_t)-1), at1 = at0;
+    if (at0 >= r->span || !group_slope(r, m, c))
+        return 0;
+    while (at1 < r->span && quotient(r, at1, m) == quotient(r, at0, m))
+        at1 = next_present(r, at1);
+    if (at1 >= r->span) /* one group: not a quotient */
+        return 0;
+    uint64_t q0 = quotient(r, at0, m), q1 = quotient(r, at1, m);
+    int64_t rest = (int64_t)((uint64_t)r->v[at1] - (uint64_t)r->v[at0] - (uint64_t)*c * (at1 - at0));
+    *d = rest / (int64_t)(q1 - q0);
+    if (*d == 0 || (int64_t)((uint64_t)*d * (q1 - q0)) != rest)
+        return 0;
+    int64_t rank0 = r->lo + (int64_t)at0;
+    *base = (int64_t)((uint64_t)r->v[at0] - (uint64_t)*c * (uint64_t)rank0 - (uint64_t)*d * q0);
+    for (uint32_t at = at0; at < r->span; at = next_present(r, at)) {
+        uint64_t want = (uint64_t)*base + (uint64_t)*c * (uint64_t)(r->lo + (int64_t)at) + (uint64_t)*d * quotient(r, at, m);
+        if (want != (uint64_t)r->v[at])
+            return 0;
+    }
+    return 1;
+}
+
+/* The value by quotient for the smallest group size that fits (groups of
+ * 2..MAX_PERIOD ranks, at least two groups), or NULL. */
+static siot_expr *by_quotient(siot_arena *a, const rvals *r)
+{
+    for (uint32_t m = 2; m <= MAX_PERIOD && m < r->span; m++) {
+        int64_t base, c, d;
+        if (!fits_quotient(r, m, &base, &c, &d))
+            continue;
+        siot_expr *x = siot_arena_alloc(a, sizeof *x);
+        siot_expr **items = x ? siot_arena_alloc(a, sizeof *items) : NULL;
+        if (!items || !(items[0] = value_of_rank(a, &r->t, base, c)))
+            return NULL;
+        x->tag = SIOT_X_RDIV;
+        x->n = 1;
+        x->len = m;
+        x->sum = d;
+        x->u.items = items;
+        return x;
+    }
+    return NULL;
+}
+
+/* x rewritten by the smallest period, by quotient, or cut again in pieces,
+ * whichever takes fewest bytes when fewer than x, or x. */
 static siot_expr *refold(siot_arena *a, siot_expr *x)
 {
-    if (!rank_function(x))
+    rvals r = {0, 0, NULL, NULL, {0, NULL}};
+    if (!rank_function(x, &r.t))
         return x;
-    rvals r = {0, 0, NULL, NULL};
     siot_expr *out = x;
     if (values_of(x, &r) == 0) {
         int64_t base[MAX_PERIOD], step[MAX_PERIOD];
@@ -222,10 +339,13 @@ static siot_expr *refold(siot_arena *a, siot_expr *x)
         while (m <= MAX_PERIOD && m * 2 <= r.span && !fits_period(&r, m, base, step))
             m++;
         siot_expr *y = m > MAX_PERIOD || m * 2 > r.span ? NULL
-                       : m == 1                         ? rank_affine(a, base[0], step[0])
+                       : m == 1                         ? value_of_rank(a, &r.t, base[0], step[0])
                                                         : by_residue(a, &r, m, base, step);
         if (y && (m == 1 || smaller(y, x)))
             out = y;
+        siot_expr *q = m == 1 && y ? NULL : by_quotient(a, &r);
+        if (q && smaller(q, out))
+            out = q;
         siot_expr *z = m == 1 && y ? NULL : piecewise(a, &r);
         if (z && smaller(z, out))
             out = z;
@@ -357,6 +477,10 @@ static uint32_t refold_slot(siot_arena *a, siot_expr **slot)
     if (x->tag == SIOT_X_SEQL)
         for (uint32_t i = 0; i < x->n; i++)
             done += refold_slot(a, &x->u.runs[i].x);
+    if (x->tag == SIOT_X_STR) /* "group-{rank/4}.dat" */
+        for (uint32_t i = 0; i < x->n; i++)
+            if (x->u.segs[i].is_field)
+                done += refold_slot(a, &x->u.segs[i].field);
     siot_expr *y = refold(a, to_range(a, x));
     if (y == x)
         return done;

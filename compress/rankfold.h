@@ -9,7 +9,11 @@
  * rank, when that takes fewer bytes (equal classes cost one entry: format
  * minor 3). A table with no such period is cut again where its values leave
  * a line ({r0-2:-2 r3-8:-3+1*rank}, not the merge's cuts), when that takes
- * fewer bytes. It also writes arrays whose elements are
+ * fewer bytes, and as one value by the rank's quotient (c*rank +
+ * d*(rank div m) + base, SIOT_X_RDIV: ranks in groups of m, a communicator
+ * coloured rank/m) when that is shorter still. Entries that share the same
+ * loop terms are refolded on the rest, and so are the numeric fields of
+ * string patterns ("groups-<rank/4>.dat"). It also writes arrays whose elements are
  * first + step*j (the request ids a Waitall completes) as ranges of a length
  * (SIOT_X_RANGE), a per-rank table of such arrays as one range whose length
  * is a value of the rank, refolded like the others. Lossless: every rank's

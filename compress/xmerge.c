@@ -71,7 +71,11 @@ int siot_x_equal(const siot_expr *a, const siot_expr *b)
         return memcmp(a->u.vals, b->u.vals, a->n * sizeof(int64_t)) == 0;
     case SIOT_X_SEQ:
     case SIOT_X_ARRAY:
-    case SIOT_X_RMOD:  /* only in job files (compress/rankfold.h), which siot merge may join */
+    case SIOT_X_RDIV:
+        if (a->len != b->len || a->sum != b->sum)
+            return 0;
+        __attribute__((fallthrough)); /* then its one item */
+    case SIOT_X_RMOD: /* only in job files (compress/rankfold.h), which siot merge may join */
     case SIOT_X_RANGE:
         for (uint32_t i = 0; i < a->n; i++)
             if (!siot_x_equal(a->u.items[i], b->u.items[i]))
@@ -130,6 +134,7 @@ void siot_x_free(siot_pool *p, siot_expr *x)
     case SIOT_X_ARRAY:
     case SIOT_X_RMOD:
     case SIOT_X_RANGE:
+    case SIOT_X_RDIV:
         for (uint32_t i = 0; i < x->n; i++)
             siot_x_free(p, x->u.items[i]);
         siot_pool_free(p, x->u.items, (x->cap ? x->cap : x->n) * sizeof *x->u.items);
@@ -182,6 +187,7 @@ siot_expr *siot_x_clone(siot_pool *p, const siot_expr *x)
     case SIOT_X_ARRAY:
     case SIOT_X_RMOD:
     case SIOT_X_RANGE:
+    case SIOT_X_RDIV:
         y->u.items = siot_pool_alloc(p, (x->n ? x->n : 1) * sizeof *y->u.items);
         ok = y->u.items != NULL;
         for (uint32_t i = 0; ok && i < x->n; i++)
@@ -239,6 +245,7 @@ int siot_x_depends(const siot_expr *x, unsigned lvl)
     case SIOT_X_ARRAY:
     case SIOT_X_RMOD:
     case SIOT_X_RANGE:
+    case SIOT_X_RDIV:
         for (uint32_t i = 0; i < x->n; i++)
             if (siot_x_depends(x->u.items[i], lvl))
                 return 1;

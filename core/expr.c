@@ -96,6 +96,15 @@ static const siot_expr *rmod_item(const siot_expr *x, const siot_ctx *c)
     return x->n && c->rank >= 0 ? x->u.items[(uint64_t)c->rank % x->n] : NULL;
 }
 
+/* RDIV: the term of the rank's quotient (ranks are never negative). */
+static int rdiv_term(const siot_expr *x, const siot_ctx *c, int64_t *t)
+{
+    if (x->n != 1 || x->len == 0 || c->rank < 0)
+        return -1;
+    *t = wrap_mul(x->sum, (int64_t)((uint64_t)c->rank / x->len));
+    return 0;
+}
+
 static int eval_int(const siot_expr *x, const siot_ctx *c, int64_t *v)
 {
     switch (x->tag) {
@@ -144,6 +153,13 @@ static int eval_int(const siot_expr *x, const siot_ctx *c, int64_t *v)
     case SIOT_X_RMOD: {
         const siot_expr *e = rmod_item(x, c);
         return e ? eval_int(e, c, v) : -1;
+    }
+    case SIOT_X_RDIV: {
+        int64_t t, in;
+        if (rdiv_term(x, c, &t) != 0 || eval_int(x->u.items[0], c, &in) != 0)
+            return -1;
+        *v = wrap_add(in, t);
+        return 0;
     }
     }
     return -1;
@@ -201,6 +217,29 @@ static int eval_range(const siot_expr *x, const siot_ctx *c, siot_vbuf *scratch,
     return 0;
 }
 
+static int eval_str(const siot_expr *x, const siot_ctx *ctx, siot_vbuf *scratch, siot_value *out)
+{
+    scratch->len = 0;
+    for (uint32_t i = 0; i < x->n; i++) {
+        const siot_strseg *s = &x->u.segs[i];
+        if (s->is_field) {
+            int64_t v;
+            if (eval_int(s->field, ctx, &v) != 0)
+                return -1;
+            put_field(scratch, s, v);
+        } else {
+            siot_vbuf_put(scratch, s->lit, s->len);
+        }
+    }
+    siot_vbuf_u8(scratch, 0);
+    if (scratch->oom)
+        return -1;
+    out->kind = SIOT_V_STR;
+    out->s = (const char *)scratch->data;
+    out->slen = scratch->len - 1;
+    return 0;
+}
+
 int siot_eval(const siot_expr *x, const siot_ctx *ctx, siot_vbuf *scratch, siot_value *out)
 {
     memset(out, 0, sizeof *out);
@@ -214,6 +253,7 @@ int siot_eval(const siot_expr *x, const siot_ctx *ctx, siot_vbuf *scratch, siot_
     case SIOT_X_AFFINE:
     case SIOT_X_SEQINT:
     case SIOT_X_APPROX:
+    case SIOT_X_RDIV:
         out->kind = SIOT_V_INT;
         return eval_int(x, ctx, &out->i);
     case SIOT_X_SEQ:
@@ -239,25 +279,7 @@ int siot_eval(const siot_expr *x, const siot_ctx *ctx, siot_vbuf *scratch, siot_
         return siot_eval(r->x, &local, scratch, out);
     }
     case SIOT_X_STR:
-        scratch->len = 0;
-        for (uint32_t i = 0; i < x->n; i++) {
-            const siot_strseg *s = &x->u.segs[i];
-            if (s->is_field) {
-                int64_t v;
-                if (eval_int(s->field, ctx, &v) != 0)
-                    return -1;
-                put_field(scratch, s, v);
-            } else {
-                siot_vbuf_put(scratch, s->lit, s->len);
-            }
-        }
-        siot_vbuf_u8(scratch, 0);
-        if (scratch->oom)
-            return -1;
-        out->kind = SIOT_V_STR;
-        out->s = (const char *)scratch->data;
-        out->slen = scratch->len - 1;
-        return 0;
+        return eval_str(x, ctx, scratch, out);
     case SIOT_X_ARRAY:
         scratch->len = 0;
         if (!siot_vbuf_reserve(scratch, (size_t)x->n * 8 + 8))
@@ -339,6 +361,30 @@ static void format_affine(const siot_expr *x, siot_vbuf *o)
     for (uint32_t k = 0; k < x->n; k++)
         if (x->u.coef[k])
             fmt(o, "%+" PRId64 "*i%u", x->u.coef[k], k);
+}
+
+/* RDIV as a grid: base + c*(rank%m) + b*(rank/m) + loop terms, when its
+ * inner value is a progression (c*rank = c*(rank%m) + c*m*(rank/m)), else
+ * the inner value + d*(rank/m). */
+static void format_rdiv(const siot_expr *x, siot_vbuf *o)
+{
+    const siot_expr *in = x->u.items[0];
+    uint64_t m = x->len;
+    if (!in || (in->tag != SIOT_X_AFFINE && in->tag != SIOT_X_CONST)) {
+        siot_x_format(in, o);
+        fmt(o, "%+" PRId64 "*(rank/%" PRIu64 ")", x->sum, m);
+        return;
+    }
+    int64_t c = in->tag == SIOT_X_AFFINE ? in->rcoef : 0;
+    int64_t b = (int64_t)((uint64_t)x->sum + (uint64_t)c * m);
+    fmt(o, "%" PRId64, in->base);
+    if (c)
+        fmt(o, "%+" PRId64 "*(rank%%%" PRIu64 ")", c, m);
+    if (b)
+        fmt(o, "%+" PRId64 "*(rank/%" PRIu64 ")", b, m);
+    for (uint32_t k = 0; in->tag == SIOT_X_AFFINE && k < in->n; k++)
+        if (in->u.coef[k])
+            fmt(o, "%+" PRId64 "*i%u", in->u.coef[k], k);
 }
 
 /* seq[...](n=N), the first few values shown */
@@ -519,6 +565,9 @@ void siot_x_format(const siot_expr *x, siot_vbuf *o)
         break;
     case SIOT_X_RANGE:
         format_items(x, o, "range(", ")");
+        break;
+    case SIOT_X_RDIV:
+        format_rdiv(x, o);
         break;
     default:
         fmt(o, "?");

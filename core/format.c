@@ -255,6 +255,11 @@ static void enc_expr(siot_vbuf *b, const siot_expr *x)
         for (uint32_t i = 0; i < 3; i++)
             enc_expr(b, x->u.items[i]);
         break;
+    case SIOT_X_RDIV:
+        siot_vbuf_uvar(b, x->len);
+        siot_vbuf_svar(b, x->sum);
+        enc_expr(b, x->u.items[0]);
+        break;
     case SIOT_X_RANKED:
         siot_vbuf_uvar(b, x->n);
         for (uint32_t i = 0; i < x->n; i++) {
@@ -1120,6 +1125,22 @@ static void dec_range(dec *d, siot_expr *x, int want_int)
         x->u.items[i] = dec_expr(d, 1);
 }
 
+/* RDIV (minor 4): the divisor, at least 1 and at most a rank count, the
+ * quotient's coefficient, then the integer value it is added to. */
+static void dec_rdiv(dec *d, siot_expr *x)
+{
+    x->len = siot_rd_uvar(&d->rd);
+    x->sum = siot_rd_svar(&d->rd);
+    if (!d->rd.err && (x->len == 0 || x->len > RMOD_MAX_PERIOD)) {
+        dfail(d, "value by quotient with a bad divisor");
+        return;
+    }
+    x->n = 1;
+    x->u.items = dalloc(d, sizeof *x->u.items);
+    if (x->u.items && !d->rd.err)
+        x->u.items[0] = dec_expr(d, 1);
+}
+
 static void dec_ranked(dec *d, siot_expr *x, int want_int)
 {
     x->n = (uint32_t)siot_rd_count(&d->rd, 2, "rank table longer than the data");
@@ -1298,6 +1319,9 @@ static void dec_tagged(dec *d, siot_expr *x, int want_int)
         break;
     case SIOT_X_RANGE:
         dec_range(d, x, want_int);
+        break;
+    case SIOT_X_RDIV:
+        dec_rdiv(d, x);
         break;
     default:
         dfail(d, "unknown expression kind");

@@ -27,7 +27,7 @@
 #include "core/model.h"
 
 #define SIOT_FORMAT_MAJOR 1
-#define SIOT_FORMAT_MINOR 3
+#define SIOT_FORMAT_MINOR 4
 #define SIOT_MAX_RANKS (1u << 24)
 #define SIOT_MAX_FUNCS 65536u
 #define SIOT_MAX_SITE_DEPTH 256u

@@ -73,6 +73,9 @@ enum siot_xtag {
     /* Written only by the job's last pass (compress/rankfold.h), never merged: */
     SIOT_X_RMOD = 10,  /* items[rank mod n]: a value by the rank's residue */
     SIOT_X_RANGE = 11, /* the array items[1] + items[2]*j for j < items[0] (request ids) */
+    /* (12 is a wire tag only: RMOD in runs, core/format.c) */
+    SIOT_X_RDIV = 13,  /* items[0] + sum*(rank div len), len >= 1: a process grid's row or a
+                        * node's group (n = 1) */
 };
 
 typedef struct siot_expr siot_expr;

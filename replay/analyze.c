@@ -128,6 +128,7 @@ static int rank_dependent(const siot_expr *x)
         return x->rcoef != 0;
     case SIOT_X_RANKED:
     case SIOT_X_RMOD:
+    case SIOT_X_RDIV:
         return 1;
     case SIOT_X_SEQ:
     case SIOT_X_ARRAY:
@@ -415,9 +416,31 @@ static void put_num(siot_vbuf *o, const siot_strseg *s, int64_t v)
     siot_vbuf_put(o, t, (size_t)n);
 }
 
+static int affine_range(const siot_agg_event *e, const siot_expr *x, int64_t *lo, int64_t *hi);
+
+/* A value by quotient whose inner value does not depend on the rank
+ * ("group-{rank/4}"): the inner range plus the quotient's, exact because
+ * the two vary independently. Otherwise no range. */
+static int quotient_range(const siot_agg_event *e, const siot_expr *x, int64_t *lo, int64_t *hi)
+{
+    const siot_expr *in = x->u.items[0];
+    if (x->n != 1 || !x->len || !in || (in->tag == SIOT_X_AFFINE && in->rcoef) || !affine_range(e, in, lo, hi))
+        return 0;
+    __int128 q0 = (__int128)x->sum * (e->ranks[0] / (int64_t)x->len);
+    __int128 q1 = (__int128)x->sum * (e->ranks[e->nranks - 1] / (int64_t)x->len);
+    __int128 a = *lo + (q0 < q1 ? q0 : q1), b = *hi + (q0 < q1 ? q1 : q0);
+    if (a < INT64_MIN || b > INT64_MAX)
+        return 0;
+    *lo = (int64_t)a;
+    *hi = (int64_t)b;
+    return 1;
+}
+
 /* Range of an affine field over the summed levels and the record's ranks. */
 static int affine_range(const siot_agg_event *e, const siot_expr *x, int64_t *lo, int64_t *hi)
 {
+    if (x->tag == SIOT_X_RDIV)
+        return quotient_range(e, x, lo, hi);
     if (x->tag != SIOT_X_CONST && x->tag != SIOT_X_AFFINE)
         return 0;
     __int128 a = x->base, b = x->base;

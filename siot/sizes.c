@@ -9,12 +9,12 @@
 
 #define TOP_EVENTS 10
 static const char *const META[5] = {"thread", "parent", "ret", "errno", "bytes"};
-#define NTAGS (SIOT_X_RANGE + 1)
+#define NTAGS (SIOT_X_RDIV + 1)
 
 static const char *const TAG_NAMES[NTAGS] = {"none", "constant", "progression", "sequence of integers",
                                               "sequence", "per-rank table", "string pattern", "array",
                                               "run table", "approximate count", "by residue",
-                                              "range"};
+                                              "range", "-", "by quotient"};
 
 typedef struct bigevent {
     const siot_node *n;

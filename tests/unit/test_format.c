@@ -1276,6 +1276,91 @@ static void check_rmod_runs(void)
     siot_vbuf_free(&again);
 }
 
+/* A value by quotient (minor 4, tag 13): 5 + 100*rank + 7*(rank/4) reads
+ * back with every rank's value, is written again in 8 bytes and prints
+ * in the grid form 5+100*(rank%4)+407*(rank/4); a divisor of 0 or over
+ * 2^24, a string inside and a truncated value are refused. */
+static void w_rdiv(siot_vbuf *b, uint64_t m, int64_t d, int str)
+{
+    siot_vbuf_u8(b, 13);
+    siot_vbuf_uvar(b, m);
+    siot_vbuf_svar(b, d);
+    if (str) {
+        siot_vbuf_u8(b, SIOT_X_STR);
+        siot_vbuf_uvar(b, 1);
+        siot_vbuf_u8(b, 0);
+        siot_vbuf_str(b, "x", 1);
+        return;
+    }
+    siot_vbuf_u8(b, SIOT_X_AFFINE);
+    siot_vbuf_svar(b, 5);
+    siot_vbuf_svar(b, 100);
+    siot_vbuf_uvar(b, 0);
+}
+
+static void check_rdiv(void)
+{
+    siot_vbuf arg, f, again, s;
+    siot_vbuf_init(&arg);
+    siot_vbuf_init(&f);
+    siot_vbuf_init(&again);
+    siot_vbuf_init(&s);
+    w_rdiv(&arg, 4, 7, 0);
+    file_with_arg(&f, 16, &arg);
+    siot_trace x;
+    int ok = expect_accept("value by quotient", &f, &x);
+    CHECK(ok);
+    if (ok) {
+        const siot_expr *v = x.top[0]->u.ev.args[0];
+        CHECK(v->tag == SIOT_X_RDIV && v->len == 4 && v->sum == 7);
+        for (int r = 0; r < 16; r++) {
+            siot_ctx c = {.rank = r};
+            CHECK_EQ_I64(siot_eval_int(v, &c, 99), 5 + 100 * r + 7 * (r / 4));
+        }
+        siot_x_format(v, &s);
+        CHECK(s.len == strlen("5+100*(rank%4)+407*(rank/4)") && memcmp(s.data, "5+100*(rank%4)+407*(rank/4)", s.len) == 0);
+        CHECK(siot_trace_encode(&x, &again) == 0);
+        siot_trace y;
+        ok = expect_accept("value by quotient, written again", &again, &y);
+        CHECK(ok);
+        if (ok) {
+            siot_vbuf s2;
+            siot_vbuf_init(&s2);
+            siot_x_format(y.top[0]->u.ev.args[0], &s2);
+            CHECK(s2.len == s.len && memcmp(s2.data, s.data, s.len) == 0);
+            /* 1 tag + 1 divisor + 1 coefficient + affine (1 tag + 1 base + 2 rcoef + 1 count) */
+            CHECK_EQ_I64((int64_t)siot_expr_size(y.top[0]->u.ev.args[0], &s2), 8);
+            siot_vbuf_free(&s2);
+            siot_trace_free(&y);
+        }
+        siot_trace_free(&x);
+    }
+    static const struct {
+        const char *what;
+        uint64_t m;
+        int str;
+    } bad[] = {
+        {"quotient by 0", 0, 0},
+        {"quotient by 2^24 + 1", (1u << 24) + 1, 0},
+        {"quotient of a string", 4, 1},
+    };
+    for (unsigned i = 0; i < sizeof bad / sizeof *bad; i++) {
+        arg.len = f.len = 0;
+        w_rdiv(&arg, bad[i].m, 7, bad[i].str);
+        file_with_arg(&f, 16, &arg);
+        CHECK(expect_reject(bad[i].what, &f));
+    }
+    arg.len = f.len = 0;
+    w_rdiv(&arg, 4, 7, 0);
+    arg.len -= 3; /* the inner value cut off */
+    file_with_arg(&f, 16, &arg);
+    CHECK(expect_reject("quotient cut short", &f));
+    siot_vbuf_free(&arg);
+    siot_vbuf_free(&f);
+    siot_vbuf_free(&again);
+    siot_vbuf_free(&s);
+}
+
 int main(void)
 {
     siot_trace t, d;
@@ -1291,6 +1376,7 @@ int main(void)
     check_all_ranks();
     check_main_no_errno();
     check_rmod_runs();
+    check_rdiv();
     build_rich(&t);
     siot_vbuf_init(&enc);
     siot_vbuf_init(&enc2);

@@ -8,7 +8,16 @@
  * each: every present rank's value is the same after the pass (siot_eval),
  * and in (a), with every class holding two ranks or more and the table at
  * more than m entries, it becomes one value by residue of at most m entries
- * (one progression when m = 1).
+ * (one progression when m = 1), or one value by quotient when that is
+ * shorter (5*(r%2) = 5*r - 10*(r/2)).
+ *
+ * Groups of g ranks (a node's ranks, a grid's rows): tables of
+ * base + c*r + d*(r/g) for g = 2..8, with the loop term 1000*i0 on every
+ * entry or none, some ranks absent: every present rank's value at every
+ * iteration is the same after the pass, and with no rank absent, at least
+ * three groups and d no multiple of g (no residue class is then one
+ * progression), the value is one value by quotient of at most g per group
+ * whose size in the file is at most 16 bytes at any rank count.
  *
  * Request batches: per-rank tables of arrays of request ids
  * first + step*j, j < n(r), with n(r) = 10 + 5*(r % 3) (or random) over
@@ -113,7 +122,55 @@ static void one(uint32_t *rng, int periodic)
     for (int c = 0; c < m; c++)
         every &= count[c] >= 2;
     if (periodic && every && before > (uint32_t)m && 2 * m <= P)
-        CHECK(m == 1 ? arg->tag != SIOT_X_RANKED : arg->tag == SIOT_X_RMOD && arg->n <= (uint32_t)m);
+        CHECK(m == 1 ? arg->tag != SIOT_X_RANKED
+                     : (arg->tag == SIOT_X_RMOD && arg->n <= (uint32_t)m) || arg->tag == SIOT_X_RDIV);
+    siot_vbuf_free(&scratch);
+    siot_trace_free(&t);
+}
+
+/* The table of v over the present ranks, every entry with the loop term
+ * tail*i0 (tail 0: none). */
+static void with_tail(siot_arena *a, siot_expr *x, int64_t tail)
+{
+    for (uint32_t i = 0; tail && i < x->n; i++) {
+        siot_expr *e = x->u.ranked[i].x;
+        e->tag = SIOT_X_AFFINE;
+        e->n = 1;
+        e->u.coef = siot_arena_alloc(a, sizeof *e->u.coef);
+        e->u.coef[0] = tail;
+    }
+}
+
+static void quotient_one(uint32_t *rng)
+{
+    siot_trace t;
+    siot_trace_init(&t);
+    int g = 2 + (int)(unit_rng(rng) % 7), P = g + 1 + (int)(unit_rng(rng) % (MAXP - g - 1));
+    int64_t base = (int64_t)(unit_rng(rng) % 1000) - 500, c = (int64_t)(unit_rng(rng) % 201) - 100;
+    int64_t d = (int64_t)(unit_rng(rng) % 2001) - 1000, tail = unit_rng(rng) % 2 ? 1000 : 0;
+    int64_t v[MAXP];
+    uint8_t have[MAXP];
+    int holes = unit_rng(rng) % 3 == 0;
+    for (int r = 0; r < P; r++) {
+        have[r] = !holes || unit_rng(rng) % 4 != 0;
+        v[r] = base + c * r + d * (r / g);
+    }
+    have[0] = 1;
+    siot_expr *arg = pieces(&t.arena, v, have, P, rng);
+    with_tail(&t.arena, arg, tail);
+    pass_on_one_event(&t, &arg, P);
+    siot_vbuf scratch;
+    siot_vbuf_init(&scratch);
+    for (int r = 0; r < P; r++) {
+        uint64_t iter[1] = {3};
+        siot_ctx ctx = {.rank = r, .depth = 1, .iter = iter};
+        if (have[r])
+            CHECK_EQ_I64(siot_eval_int(arg, &ctx, INT64_MIN), v[r] + 3 * tail);
+    }
+    if (!holes && P >= 3 * g && d % g != 0) {
+        CHECK(arg->tag == SIOT_X_RDIV && arg->len >= 2 && arg->len <= (uint64_t)g);
+        CHECK(siot_expr_size(arg, &scratch) <= 16);
+    }
     siot_vbuf_free(&scratch);
     siot_trace_free(&t);
 }
@@ -257,6 +314,10 @@ int main(void)
     for (int i = 0; i < 2000; i++)
         one(&rng, i % 3 != 0);
     printf("rankfold: 2000 tables over 3..300 ranks (2 in 3 periodic, mod 1..8), every rank's value kept\n");
+    for (int i = 0; i < 2000; i++)
+        quotient_one(&rng);
+    printf("rankfold: 2000 tables of base + c*r + d*(r/g) over g+1..300 ranks (g = 2..8), every rank's value\n"
+           "          kept, one value by quotient of at most 16 bytes\n");
     batches(&rng);
     grids(&rng);
     return unit_done("rankfold");
