@@ -64,27 +64,36 @@ void rp_order_end(rp_order *o)
     o->active = 0;
 }
 
-/* Whether the step's path is the file the collective open names. */
+/* The step's next path argument from *k on, evaluated into scratch as
+ * v: 1, or 0 when there is none left. */
+static int next_path(const rp_step *st, uint32_t *k, siot_vbuf *scratch, siot_value *v)
+{
+    for (; *k < st->fn->nargs && *k < st->ev->nargs; ++*k)
+        if (st->fn->argroles[*k] == SIOT_ROLE_path && siot_eval(st->ev->args[*k], &st->ctx, scratch, v) == 0 &&
+            v->kind == SIOT_V_STR) {
+            ++*k;
+            return 1;
+        }
+    return 0;
+}
+
+/* Whether one of the step's paths is the file the collective open names. */
 static int on_the_file(const rp_order *o, const rp_step *st)
 {
     siot_vbuf scratch;
+    siot_value v;
     siot_vbuf_init(&scratch);
     int on_file = 0;
-    for (uint32_t k = 0; k < st->fn->nargs && k < st->ev->nargs && !on_file; k++) {
-        siot_value v;
-        if (st->fn->argroles[k] == SIOT_ROLE_path && siot_eval(st->ev->args[k], &st->ctx, &scratch, &v) == 0)
-            on_file = v.kind == SIOT_V_STR && v.slen == o->pathlen && memcmp(v.s, o->path, v.slen) == 0;
-    }
+    for (uint32_t k = 0; !on_file && next_path(st, &k, &scratch, &v);)
+        on_file = v.slen == o->pathlen && memcmp(v.s, o->path, v.slen) == 0;
     siot_vbuf_free(&scratch);
     return on_file;
 }
 
 static int creates(const rp_step *st)
 {
-    for (uint32_t k = 0; k < st->fn->nargs && k < st->ev->nargs; k++)
-        if (st->fn->argroles[k] == SIOT_ROLE_oflags && (siot_eval_int(st->ev->args[k], &st->ctx, 0) & O_CREAT))
-            return 1;
-    return 0;
+    int64_t flags = arg_of_role(st, SIOT_ROLE_oflags);
+    return flags != -1 && (flags & O_CREAT);
 }
 
 /* A call inside a creating collective open: this rank's O_CREAT open of
@@ -118,18 +127,16 @@ void rp_order_after(rp_order *o)
  * for the calls inside it. */
 static void note_path(rp_order *o, const rp_step *st)
 {
+    siot_vbuf scratch;
+    siot_value v;
+    uint32_t k = 0;
+    siot_vbuf_init(&scratch);
     o->pathlen = 0;
-    for (uint32_t k = 0; k < st->fn->nargs && k < st->ev->nargs; k++) {
-        siot_vbuf scratch;
-        siot_value v;
-        siot_vbuf_init(&scratch);
-        if (st->fn->argroles[k] == SIOT_ROLE_path && siot_eval(st->ev->args[k], &st->ctx, &scratch, &v) == 0 &&
-            v.kind == SIOT_V_STR && v.slen < sizeof o->path) {
-            memcpy(o->path, v.s, v.slen);
-            o->pathlen = v.slen;
-        }
-        siot_vbuf_free(&scratch);
+    if (next_path(st, &k, &scratch, &v) && v.slen < sizeof o->path) {
+        memcpy(o->path, v.s, v.slen);
+        o->pathlen = v.slen;
     }
+    siot_vbuf_free(&scratch);
 }
 
 void rp_order_step(rp_order *o, const rp_plan *plan, const rp_step *st, rp_state *c)
