@@ -48,7 +48,7 @@ static inline void *siot_pool_alloc(siot_pool *p, size_t n)
         p->free[c] = *(void **)b;
         __builtin_memset(b, 0, s);
     } else {
-        b = siot_arena_alloc(p->arena, s);
+        b = siot_arena_alloc8(p->arena, s); /* s: 16 << c */
         if (!b)
             return NULL;
     }

@@ -102,6 +102,16 @@ static void free_node(siot_queue *q, siot_node *n)
     siot_pool_free(&q->pool, n, sizeof *n);
 }
 
+/* siot_hist_init1 at occurrence 0, inline: the node is a fresh zeroed
+ * block (siot_pool_alloc), so only the set fields are written. */
+static inline void one_sample(siot_hist *h, uint64_t ns, int32_t rank)
+{
+    h->count = 1;
+    h->min = h->max = ns;
+    h->mean = (double)ns;
+    h->max_rank = rank;
+}
+
 static siot_node *make_event(siot_queue *q, const siot_raw *r, int64_t dist, const uint8_t *pool)
 {
     siot_pool *p = &q->pool;
@@ -122,8 +132,10 @@ static siot_node *make_event(siot_queue *q, const siot_raw *r, int64_t dist, con
     e->nargs = r->nargs;
     e->args = siot_pool_alloc(p, (r->nargs ? r->nargs : 1) * sizeof *e->args);
     int ok = e->thread && e->parent && e->ret && e->err && e->bytes && e->args;
-    for (uint32_t i = 0; ok && i < r->nargs; i++)
-        ok = (e->args[i] = siot_x_from_raw(p, &r->args[i], pool)) != NULL;
+    for (uint32_t i = 0; ok && i < r->nargs; i++) { /* integers, the most, inline */
+        const siot_rawval *v = &r->args[i];
+        ok = (e->args[i] = v->kind == SIOT_RV_INT ? siot_x_int(p, v->i) : siot_x_from_raw(p, v, pool)) != NULL;
+    }
     if (!ok) {
         /* Leave the node consistent enough to free. */
         for (uint32_t i = 0; e->args && i < r->nargs; i++)
@@ -132,8 +144,8 @@ static siot_node *make_event(siot_queue *q, const siot_raw *r, int64_t dist, con
         free_node(q, n);
         return NULL;
     }
-    siot_hist_init1(&e->comp, r->comp, q->rank, 0);
-    siot_hist_init1(&e->dur, r->t_end - r->t_start, q->rank, 0);
+    one_sample(&e->comp, r->comp, q->rank);
+    one_sample(&e->dur, r->t_end - r->t_start, q->rank);
     n->hash = event_hash(r->func, r->site, r->thread);
     return n;
 }
@@ -536,13 +548,24 @@ static int try_extend(siot_queue *q, uint32_t L, uint64_t h)
     return 1;
 }
 
+/* The hashes of the L nodes from a and from b agree, the last first: most
+ * candidates of a stream that does not repeat fail here, on the list's own
+ * array, before any node is read. */
+static int hashes_equal(const siot_queue *q, uint32_t a, uint32_t b, uint32_t L)
+{
+    for (uint32_t i = L; i-- > 0;)
+        if (q->hash[a + i] != q->hash[b + i])
+            return 0;
+    return 1;
+}
+
 /* The last L nodes repeat the L before them: a new loop of 2 (unless it
  * would nest deeper than a reader accepts). 1, 0 or -1 as try_extend. */
 static int try_new_loop(siot_queue *q, uint32_t L, uint64_t h)
 {
     uint32_t n = q->n;
     if (2 * L > n || q->hash[n - 1 - L] != h || (L > 1 && q->hash[n - 2 - L] != q->hash[n - 2]) ||
-        !seq_equal(&q->nodes[n - 2 * L], &q->nodes[n - L], L) ||
+        !hashes_equal(q, n - 2 * L, n - L, L) || !seq_equal(&q->nodes[n - 2 * L], &q->nodes[n - L], L) ||
         max_depth(&q->nodes[n - 2 * L], L) >= SIOT_MAX_NEST)
         return 0;
     siot_node *loop = siot_pool_alloc(&q->pool, sizeof *loop);

@@ -4,13 +4,6 @@
 #include "core/model.h"
 #include "core/salloc.h"
 
-struct siot_arena_chunk {
-    siot_arena_chunk *next;
-    size_t size;
-    size_t used;
-    max_align_t data[];
-};
-
 void siot_arena_init(siot_arena *a)
 {
     memset(a, 0, sizeof *a);
