@@ -99,3 +99,22 @@ const char *siot_errno_name(int64_t e)
         return NULL;
     return strerrorname_np((int)e);
 }
+
+size_t siot_path_lexical(char *p, size_t n)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < n;) {
+        if (p[i] == '/' && o > 0 && p[o - 1] == '/') { /* a repeated slash */
+            i++;
+        } else if (p[i] == '.' && (o == 0 || p[o - 1] == '/') && (i + 1 == n || p[i + 1] == '/') && n > 1) {
+            i += i + 1 < n ? 2 : 1; /* "./" or a final "." */
+        } else {
+            p[o++] = p[i++];
+        }
+    }
+    while (o > 1 && p[o - 1] == '/')
+        o--;
+    if (o == 0 && n > 0) /* "./" */
+        p[o++] = '.';
+    return o;
+}

@@ -5,7 +5,8 @@
  * and errno are this platform's numbers; MPI-IO's access modes are ROMIO's
  * (MPI_MODE_CREATE 1 ... MPI_MODE_SEQUENTIAL 256), the same in MPICH and
  * Open MPI. MPI error classes are named by the flavour's own numbers
- * (core/mpierr.c). Pure functions; no locks.
+ * (core/mpierr.c). And the lexical form of a path: one name for its
+ * spellings. Pure functions; no locks.
  *
  * Errors: NULL when the value has no name for that role (the caller shows
  * the number); a name that does not fit in buf is cut. */
@@ -25,5 +26,12 @@ const char *siot_errno_name(int64_t e);
  * this flavour ("mpich", "openmpi": the trace header's) returned; NULL for
  * an unknown flavour or number. */
 const char *siot_mpi_error_name(const char *flavour, int64_t cls);
+
+/* A path's lexical form, in place: repeated slashes as one, "."
+ * components and a trailing slash dropped ("d//f", "d/./f/" -> "d/f"), so
+ * that two spellings of one name are one file or directory (mdtest joins
+ * its paths with "/" onto names that end in one). ".." is kept: it may
+ * cross a symbolic link. Returns the new length (at least 1 for n >= 1). */
+size_t siot_path_lexical(char *p, size_t n);
 
 #endif

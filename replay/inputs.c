@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "core/expr.h"
+#include "core/names.h"
 #include "core/roles.h"
 #include "replay/scantext.h"
 #include "replay/walk.h"
@@ -56,8 +57,20 @@ typedef struct stager {
     int oom;
 } stager;
 
+/* path, len in lexical form in buf (PATH_MAX), or as it is when longer */
+static const char *lexical_name(const char *path, size_t *len, char *buf)
+{
+    if (*len >= PATH_MAX)
+        return path;
+    memcpy(buf, path, *len);
+    *len = siot_path_lexical(buf, *len);
+    return buf;
+}
+
 static size_t file_of(stager *s, const char *path, size_t len)
 {
+    char buf[PATH_MAX];
+    path = lexical_name(path, &len, buf);
     for (size_t i = 0; i < s->nf; i++)
         if (strlen(s->f[i].path) == len && memcmp(s->f[i].path, path, len) == 0)
             return i;
@@ -225,6 +238,8 @@ static void on_seek(handle *h, const siot_event *e, const siot_funcdesc *f, cons
 
 static void pathset_add(stager *s, pathset *ps, const char *p, size_t len)
 {
+    char buf[PATH_MAX];
+    p = lexical_name(p, &len, buf);
     for (size_t i = ps->n; i-- > 0;)
         if (strlen(ps->p[i]) == len && memcmp(ps->p[i], p, len) == 0)
             return;

@@ -11,6 +11,7 @@
 
 #include "compress/xmerge.h"
 #include "core/expr.h"
+#include "core/names.h"
 #include "core/roles.h"
 #include "replay/json.h"
 
@@ -324,6 +325,8 @@ static int open_name(siot_files *fs, const siot_agg_event *e, const siot_expr *p
     } else {
         siot_vbuf_put(&fs->name, "?", 1);
     }
+    if (!fs->name.oom) /* "d//f" and "d/f" are one file */
+        fs->name.len = siot_path_lexical((char *)fs->name.data, fs->name.len);
     siot_vbuf_u8(&fs->name, 0);
     return fs->name.oom ? -1 : !varies;
 }

@@ -624,7 +624,7 @@ static uint32_t site_of(const uintptr_t *raw, uint32_t n)
     return site;
 }
 
-/* Everything but a hit in the set's last way: out of line and cold, so
+/* Everything but a hit in one of the set's ways: out of line and cold, so
  * that the hit, nearly every call from a loop, saves no registers and
  * reserves no stack for the walks' arrays. In siot_text: slow_walk runs
  * under it. top: ip, sp and fpslot were found (top_frame); verify: this
@@ -634,8 +634,6 @@ static SIOT_TEXT __attribute__((cold)) uint32_t site_missed(unsigned depth, int 
 {
     uintptr_t raw[MAX_FRAMES], fast[MAX_FRAMES], reads[MEMO_READS];
     uint32_t n, nfast = 0, nreads = 0, site;
-    if (top && !verify && (site = memo_find_other(memo_set_of(ip, sp), ip, sp)))
-        return site;
     if (depth > MAX_FRAMES)
         depth = MAX_FRAMES;
     int have_fast = top && fast_walk(ip, sp, fpslot, fast, depth, &nfast, reads, &nreads) && nfast;
@@ -668,10 +666,18 @@ static SIOT_TEXT __attribute__((noinline)) uint32_t site_other(unsigned depth, c
         if (top && !verify && memo_holds(memo_hot, ip, sp))
             return memo_hot->site;
     }
-    const memo *m;
-    if (top && !verify && (m = memo_last(memo_set_of(ip, sp), ip, sp))) {
-        memo_hot = m;
-        return m->site;
+    if (top && !verify) {
+        memo_set *set = memo_set_of(ip, sp);
+        const memo *m = memo_last(set, ip, sp);
+        if (m) {
+            memo_hot = m;
+            return m->site;
+        }
+        /* the set's other ways here, not in site_missed: two sites sharing
+         * a set alternate often, and site_missed's frame is large */
+        uint32_t site = memo_find_other(set, ip, sp);
+        if (site)
+            return site;
     }
     return site_missed(depth, top, verify, ip, sp, fpslot);
 }

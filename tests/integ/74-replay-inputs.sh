@@ -8,6 +8,9 @@
 # one; every block of the replayed shared file is written. On MPICH the same
 # at the POSIX level, at 3 and 4 ranks (ROMIO's collective open creates the
 # file on one rank before the others open it: the replay keeps that order).
+# A directory and its files made through doubled slashes and used through
+# single ones are one directory and the run's own files, not inputs: the
+# replay's mkdir succeeds, and the deck stays the one input staged.
 # And replays that cannot be faithful say so: the same program traced without
 # the MPI layer (SIOT_LAYERS=posix,stdio,mpiio) has no constructor for its
 # view's datatype: `ioreplay --check` (no mpirun) says so before any I/O, and
@@ -33,7 +36,11 @@ replay_check() { # NAME P LEVEL [ioreplay options...]
     (cd "orig-$name" && SIOT_TRACE=$WORK/$name.siot mpirun_np "$np" "$WORK/inputs" ../deck.txt "$WORK/abs-$name") ||
         fail "$name: the original run"
     mpirun_np "$np" "$B/bin/ioreplay" --verify --explain --level "$level" --root "$WORK/root-$name" "$@" \
-        "$WORK/$name.siot" > "$name.report" || { cat "$name.report" >&2; fail "$name: ioreplay --verify exited $?"; }
+        "$WORK/$name.siot" > "$name.report" || {
+        rc=$?
+        cat "$name.report" >&2
+        fail "$name: ioreplay --verify exited $rc"
+    }
     grep -q "^round trip: faithful" "$name.report" || { cat "$name.report" >&2; fail "$name: not faithful"; }
     # the absolute outputs under the root, of the original's sizes
     for f in "abs-$name"/*.*; do
@@ -61,6 +68,19 @@ ends = [e for e in rd if e["ret"] == 0]
 if len(rd) != 5 or len(ends) != 1 or ends[0].get("errno", 0) != 0:  # ".", "..", 2 files, the end
     sys.exit("readdir events %s" % [(e["ret"], e.get("errno", 0)) for e in rd])
 ' || fail "readdir at the end of the directory"
+# f0, made as ABSDIR//listed//f0 and appended to as ABSDIR/listed/f0: one
+# file in siot stats, opened twice, with the 9 bytes of "appended\n"
+"$SIOT" stats --json deck3.siot > deck3.json || fail "siot stats --json deck3.siot"
+python3 - deck3.json "$(def NFILES)" <<'PY' || fail "files under two spellings"
+import json, sys
+rows = [f for f in json.load(open(sys.argv[1]))["files"] if "listed" in f["name"]]
+names = sorted(f["name"].rsplit("/", 2)[-2:][1] for f in rows)
+if any("//" in f["name"] for f in rows) or names != ["f%d" % i for i in range(int(sys.argv[2]))]:
+    sys.exit("file rows %s" % [f["name"] for f in rows])
+f0 = next(f for f in rows if f["name"].endswith("/f0"))
+if f0["opens"] != 2 or f0["bytes_written"] != 9:
+    sys.exit("f0: %d opens, %d bytes written; the program opens it twice and appends 9 bytes" % (f0["opens"], f0["bytes_written"]))
+PY
 # the staged deck: the original's size and line lengths, made from the trace alone
 python3 - deck.txt root-deck3/deck.txt <<'PY' || fail "the staged deck"
 import sys

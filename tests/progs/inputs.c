@@ -7,7 +7,10 @@
  * ints at (k*P + r)*B ints, k = 0..NB-1 (MPI_Type_vector as the filetype).
  * Rank 0 also lists a directory it made (NFILES files) to its end with
  * readdir, errno set to ERRNO_MARK before: at the end readdir returns NULL
- * and leaves errno alone (checked; exit 6 if not). Then, as a checker does,
+ * and leaves errno alone (checked; exit 6 if not). It makes that directory
+ * and its files through doubled slashes ("ABSDIR//listed//f0", as codes
+ * that join paths with "/" do), lists it and appends to f0 through single
+ * ones: one directory and one file under two spellings. Then, as a checker does,
  * each rank asks for the view (MPI_File_get_view: displacement and data
  * representation checked, exit 7) and the file's group back, and reads its
  * first block with a nonblocking MPI-IO read completed by MPI_Wait (checked,
@@ -70,13 +73,14 @@ int main(int argc, char **argv)
     fprintf(log, "rank %d read %ld lines, %ld bytes\n", rank, lines, bytes);
     fclose(log);
     if (rank == 0) { /* a directory listed to its end */
-        snprintf(path, sizeof path, "%s/listed", argv[2]);
+        snprintf(path, sizeof path, "%s//listed", argv[2]);
         mkdir(path, 0755);
         for (int i = 0; i < NFILES; i++) {
             char f[4200];
-            snprintf(f, sizeof f, "%s/f%d", path, i);
+            snprintf(f, sizeof f, "%s//f%d", path, i);
             close(open(f, O_CREAT | O_WRONLY, 0644));
         }
+        snprintf(path, sizeof path, "%s/listed", argv[2]);
         DIR *d = opendir(path);
         if (!d)
             MPI_Abort(MPI_COMM_WORLD, 6);
@@ -86,6 +90,11 @@ int main(int argc, char **argv)
         if (errno != ERRNO_MARK)
             MPI_Abort(MPI_COMM_WORLD, 6);
         closedir(d);
+        char f[4200];
+        snprintf(f, sizeof f, "%s/f0", path);
+        int fd = open(f, O_WRONLY | O_APPEND);
+        if (fd < 0 || write(fd, "appended\n", 9) != 9 || close(fd) != 0)
+            MPI_Abort(MPI_COMM_WORLD, 6);
     }
     /* the shared file through a vector view, written collectively */
     int buf[NB * B];

@@ -1,9 +1,11 @@
 /* test_files: the rank sets of per-file rows (random insertions against a
- * membership array) and the patterns summing up rows (siot/files.h). */
+ * membership array), the patterns summing up rows (siot/files.h), and the
+ * lexical form of a path that makes two spellings one row (core/names.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/names.h"
 #include "siot/files.h"
 #include "tests/unit/unit.h"
 
@@ -106,8 +108,31 @@ static void check_patterns(void)
     siot_files_free(&fs);
 }
 
+/* Spellings from POSIX's rules: slashes in a row are one, "." names the
+ * directory it is in; ".." is kept (a symbolic link may lead elsewhere). */
+static void check_lexical(void)
+{
+    static const char *const cases[][2] = {
+        {"a//b", "a/b"},         {"/x//y///z", "/x/y/z"}, {"d/./f", "d/f"},     {"./f", "f"},
+        {"d/", "d"},             {"/", "/"},              {"//", "/"},          {".", "."},
+        {"./", "."},             {"a/.", "a"},            {"a/../b", "a/../b"}, {"a/.b", "a/.b"},
+        {"a/..", "a/.."},        {"a./b", "a./b"},        {"tree.0.1//tree.0.4//file.0", "tree.0.1/tree.0.4/file.0"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char buf[64];
+        size_t n = strlen(cases[i][0]);
+        memcpy(buf, cases[i][0], n);
+        n = siot_path_lexical(buf, n);
+        buf[n] = 0;
+        if (strcmp(buf, cases[i][1]) != 0)
+            fprintf(stderr, "  lexical(%s) = %s, want %s\n", cases[i][0], buf, cases[i][1]);
+        CHECK(strcmp(buf, cases[i][1]) == 0);
+    }
+}
+
 int main(void)
 {
+    check_lexical();
     check_random_sets();
     check_patterns();
     return unit_done("test_files");
