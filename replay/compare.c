@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/expr.h"
+#include "core/format.h"
 #include "replay/walk.h"
 #include "replay/json.h"
 #include "core/roles.h"
@@ -163,11 +164,14 @@ static const siot_node *fiter_next(fiter *f, siot_ctx *c, int64_t *index, int64_
     return NULL;
 }
 
-/* A path as ioreplay uses it: leading "/" dropped, "." and ".." resolved
- * without climbing above the root. */
-static void sandbox_path(const char *s, size_t n, siot_vbuf *o)
+/* A path as ioreplay uses it: inside the run's working directory (the
+ * trace's note cwd) relative to it, leading "/" dropped, "." and ".."
+ * resolved without climbing above the root (replay/rp.h, rp_path). */
+static void sandbox_path(const char *cwd, const char *s, size_t n, siot_vbuf *o)
 {
-    size_t start = o->len;
+    size_t start = o->len, nc = cwd ? strlen(cwd) : 0;
+    if (nc > 1 && n > nc && memcmp(s, cwd, nc) == 0 && s[nc] == '/')
+        s += nc + 1, n -= nc + 1;
     for (size_t i = 0; i < n;) {
         while (i < n && s[i] == '/')
             i++;
@@ -305,7 +309,7 @@ static int render(fiter *fi, const siot_node *n, const siot_ctx *c, int64_t pare
         siot_vbuf_put(o, f->argnames[k], strlen(f->argnames[k]));
         siot_vbuf_u8(o, ':');
         if (sandbox && f->argroles[k] == SIOT_ROLE_path && v.kind == SIOT_V_STR)
-            sandbox_path(v.s, v.slen, o);
+            sandbox_path(siot_trace_get_kv(t, "cwd"), v.s, v.slen, o);
         else if (ordered && put_ordered(o, fi, f->argroles[k], &v))
             continue;
         else if (shape == STATUS_BYTES && f->argroles[k] == SIOT_ROLE_status && v.kind == SIOT_V_ARR && v.n == 3) {

@@ -55,6 +55,7 @@ typedef struct stager {
     handle *h;
     size_t nh, hcap;
     int oom;
+    const rp_state *c; /* the run's working directory (rp_from_cwd) */
 } stager;
 
 /* path, len in lexical form in buf (PATH_MAX), or as it is when longer */
@@ -70,7 +71,9 @@ static const char *lexical_name(const char *path, size_t *len, char *buf)
 static size_t file_of(stager *s, const char *path, size_t len)
 {
     char buf[PATH_MAX];
-    path = lexical_name(path, &len, buf);
+    const char *rel = rp_from_cwd(s->c, path);
+    len -= (size_t)(rel - path);
+    path = lexical_name(rel, &len, buf);
     for (size_t i = 0; i < s->nf; i++)
         if (strlen(s->f[i].path) == len && memcmp(s->f[i].path, path, len) == 0)
             return i;
@@ -239,7 +242,9 @@ static void on_seek(handle *h, const siot_event *e, const siot_funcdesc *f, cons
 static void pathset_add(stager *s, pathset *ps, const char *p, size_t len)
 {
     char buf[PATH_MAX];
-    p = lexical_name(p, &len, buf);
+    const char *rel = rp_from_cwd(s->c, p);
+    len -= (size_t)(rel - p);
+    p = lexical_name(rel, &len, buf);
     for (size_t i = ps->n; i-- > 0;)
         if (strlen(ps->p[i]) == len && memcmp(ps->p[i], p, len) == 0)
             return;
@@ -481,6 +486,7 @@ void rp_stage_inputs(const siot_trace *t, rp_state *c, const char *inputs_dir, r
     memset(res, 0, sizeof *res);
     stager s;
     memset(&s, 0, sizeof s);
+    s.c = c;
     if (walk(&s, t, &res->err) == 0) {
         stage_dirs(&s, c, res);
         for (size_t i = 0; i < s.nf; i++)

@@ -397,6 +397,7 @@ static void prepare(run *r)
             if (strcmp(rp_table[k].name, r->t.funcs[i].name) == 0)
                 r->fmap[i] = rp_table[k].nargs == r->t.funcs[i].nargs ? rp_table[k].fn : rp_other_args;
     rp_init(&r->c, r->rank, r->root);
+    r->c.cwd = siot_trace_get_kv(&r->t, "cwd");
     rp_log_init(&r->log, r->rank, r->o.explain);
     r->rng = r->o.seed * 0x9e3779b97f4a7c15ULL + (uint64_t)r->rank + 1;
 }

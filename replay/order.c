@@ -60,6 +60,10 @@ void rp_order_end(rp_order *o)
         return;
     if (o->creating) /* this rank made no call on the file that succeeded */
         pass_creation(o);
+    if (o->removing) { /* this rank removed nothing inside the close */
+        PMPI_Barrier(o->comm);
+        o->removing = 0;
+    }
     PMPI_Barrier(o->comm); /* nobody goes on before everyone's calls are done */
     o->active = 0;
 }
@@ -114,8 +118,32 @@ static void inside_creation(rp_order *o, const rp_step *st)
         pass_creation(o);
 }
 
+/* A removal inside a collective close: in the run every rank removed the
+ * same file (ROMIO its shared file pointer's, OMPIO a file opened with
+ * MPI_MODE_DELETE_ON_CLOSE) and one found it. That rank removes first
+ * (barrier after its unlink), the others after (barrier before theirs);
+ * a rank with no removal passes the barrier at the close's end. */
+static int removes(const rp_step *st)
+{
+    const char *n = st->fn->name;
+    return strcmp(n, "unlink") == 0 || strcmp(n, "unlinkat") == 0 || strcmp(n, "remove") == 0;
+}
+
+static void inside_removal(rp_order *o, const rp_step *st)
+{
+    o->removing = 0;
+    if (siot_eval_int(st->ev->ret, &st->ctx, -1) == 0 && siot_eval_int(st->ev->err, &st->ctx, 0) == 0)
+        o->after_remove = 1;
+    else
+        PMPI_Barrier(o->comm);
+}
+
 void rp_order_after(rp_order *o)
 {
+    if (o->after_remove) {
+        o->after_remove = 0;
+        PMPI_Barrier(o->comm);
+    }
     if (!o->after_create)
         return;
     o->after_create = 0;
@@ -147,6 +175,10 @@ void rp_order_step(rp_order *o, const rp_plan *plan, const rp_step *st, rp_state
         inside_creation(o, st);
         return;
     }
+    if (o->active && o->removing && removes(st)) {
+        inside_removal(o, st);
+        return;
+    }
     if (st->fn->layer != SIOT_LAYER_mpiio)
         return;
     int64_t comm = arg_of_role(st, SIOT_ROLE_comm), file = arg_of_role(st, SIOT_ROLE_newfile);
@@ -155,6 +187,8 @@ void rp_order_step(rp_order *o, const rp_plan *plan, const rp_step *st, rp_state
     if (o->active || st->replay || !(st->fn->cls & SIOT_CLS_COLL))
         return;
     file = arg_of_role(st, SIOT_ROLE_file);
+    if (file < 0) /* MPI_File_close */
+        file = arg_of_role(st, SIOT_ROLE_closefile);
     if (comm < 0 && file >= 0 && (uint64_t)file < o->nfiles)
         comm = o->file_comm[file];
     MPI_Comm h = comm < 0 ? MPI_COMM_NULL : rp_comm(c, comm);
@@ -164,6 +198,7 @@ void rp_order_step(rp_order *o, const rp_plan *plan, const rp_step *st, rp_state
     o->seq = st->seq;
     o->comm = h;
     o->creating = 0;
+    o->removing = SIOT_CLASS_BASE(st->fn->cls) == SIOT_CLASS_close;
     if (arg_of_role(st, SIOT_ROLE_newfile) >= 0 && (arg_of_role(st, SIOT_ROLE_amode) & MPI_MODE_CREATE)) {
         note_path(o, st);
         o->creating = o->pathlen > 0;

@@ -10,6 +10,11 @@
  *    call that found it on the path opened come after (two barriers, which
  *    the creating rank enters around its O_CREAT open and the others before
  *    their first call on the path that succeeded, or at the end);
+ *  - a collective close inside which every rank removes one file (ROMIO's
+ *    shared file pointer's, OMPIO's MPI_MODE_DELETE_ON_CLOSE): the rank
+ *    whose removal succeeded removes first, the others' find nothing (one
+ *    barrier, after the winner's unlink, before the others', at the close's
+ *    end on a rank that removes nothing);
  *  - every collective: no rank goes on before all ranks' calls inside it
  *    are done (a barrier at its end: the libraries end a collective call
  *    with a reduction of the outcome).
@@ -34,6 +39,8 @@ typedef struct rp_order {
     int64_t seq;        /* the collective's event number */
     int creating;       /* an open with MPI_MODE_CREATE, its ranks not yet past the creation */
     int after_create;   /* the step being replayed is this rank's O_CREAT open */
+    int removing;       /* a close, this rank's removal barrier not yet passed */
+    int after_remove;   /* the step being replayed is this rank's removal that succeeded */
     char path[4096];    /* the file the collective opens (the trace's string) */
     size_t pathlen;
     MPI_Comm comm;

@@ -556,12 +556,20 @@ static void make_parents(const char *path)
     }
 }
 
+const char *rp_from_cwd(const rp_state *c, const char *s)
+{
+    size_t n = c->cwd ? strlen(c->cwd) : 0;
+    if (n > 1 && strncmp(s, c->cwd, n) == 0 && s[n] == '/')
+        return s + n + 1;
+    return s;
+}
+
 const char *rp_path(rp_state *c, const siot_value *v, int64_t rec_ret)
 {
     if (v->kind != SIOT_V_STR)
         return NULL;
     char *out = c->path[c->npath++ & 1];
-    const char *s = v->s;
+    const char *s = rp_from_cwd(c, v->s);
     /* A relative path without "." or ".." is used as recorded: the replay runs
      * in the root. Others are rebuilt component by component; ".." never
      * climbs above the root and a leading "/" is dropped. */

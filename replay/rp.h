@@ -58,6 +58,7 @@ typedef struct rp_state {
     size_t randcap;
     /* paths */
     const char *root; /* absolute, no trailing slash */
+    const char *cwd;  /* the run's working directory (note cwd), or NULL */
     char path[2][4200];
     int npath;
     /* counters for the report */
@@ -126,6 +127,11 @@ int64_t rp_mpi_err_class(int code);
  * succeeded, missing parent directories are made (they existed in the run:
  * made by a job script, or outside the directory it ran in). */
 const char *rp_path(rp_state *c, const siot_value *v, int64_t rec_ret);
+/* A recorded absolute path inside the run's working directory (the trace's
+ * note cwd) as the relative one it names: the replay runs in its root, so
+ * "/run/dir/out.dat" and "out.dat", one file in the run, are one in the
+ * replay (OMPIO removes a file opened as "out.dat" by its absolute name). */
+const char *rp_from_cwd(const rp_state *c, const char *s);
 int rp_fd(rp_state *c, int64_t id);
 void rp_set_fd(rp_state *c, int64_t id, int fd);
 void rp_drop_fd(rp_state *c, int64_t id);

@@ -54,6 +54,7 @@ static struct {
     int32_t rank;
     uint32_t nranks;
     uint64_t start_ns; /* wall clock */
+    char cwd[PATH_MAX]; /* the working directory at the start ("" unknown) */
     siot_tq *tqs, **tq_tail; /* the threads' queues (under the recorder lock) */
     _Atomic uint32_t ntq;     /* how many: SIOT_MAX_MEMORY is shared among them */
     /* checkpoints (SIOT_CHECKPOINT): the first traced call at or after
@@ -185,6 +186,8 @@ void siot_runtime_init(void)
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     S.start_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    if (syscall(SYS_getcwd, S.cwd, sizeof S.cwd) <= 0)
+        S.cwd[0] = 0;
     /* A process of an MPI launch is that rank from the start: should the
      * tracer never see MPI_Init, its trace is still its rank's part. */
     int launched = siot_cfg.launch_size > 1;
@@ -333,6 +336,8 @@ static void describe_notes(siot_trace *t, const qtotals *q)
         siot_trace_set_kv(t, "approximate", note);
     }
     siot_trace_set_kv(t, "clock", siot_clock_name());
+    if (S.cwd[0]) /* what relative paths were relative to: the replay's root */
+        siot_trace_set_kv(t, "cwd", S.cwd);
     snprintf(note, sizeof note, "%zu", q->memory);
     siot_trace_set_kv(t, "recorder_memory_bytes", note);
     note_layers_left_out(t);
