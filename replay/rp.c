@@ -650,6 +650,29 @@ int rp_confined_symlinkat(rp_state *c, const char *target, int newdirfd, const c
     return symlinkat(t, newdirfd, linkpath);
 }
 
+/* A regular file (type 0 is one too) or a FIFO is made as the program made
+ * it: the names are the replay's, under its root. A device node is not: it
+ * would give the replay (often root) access to a device, and its number
+ * names the original machine's device; a socket's mknod makes no socket
+ * anyone listens on. */
+static int mknod_makes(rp_state *c, mode_t mode)
+{
+    mode_t type = mode & S_IFMT;
+    if (type == 0 || type == S_IFREG || type == S_IFIFO)
+        return 1;
+    return rp_skip(c, "a device node or socket: the replay does not make one"), 0;
+}
+
+int rp_made_mknod(rp_state *c, const char *pathname, mode_t mode, dev_t dev)
+{
+    return mknod_makes(c, mode) ? mknod(pathname, mode, dev) : -1;
+}
+
+int rp_made_mknodat(rp_state *c, int dirfd, const char *pathname, mode_t mode, dev_t dev)
+{
+    return mknod_makes(c, mode) ? mknodat(dirfd, pathname, mode, dev) : -1;
+}
+
 int rp_mapped_close_range(rp_state *c, const siot_value *ids, unsigned int last, int flags)
 {
     (void)last;

@@ -20,6 +20,7 @@
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 #include <wchar.h>
 
@@ -157,6 +158,10 @@ int rp_at_mkostemps(rp_state *c, const char *path, int suffixlen, int flags);
  * an absolute one under the root. Skipped when it cannot be confined. */
 int rp_confined_symlink(rp_state *c, const char *target, const char *linkpath);
 int rp_confined_symlinkat(rp_state *c, const char *target, int newdirfd, const char *linkpath);
+/* mknod, mknodat: a regular file or a FIFO is made as recorded; a device
+ * node or a socket is skipped with the reason. */
+int rp_made_mknod(rp_state *c, const char *pathname, mode_t mode, dev_t dev);
+int rp_made_mknodat(rp_state *c, int dirfd, const char *pathname, mode_t mode, dev_t dev);
 /* close_range, closefrom: the replay's descriptors of the recorded ids
  * (ids: the array of role fdrange) are closed one by one (close_range of
  * one descriptor, with the call's flags: with CLOSE_RANGE_CLOEXEC they stay
