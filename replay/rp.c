@@ -334,8 +334,8 @@ static void *slot_area(rp_state *c, int slot, size_t bytes)
          * still write into the old area: it is kept until the end, never
          * moved or freed under it; doubling bounds what is kept. */
         size_t cap = bytes > 2 * c->bufcap[slot] ? bytes : 2 * c->bufcap[slot];
-        void *b = malloc(cap);
-        if (!b)
+        void *b = NULL; /* aligned: the slot's area may be an O_DIRECT transfer's */
+        if (posix_memalign(&b, RP_BUF_ALIGN, cap) != 0)
             return NULL;
         if (c->buf[slot]) /* without memory for the list, the old area is left: a leak, not a fault */
             siot_vbuf_put(&c->retired, &c->buf[slot], sizeof c->buf[slot]);
@@ -358,7 +358,9 @@ struct iovec *rp_iov(rp_state *c, const siot_value *lens, int slot)
     size_t total = 0;
     for (uint32_t i = 0; i < lens->n; i++)
         total += lens->arr[i] > 0 ? (size_t)lens->arr[i] : 0;
-    size_t head = (lens->n + 1) * sizeof(struct iovec);
+    /* the data start on an aligned boundary after the iovecs (O_DIRECT);
+     * segments of aligned lengths, as O_DIRECT's are, stay aligned */
+    size_t head = ((lens->n + 1) * sizeof(struct iovec) + RP_BUF_ALIGN - 1) / RP_BUF_ALIGN * RP_BUF_ALIGN;
     unsigned char *area = slot_area(c, slot, head + total);
     if (!area)
         return NULL;

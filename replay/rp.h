@@ -35,6 +35,11 @@ enum { RP_DONE = 0, RP_SKIP = 1 };
  * where the program wrote its data). */
 #define RP_READ_BANK 24
 #define RP_SLOTS (2 * RP_READ_BANK)
+/* The alignment of the data buffers (scratch slots, iovec data, aio
+ * requests): a program that opened with O_DIRECT read and wrote from
+ * aligned memory, and the kernel refuses (EINVAL) any other. 4096 covers
+ * the logical block size of the usual devices and the page size. */
+#define RP_BUF_ALIGN 4096
 
 typedef struct rp_map {
     uintptr_t *v; /* id -> handle bits (0 = none) */
