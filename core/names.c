@@ -73,7 +73,7 @@ const char *siot_value_name(unsigned role, int64_t v, char *buf, size_t n)
         return v < 0 ? NULL : open_flags(v, buf, n);
     case SIOT_ROLE_mode:
     case SIOT_ROLE_omode:
-        if (v < 0 || v > 07777)
+        if (v < 0 || v > 0177777) /* permissions, with mknod's file type (0100600: S_IFREG|0600) */
             return NULL;
         snprintf(buf, n, "0%03llo", (unsigned long long)v);
         return buf;

@@ -61,12 +61,20 @@ int siot_file_handle_arg(const siot_funcdesc *f)
     return -1;
 }
 
+int siot_makes_file(const siot_funcdesc *f)
+{
+    return f->layer == SIOT_LAYER_posix && SIOT_CLASS_BASE(f->cls) == SIOT_CLASS_meta &&
+           strncmp(f->name, "mknod", 5) == 0 && siot_arg_index(f, SIOT_ROLE_path) >= 0 &&
+           siot_arg_index(f, SIOT_ROLE_mode) >= 0;
+}
+
 /* An open whose file name changes with the iteration: the loop must be
  * walked iteration by iteration for per-file rows to be exact (each
  * iteration then opens another file, so this costs one walk of the body per
  * file, while the data calls in inner loops stay multiplied). Likewise an
  * HDF5 object created from another (dataset from file) with an id that
- * changes: the file it belongs to is known only per iteration. */
+ * changes: the file it belongs to is known only per iteration. And a
+ * regular file made by mknod, a file of the trace too (siot/files.c). */
 static int names_vary(const siot_funcdesc *f, const siot_event *e, unsigned k)
 {
     int h = siot_file_handle_arg(f);
@@ -74,7 +82,7 @@ static int names_vary(const siot_funcdesc *f, const siot_event *e, unsigned k)
         return 1;
     if (f->retrole == SIOT_ROLE_r_newhid && h >= 0 && siot_x_depends(e->ret, k))
         return 1;
-    if (!opens_handle(f))
+    if (!opens_handle(f) && !siot_makes_file(f))
         return 0;
     for (uint32_t a = 0; a < e->nargs; a++)
         if (f->argroles[a] == SIOT_ROLE_path && siot_x_depends(e->args[a], k))

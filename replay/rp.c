@@ -334,8 +334,8 @@ static void *slot_area(rp_state *c, int slot, size_t bytes)
          * still write into the old area: it is kept until the end, never
          * moved or freed under it; doubling bounds what is kept. */
         size_t cap = bytes > 2 * c->bufcap[slot] ? bytes : 2 * c->bufcap[slot];
-        void *b = malloc(cap);
-        if (!b)
+        void *b = NULL; /* aligned: the slot's area may be an O_DIRECT transfer's */
+        if (posix_memalign(&b, RP_BUF_ALIGN, cap) != 0)
             return NULL;
         if (c->buf[slot]) /* without memory for the list, the old area is left: a leak, not a fault */
             siot_vbuf_put(&c->retired, &c->buf[slot], sizeof c->buf[slot]);
@@ -358,7 +358,9 @@ struct iovec *rp_iov(rp_state *c, const siot_value *lens, int slot)
     size_t total = 0;
     for (uint32_t i = 0; i < lens->n; i++)
         total += lens->arr[i] > 0 ? (size_t)lens->arr[i] : 0;
-    size_t head = (lens->n + 1) * sizeof(struct iovec);
+    /* the data start on an aligned boundary after the iovecs (O_DIRECT);
+     * segments of aligned lengths, as O_DIRECT's are, stay aligned */
+    size_t head = ((lens->n + 1) * sizeof(struct iovec) + RP_BUF_ALIGN - 1) / RP_BUF_ALIGN * RP_BUF_ALIGN;
     unsigned char *area = slot_area(c, slot, head + total);
     if (!area)
         return NULL;
@@ -656,6 +658,29 @@ int rp_confined_symlinkat(rp_state *c, const char *target, int newdirfd, const c
     if (!t)
         return rp_skip(c, "a link target that cannot be kept inside the replay root"), -1;
     return symlinkat(t, newdirfd, linkpath);
+}
+
+/* A regular file (type 0 is one too) or a FIFO is made as the program made
+ * it: the names are the replay's, under its root. A device node is not: it
+ * would give the replay (often root) access to a device, and its number
+ * names the original machine's device; a socket's mknod makes no socket
+ * anyone listens on. */
+static int mknod_makes(rp_state *c, mode_t mode)
+{
+    mode_t type = mode & S_IFMT;
+    if (type == 0 || type == S_IFREG || type == S_IFIFO)
+        return 1;
+    return rp_skip(c, "a device node or socket: the replay does not make one"), 0;
+}
+
+int rp_made_mknod(rp_state *c, const char *pathname, mode_t mode, dev_t dev)
+{
+    return mknod_makes(c, mode) ? mknod(pathname, mode, dev) : -1;
+}
+
+int rp_made_mknodat(rp_state *c, int dirfd, const char *pathname, mode_t mode, dev_t dev)
+{
+    return mknod_makes(c, mode) ? mknodat(dirfd, pathname, mode, dev) : -1;
 }
 
 int rp_mapped_close_range(rp_state *c, const siot_value *ids, unsigned int last, int flags)

@@ -20,6 +20,7 @@
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 #include <wchar.h>
 
@@ -34,6 +35,11 @@ enum { RP_DONE = 0, RP_SKIP = 1 };
  * where the program wrote its data). */
 #define RP_READ_BANK 24
 #define RP_SLOTS (2 * RP_READ_BANK)
+/* The alignment of the data buffers (scratch slots, iovec data, aio
+ * requests): a program that opened with O_DIRECT read and wrote from
+ * aligned memory, and the kernel refuses (EINVAL) any other. 4096 covers
+ * the logical block size of the usual devices and the page size. */
+#define RP_BUF_ALIGN 4096
 
 typedef struct rp_map {
     uintptr_t *v; /* id -> handle bits (0 = none) */
@@ -163,6 +169,10 @@ int rp_at_mkostemps(rp_state *c, const char *path, int suffixlen, int flags);
  * an absolute one under the root. Skipped when it cannot be confined. */
 int rp_confined_symlink(rp_state *c, const char *target, const char *linkpath);
 int rp_confined_symlinkat(rp_state *c, const char *target, int newdirfd, const char *linkpath);
+/* mknod, mknodat: a regular file or a FIFO is made as recorded; a device
+ * node or a socket is skipped with the reason. */
+int rp_made_mknod(rp_state *c, const char *pathname, mode_t mode, dev_t dev);
+int rp_made_mknodat(rp_state *c, int dirfd, const char *pathname, mode_t mode, dev_t dev);
 /* close_range, closefrom: the replay's descriptors of the recorded ids
  * (ids: the array of role fdrange) are closed one by one (close_range of
  * one descriptor, with the call's flags: with CLOSE_RANGE_CLOEXEC they stay

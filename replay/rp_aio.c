@@ -125,8 +125,8 @@ static struct rp_aio *add(rp_state *c, const struct aiocb *r, int kind)
     }
     struct rp_aio *e = calloc(1, sizeof *e);
     size_t n = kind == RP_AIO_SYNC ? 0 : r->aio_nbytes;
-    if (e)
-        e->buf = malloc(n ? n : 1);
+    if (e && posix_memalign(&e->buf, RP_BUF_ALIGN, n ? n : 1) != 0) /* aligned for O_DIRECT */
+        e->buf = NULL;
     if (!e || !e->buf) {
         free(e);
         return NULL;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "compress/xmerge.h"
 #include "core/expr.h"
@@ -394,6 +395,32 @@ static void on_open(siot_files *fs, const siot_agg_event *e, int kpath, int kout
     }
 }
 
+/* A regular file made by mknod or mknodat (mdtest -k makes its files so,
+ * and may never open them): a file of the trace, with no open and no data
+ * of its own. A FIFO or a device node is no file of the trace. */
+static void on_mknod(siot_files *fs, const siot_agg_event *e)
+{
+    const siot_funcdesc *f = e->fn;
+    int kpath = siot_arg_index(f, SIOT_ROLE_path), kmode = siot_arg_index(f, SIOT_ROLE_mode);
+    if (!siot_makes_file(f))
+        return;
+    const siot_event *ev = &e->node->u.ev;
+    for (uint32_t i = 0; i < e->nranks && !fs->oom; i++) {
+        siot_ctx c = e->ctx;
+        c.rank = e->ranks[i];
+        int64_t mode = arg_at(fs, ev, kmode, &c), type = mode & S_IFMT; /* type 0: a regular file too */
+        if (siot_eval_int(ev->ret, &c, -1) != 0 || mode == INT64_MIN || (type != 0 && type != S_IFREG))
+            continue;
+        int exact = open_name(fs, e, ev->args[kpath], &c);
+        int32_t row = exact < 0 ? -1 : row_for(fs, (const char *)fs->name.data, f->layer, exact);
+        if (row < 0) {
+            fs->oom = 1;
+            return;
+        }
+        touch(fs, row, e->ranks[i]);
+    }
+}
+
 /* A handle made from another: dup, fdopen, fcntl(F_DUPFD) from a descriptor;
  * an HDF5 dataset, group or attribute from the file or group it is in. It
  * names the same file, or none when the source is unknown. */
@@ -483,6 +510,8 @@ void siot_files_event(siot_files *fs, const siot_agg_event *e)
         return;
     }
     siot_handle_op op = siot_handle_op_of(e->fn, siot_is_fcntl_dup(e, &fs->scratch));
+    if (op.what == SIOT_HOP_NONE)
+        on_mknod(fs, e);
     switch (op.what) {
     case SIOT_HOP_OPEN:
         on_open(fs, e, op.karg, op.kout, op.kind);
