@@ -81,8 +81,41 @@ MPI_Group rp_group(rp_state *c, int64_t id)
     uintptr_t v = map_get(&c->group, id);
     return v ? FROM(MPI_Group, v) : MPI_GROUP_NULL;
 }
-void rp_set_group(rp_state *c, int64_t id, MPI_Group h) { map_set(&c->group, id, h == MPI_GROUP_NULL ? 0 : BITS(h)); }
-void rp_drop_group(rp_state *c, int64_t id) { map_set(&c->group, id, 0); }
+/* A trace gives each reference MPI handed out to one live group the same
+ * id (docs/handles.md, references), and frees the id once per reference.
+ * The replay's MPI may give one handle for them all or, another library,
+ * one each: every reference made is kept, so that each free reissued frees
+ * one the replay holds, and the id stays mapped until its last free. */
+typedef struct rp_group_ref {
+    int64_t id;
+    uintptr_t bits;
+} rp_group_ref;
+
+void rp_set_group(rp_state *c, int64_t id, MPI_Group h)
+{
+    uintptr_t old = map_get(&c->group, id), bits = h == MPI_GROUP_NULL ? 0 : BITS(h);
+    if (old && bits && id > 0) {
+        rp_group_ref r = {id, old};
+        siot_vbuf_put(&c->group_more, &r, sizeof r);
+    }
+    map_set(&c->group, id, bits);
+}
+
+void rp_drop_group(rp_state *c, int64_t id)
+{
+    uintptr_t prev = 0;
+    size_t n = c->group_more.len / sizeof(rp_group_ref);
+    rp_group_ref *refs = (rp_group_ref *)(void *)c->group_more.data;
+    for (size_t i = n; i-- > 0;) {
+        if (refs[i].id != id)
+            continue;
+        prev = refs[i].bits;
+        memmove(&refs[i], &refs[i + 1], (n - i - 1) * sizeof *refs);
+        c->group_more.len -= sizeof *refs;
+        break;
+    }
+    map_set(&c->group, id, prev);
+}
 
 MPI_Datatype rp_dtype(rp_state *c, int64_t id)
 {
@@ -1060,6 +1093,7 @@ void rp_free(rp_state *c)
         free(p);
     }
     siot_vbuf_free(&c->winmem);
+    siot_vbuf_free(&c->group_more);
     rp_map *maps[] = {&c->fd, &c->stream, &c->dir, &c->comm, &c->group, &c->dtype, &c->op, &c->file, &c->req, &c->win};
     for (unsigned i = 0; i < sizeof maps / sizeof *maps; i++)
         free(maps[i]->v);

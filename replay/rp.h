@@ -50,6 +50,11 @@ typedef struct rp_state {
     int rank;
     /* handles by kind */
     rp_map fd, stream, dir, comm, group, dtype, op, file, req, win;
+    /* Groups made again while their id is live (the trace's second
+     * MPI_Comm_group of one communicator: one id, two references): the
+     * references the newest one in `group` covers, as rp_group_ref pairs,
+     * oldest first; a free of the id gives it back its previous one. */
+    siot_vbuf group_more;
     siot_vbuf winmem; /* memory exposed by windows the replay made with MPI_Win_create (void *) */
     MPI_Message msg; /* from the last Mprobe/Improbe, for Mrecv/Imrecv */
     int untraced_fd;  /* a descriptor the original did not trace (a pipe's end), for dup2 from one */
@@ -248,6 +253,7 @@ void rp_set_comm(rp_state *c, int64_t id, MPI_Comm h);
 void rp_drop_comm(rp_state *c, int64_t id);
 MPI_Group rp_group(rp_state *c, int64_t id);
 void rp_set_group(rp_state *c, int64_t id, MPI_Group h);
+/* A free of one reference of the id: the one made before it, if any, is the id's again. */
 void rp_drop_group(rp_state *c, int64_t id);
 MPI_Datatype rp_dtype(rp_state *c, int64_t id);
 void rp_set_dtype(rp_state *c, int64_t id, MPI_Datatype h);

@@ -14,6 +14,7 @@ typedef struct htab {
     uintptr_t *keys;
     int32_t *ids;
     uint64_t *tags; /* siot_h_tag's, 0 for none */
+    uint32_t *refs; /* creations seen that returned the key (shared_kind), 0: only looked up */
     uint8_t *state; /* 0 empty, 1 used, 2 deleted */
     uint32_t cap, used, tomb;
     uint64_t *idbits; /* ids in use */
@@ -58,11 +59,13 @@ static int grow(htab *h)
     uintptr_t *keys = siot_calloc(ncap, sizeof *keys);
     int32_t *ids = siot_calloc(ncap, sizeof *ids);
     uint64_t *tags = siot_calloc(ncap, sizeof *tags);
+    uint32_t *refs = siot_calloc(ncap, sizeof *refs);
     uint8_t *state = siot_calloc(ncap, 1);
-    if (!keys || !ids || !tags || !state) {
+    if (!keys || !ids || !tags || !refs || !state) {
         siot_free(keys);
         siot_free(ids);
         siot_free(tags);
+        siot_free(refs);
         siot_free(state);
         return 0;
     }
@@ -75,15 +78,18 @@ static int grow(htab *h)
         keys[j] = h->keys[i];
         ids[j] = h->ids[i];
         tags[j] = h->tags[i];
+        refs[j] = h->refs[i];
         state[j] = 1;
     }
     siot_free(h->keys);
     siot_free(h->ids);
     siot_free(h->tags);
+    siot_free(h->refs);
     siot_free(h->state);
     h->keys = keys;
     h->ids = ids;
     h->tags = tags;
+    h->refs = refs;
     h->state = state;
     h->cap = ncap;
     h->tomb = 0;
@@ -143,7 +149,8 @@ static int32_t take_lowest(htab *h)
     return id;
 }
 
-static int32_t insert(htab *h, uintptr_t key, int32_t id)
+/* refs: 1 for a creation, 0 for a key first seen as an argument. */
+static int32_t insert(htab *h, uintptr_t key, int32_t id, uint32_t refs)
 {
     if ((h->used + h->tomb + 1) * 2 > h->cap && !grow(h))
         return -1;
@@ -155,6 +162,7 @@ static int32_t insert(htab *h, uintptr_t key, int32_t id)
     h->keys[j] = key;
     h->ids[j] = id;
     h->tags[j] = 0;
+    h->refs[j] = refs;
     h->state[j] = 1;
     h->used++;
     hint_add(h, key, 1);
@@ -285,7 +293,31 @@ int32_t siot_h_id(int kind, uintptr_t key)
     int64_t j = slot_of(h, key);
     if (j >= 0)
         return h->ids[j];
-    return insert(h, key, take_lowest(h));
+    return insert(h, key, take_lowest(h), 0);
+}
+
+/* Kinds of which MPI hands out a live object again as the result of a
+ * creating call, each result a reference the program frees once: groups
+ * (MPI_Comm_group of the same communicator twice gives the same handle on
+ * MPICH and Open MPI; on Open MPI, MPI_File_get_group, MPI_Win_get_group
+ * and MPI_Comm_group of MPI_COMM_WORLD or of its duplicates all give the
+ * world's group). For the other kinds a creation never returns a live
+ * value (each makes a new object; checked on both libraries for
+ * MPI_File_get_view's types and MPI_Type_dup of a predefined type, and the
+ * group constructors of the whole group make new groups): a known value
+ * made again was freed where the tracer could not see, and is a new object. */
+static int shared_kind(int kind) { return kind == SIOT_H_GROUP; }
+
+/* A creation returned the live value of slot j: one more reference to the
+ * same object, with the same id, when the kind shares and the mapping was
+ * made by a creation the tracer saw (a key only looked up may have been
+ * freed unseen). 1: counted; 0: the caller replaces the mapping. */
+static int one_more_ref(htab *h, int kind, int64_t j)
+{
+    if (!shared_kind(kind) || h->refs[j] == 0 || h->refs[j] == UINT32_MAX)
+        return 0;
+    h->refs[j]++;
+    return 1;
 }
 
 int32_t siot_h_new(int kind, uintptr_t key)
@@ -300,12 +332,12 @@ int32_t siot_h_new(int kind, uintptr_t key)
     if (kind == SIOT_H_REQ)
         j = -1;
     if (j >= 0) {
-        /* The same value again: the old handle was freed where we could not see it. */
-        if (h->ids[j] < h->base)
+        if (h->ids[j] < h->base || one_more_ref(h, kind, j))
             return h->ids[j];
+        /* The same value again: the old handle was freed where we could not see it. */
         remove_slot(h, (uint32_t)j);
     }
-    return insert(h, key, take_lowest(h));
+    return insert(h, key, take_lowest(h), 1);
 }
 
 int32_t siot_h_next(int kind)
@@ -324,13 +356,13 @@ int32_t siot_h_new_at(int kind, uintptr_t key, int32_t id)
     htab *h = &tabs[kind];
     int64_t j = slot_of(h, key);
     if (j >= 0) {
-        if (h->ids[j] < h->base)
+        if (h->ids[j] < h->base || one_more_ref(h, kind, j))
             return h->ids[j];
         remove_slot(h, (uint32_t)j);
     }
     if (id < h->base || id_used(h, id))
         id = take_lowest(h);
-    return insert(h, key, id);
+    return insert(h, key, id, 1);
 }
 
 static int32_t dropped_id(int kind, uintptr_t key)
@@ -347,7 +379,8 @@ static int32_t dropped_id(int kind, uintptr_t key)
 }
 
 /* No drain here: the freeing call's own callback has just reported this
- * handle, and its release must still find the id. */
+ * handle, and its release must still find the id. A free of one of several
+ * references (one_more_ref) keeps the id: MPI keeps the object. */
 int32_t siot_h_release(int kind, uintptr_t key)
 {
     htab *h = &tabs[kind];
@@ -355,7 +388,9 @@ int32_t siot_h_release(int kind, uintptr_t key)
     if (j < 0)
         return dropped_id(kind, key);
     int32_t id = h->ids[j];
-    if (id >= h->base)
+    if (id >= h->base && h->refs[j] > 1)
+        h->refs[j]--;
+    else if (id >= h->base)
         remove_slot(h, (uint32_t)j);
     return id;
 }
@@ -366,7 +401,7 @@ void siot_h_fixed(int kind, uintptr_t key, int32_t id)
     int64_t j = slot_of(h, key);
     if (j >= 0)
         remove_slot(h, (uint32_t)j);
-    insert(h, key, id);
+    insert(h, key, id, 0);
 }
 
 void siot_h_set_base(int kind, int32_t base)
@@ -382,6 +417,7 @@ void siot_h_clear(int kind)
     siot_free(h->keys);
     siot_free(h->ids);
     siot_free(h->tags);
+    siot_free(h->refs);
     siot_free(h->state);
     siot_free(h->idbits);
     int32_t base = h->base;

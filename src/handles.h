@@ -39,14 +39,18 @@ int32_t siot_h_find(int kind, uintptr_t key);
  * not seen made (counted: siot_h_unknown_uses). */
 int32_t siot_h_find_known(int kind, uintptr_t key);
 uint64_t siot_h_unknown_uses(void);
-/* A fresh id for a newly created handle (an old mapping of the same key is replaced). */
+/* A fresh id for a newly created handle. A key already mapped is replaced
+ * (its object was freed unseen), except a group made by a creation seen
+ * before: MPI gave the live object again, and this is one more reference
+ * to the same id (docs/handles.md, references). */
 int32_t siot_h_new(int kind, uintptr_t key);
 /* The id siot_h_new would give now. */
 int32_t siot_h_next(int kind);
 /* A new handle with the given id when it is free (ids agreed between ranks),
  * else the lowest free one. */
 int32_t siot_h_new_at(int kind, uintptr_t key, int32_t id);
-/* Releases the id of key; returns it (or -1). */
+/* Releases the id of key; returns it (or -1). Of a key with several
+ * references (siot_h_new) one is dropped, and the id stays taken until the last. */
 int32_t siot_h_release(int kind, uintptr_t key);
 /* Handles a library may free where the tracer cannot see (MPI-IO frees
  * its own copies of datatypes with PMPI_Type_free): a mapping can carry a
