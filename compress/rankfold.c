@@ -269,7 +269,7 @@ static int group_slope(const rvals *r, uint32_t m, int64_t *c)
     for (uint32_t at = next_present(r, (uint32_t)-1), nx; at < r->span; at = nx) {
         nx = next_present(r, at);
         if (nx < r->span && quotient(r, at, m) == quotient(r, nx, m)) {
-            int64_t d = r->v[nx] - r->v[at], gap = (int64_t)(nx - at);
+            int64_t d = (int64_t)((uint64_t)r->v[nx] - (uint64_t)r->v[at]), gap = (int64_t)(nx - at);
             *c = d / gap;
             return (int64_t)((uint64_t)*c * (uint64_t)gap) == d;
         }
