@@ -170,8 +170,8 @@ static const siot_node *fiter_next(fiter *f, siot_ctx *c, int64_t *index, int64_
 static void sandbox_path(const char *cwd, const char *s, size_t n, siot_vbuf *o)
 {
     size_t start = o->len, nc = cwd ? strlen(cwd) : 0;
-    if (nc > 1 && n > nc && memcmp(s, cwd, nc) == 0 && s[nc] == '/')
-        s += nc + 1, n -= nc + 1;
+    if (nc > 1 && n >= nc && memcmp(s, cwd, nc) == 0 && (n == nc || s[nc] == '/'))
+        s += n == nc ? nc : nc + 1, n -= n == nc ? nc : nc + 1; /* the directory itself: "." */
     for (size_t i = 0; i < n;) {
         while (i < n && s[i] == '/')
             i++;

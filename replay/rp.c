@@ -584,6 +584,8 @@ static void make_parents(const char *path)
     char p[4200];
     snprintf(p, sizeof p, "%s", path);
     for (char *s = p; (s = strchr(s, '/')); s++) {
+        if (!s[1]) /* "d/": d is the name itself (mdtest's mkdir), no parent */
+            break;
         *s = 0;
         if (p[0])
             syscall(SYS_mkdirat, AT_FDCWD, p, 0755);
@@ -594,8 +596,8 @@ static void make_parents(const char *path)
 const char *rp_from_cwd(const rp_state *c, const char *s)
 {
     size_t n = c->cwd ? strlen(c->cwd) : 0;
-    if (n > 1 && strncmp(s, c->cwd, n) == 0 && s[n] == '/')
-        return s + n + 1;
+    if (n > 1 && strncmp(s, c->cwd, n) == 0 && (s[n] == '/' || !s[n]))
+        return s[n] ? s + n + 1 : "."; /* the directory itself: the root */
     return s;
 }
 

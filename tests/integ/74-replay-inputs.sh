@@ -10,7 +10,11 @@
 # file on one rank before the others open it: the replay keeps that order).
 # A directory and its files made through doubled slashes and used through
 # single ones are one directory and the run's own files, not inputs: the
-# replay's mkdir succeeds, and the deck stays the one input staged.
+# replay's mkdir succeeds, and the deck stays the one input staged. A
+# directory made by its absolute name inside the run's directory with a
+# trailing slash, and statvfs of that directory itself (mdtest's), replay
+# with their results (the replay once made the directory before the mkdir,
+# as its own parent, and looked for the run's directory under its root).
 # And replays that cannot be faithful say so: the same program traced without
 # the MPI layer (SIOT_LAYERS=posix,stdio,mpiio) has no constructor for its
 # view's datatype: `ioreplay --check` (no mpirun) says so before any I/O, and

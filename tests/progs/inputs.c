@@ -10,7 +10,10 @@
  * and leaves errno alone (checked; exit 6 if not). It makes that directory
  * and its files through doubled slashes ("ABSDIR//listed//f0", as codes
  * that join paths with "/" do), lists it and appends to f0 through single
- * ones: one directory and one file under two spellings. Then, as a checker does,
+ * ones: one directory and one file under two spellings. And, as mdtest
+ * does, it makes a directory by its absolute name inside the working
+ * directory, with a trailing slash ("CWD/made/"), and asks statvfs of the
+ * working directory itself (exit 10 if either fails). Then, as a checker does,
  * each rank asks for the view (MPI_File_get_view: displacement and data
  * representation checked, exit 7) and the file's group back, and reads its
  * first block with a nonblocking MPI-IO read completed by MPI_Wait (checked,
@@ -24,6 +27,7 @@
 #include <mpi.h>
 #include <stdio.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,6 +99,13 @@ int main(int argc, char **argv)
         int fd = open(f, O_WRONLY | O_APPEND);
         if (fd < 0 || write(fd, "appended\n", 9) != 9 || close(fd) != 0)
             MPI_Abort(MPI_COMM_WORLD, 6);
+        char cwd[4096];
+        struct statvfs sv;
+        if (!getcwd(cwd, sizeof cwd))
+            MPI_Abort(MPI_COMM_WORLD, 10);
+        snprintf(f, sizeof f, "%s/made/", cwd);
+        if (mkdir(f, 0755) != 0 || statvfs(cwd, &sv) != 0)
+            MPI_Abort(MPI_COMM_WORLD, 10);
     }
     /* the shared file through a vector view, written collectively */
     int buf[NB * B];
