@@ -18,8 +18,12 @@ program's call min. The stack walk is outside it: at depth 40 the recorded
 dur min is within max(250 ns, 15%) of that at depth 1 (in one run at least;
 a walk of 40 frames inside the duration adds about 700 ns).
 The first open (the tracer builds its tables then, about a millisecond the
-program sees) records no more than 2 x + 20 us the first open of the
-untraced program (the smallest of the runs of each).
+program sees) records no more than 2 x + 50 us the first open of the
+untraced program or the mean of the later opens of the same runs,
+whichever is larger (the smallest of the runs of each): on a loaded
+machine every open can take tens of microseconds (a CI run: the first
+78 us, untraced 19 us, the later ones 30 us), while the set-up inside the
+duration adds a millisecond.
 """
 import re
 import sys
@@ -144,9 +148,9 @@ plain = min(p[("plain open", "first")][0] for _, p in runs)
 later = min(r["later"][1] for r, _ in runs)
 print("   first open: recorded dur %s, untraced %s, the traced program's own clock %s (smallest of %d runs);"
       " later opens: recorded mean %s" % (fmt(first), fmt(plain), fmt(seen), len(runs), fmt(later)))
-if first > 2 * plain + 20e3:
-    failures.append("the first open records %s, untraced it takes %s: the tracer's set-up is inside it" %
-                    (fmt(first), fmt(plain)))
+if first > 2 * max(plain, later) + 50e3:
+    failures.append("the first open records %s, untraced it takes %s, the later ones %s: the tracer's set-up is "
+                    "inside it" % (fmt(first), fmt(plain), fmt(later)))
 
 if failures:
     print("\n".join(failures))
