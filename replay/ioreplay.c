@@ -378,9 +378,10 @@ static int start(run *r, int *argc, char ***argv)
     /* MPI_Finalize, not PMPI_: under --verify the preloaded tracer ends as
      * at any finalize (not as a run that stopped without one, leaving a
      * part file per rank); its trace of a replay that did not start is
-     * removed. */
+     * removed, by every rank: the rank that writes it at MPI_Finalize may
+     * return from it after rank 0 (Open MPI, 3 ranks: the file was left). */
     MPI_Finalize();
-    if (r->rank == 0 && rp_verify_trace())
+    if (rp_verify_trace())
         unlink(rp_verify_trace());
     return 2;
 }
