@@ -23,7 +23,7 @@ min=$(printf '%s\n' $sizes | sort -n | head -1); max=$(printf '%s\n' $sizes | so
 [ "$max" -lt 3072 ] || fail "the largest trace is $max bytes, not under 3 KB"
 "$SIOT" dump s4096.siot > s4096.txt
 want="offset=0+$BLOCK\*rank+$XFER\*i0+$((P * BLOCK))\*i1"
-grep -A2 '^\[r0-3\] loop x4096 {' s4096.txt | grep -q "^  loop x$XFERS {" &&
+grep -A2 '^\[r0-3\] loop x4096 {' s4096.txt | grep "^  loop x$XFERS {" > /dev/null &&
     grep -q "lseek(fd=3[^,]*, $want, whence=SEEK_SET)" s4096.txt ||
     { grep -A3 'loop' s4096.txt | head -8 >&2; fail "no loop of 4096 over a loop of $XFERS with $want"; }
 rm -f segments.dat

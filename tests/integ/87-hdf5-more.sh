@@ -89,6 +89,7 @@ mapfile -t ENV < <(preload LD_PRELOAD="$B/lib/libsiotrace-hdf5.so")
 mapfile -t ENV < <(preload LD_PRELOAD="$B/lib/libsiotrace-hdf5.so:$B/lib/libsiotrace.so" SIOT_TRACE="$WORK/both.siot")
 (cd both && timeout 120 "${MPIRUN[@]}" -np 1 "${ENV[@]}" ../h5more.plain out.h5 > /dev/null) ||
     fail "h5more.plain with both libraries preloaded"
-jsonl both.siot | grep -q '"func":"H5Dwrite_chunk"' || fail "preloaded with libsiotrace.so, H5Dwrite_chunk is not traced"
+jsonl both.siot > both.jsonl
+grep -q '"func":"H5Dwrite_chunk"' both.jsonl || fail "preloaded with libsiotrace.so, H5Dwrite_chunk is not traced"
 echo "   libsiotrace-hdf5.so preloaded alone: the program untraced with one line why; with libsiotrace.so: traced"
 pass "HDF5 chunk I/O, point selections, links, objects, committed types and the file size recorded, replayed"
