@@ -118,3 +118,13 @@ size_t siot_path_lexical(char *p, size_t n)
         p[o++] = '.';
     return o;
 }
+
+size_t siot_path_under(const char *dir, const char *s, size_t n)
+{
+    size_t nd = dir ? strlen(dir) : 0;
+    if (nd < 2 || n < nd || memcmp(s, dir, nd) != 0)
+        return 0;
+    if (n == nd)
+        return nd;
+    return s[nd] == '/' ? nd + 1 : 0;
+}

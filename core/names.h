@@ -34,4 +34,10 @@ const char *siot_mpi_error_name(const char *flavour, int64_t cls);
  * cross a symbolic link. Returns the new length (at least 1 for n >= 1). */
 size_t siot_path_lexical(char *p, size_t n);
 
+/* How much of the path s (n bytes) to skip to make it relative to the
+ * absolute directory dir (the run's working directory, the trace's note
+ * cwd): strlen(dir) when s is dir itself, one more (the slash) when s is
+ * inside it, 0 when it is neither or dir is unknown or "/". */
+size_t siot_path_under(const char *dir, const char *s, size_t n);
+
 #endif

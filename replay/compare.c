@@ -7,6 +7,7 @@
 
 #include "core/expr.h"
 #include "core/format.h"
+#include "core/names.h"
 #include "replay/walk.h"
 #include "replay/json.h"
 #include "core/roles.h"
@@ -169,9 +170,8 @@ static const siot_node *fiter_next(fiter *f, siot_ctx *c, int64_t *index, int64_
  * resolved without climbing above the root (replay/rp.h, rp_path). */
 static void sandbox_path(const char *cwd, const char *s, size_t n, siot_vbuf *o)
 {
-    size_t start = o->len, nc = cwd ? strlen(cwd) : 0;
-    if (nc > 1 && n >= nc && memcmp(s, cwd, nc) == 0 && (n == nc || s[nc] == '/'))
-        s += n == nc ? nc : nc + 1, n -= n == nc ? nc : nc + 1; /* the directory itself: "." */
+    size_t start = o->len, k = siot_path_under(cwd, s, n);
+    s += k, n -= k; /* the directory itself becomes "." below */
     for (size_t i = 0; i < n;) {
         while (i < n && s[i] == '/')
             i++;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "core/fcntl_cmd.h"
+#include "core/names.h"
 #include "core/predef.h"
 
 #define MAX_ID (1 << 24)
@@ -595,10 +596,10 @@ static void make_parents(const char *path)
 
 const char *rp_from_cwd(const rp_state *c, const char *s)
 {
-    size_t n = c->cwd ? strlen(c->cwd) : 0;
-    if (n > 1 && strncmp(s, c->cwd, n) == 0 && (s[n] == '/' || !s[n]))
-        return s[n] ? s + n + 1 : "."; /* the directory itself: the root */
-    return s;
+    size_t k = siot_path_under(c->cwd, s, strlen(s));
+    if (k && !s[k])
+        return "."; /* the directory itself: the root */
+    return s + k;
 }
 
 const char *rp_path(rp_state *c, const siot_value *v, int64_t rec_ret)

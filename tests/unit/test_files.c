@@ -130,9 +130,25 @@ static void check_lexical(void)
     }
 }
 
+/* A path inside the run's directory, the directory itself, and the near
+ * misses: a longer name that shares the prefix, the root, no directory. */
+static void check_under(void)
+{
+    static const struct {
+        const char *dir, *path;
+        size_t skip;
+    } cases[] = {
+        {"/run/d", "/run/d/f", 7}, {"/run/d", "/run/d", 6},  {"/run/d", "/run/dd/f", 0}, {"/run/d", "/run", 0},
+        {"/run/d", "f", 0},        {"/", "/etc/hosts", 0},   {NULL, "/run/d/f", 0},      {"/run/d", "/run/d/", 7},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        CHECK_EQ_I64((int64_t)siot_path_under(cases[i].dir, cases[i].path, strlen(cases[i].path)), (int64_t)cases[i].skip);
+}
+
 int main(void)
 {
     check_lexical();
+    check_under();
     check_random_sets();
     check_patterns();
     return unit_done("test_files");
