@@ -587,3 +587,11 @@ int64_t siot_arg_int(const siot_event *e, const siot_funcdesc *f, const siot_ctx
     int k = siot_arg_index(f, role);
     return k >= 0 && (uint32_t)k < e->nargs ? siot_eval_int(e->args[k], c, def) : def;
 }
+
+int64_t siot_arg_dirfd(const siot_event *e, const siot_funcdesc *f, const siot_ctx *c, int kpath)
+{
+    for (int k = kpath - 1; k >= 0 && f->argroles[k] != SIOT_ROLE_path; k--)
+        if (f->argroles[k] == SIOT_ROLE_dirfd)
+            return (uint32_t)k < e->nargs ? siot_eval_int(e->args[k], c, -1) : -1;
+    return -100; /* AT_FDCWD */
+}

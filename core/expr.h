@@ -28,6 +28,10 @@ int64_t siot_eval_int(const siot_expr *x, const siot_ctx *ctx, int64_t def);
  * recorded in e). */
 int siot_arg_index(const siot_funcdesc *f, unsigned role);
 int64_t siot_arg_int(const siot_event *e, const siot_funcdesc *f, const siot_ctx *c, unsigned role, int64_t def);
+/* The directory descriptor a path argument (index kpath) of an *at call is
+ * relative to: the id recorded by the dirfd argument just before it (-100
+ * for AT_FDCWD, -1 untraced), or -100 when the call has none. */
+int64_t siot_arg_dirfd(const siot_event *e, const siot_funcdesc *f, const siot_ctx *c, int kpath);
 
 /* The value an approximate count stands for: its rounded mean. */
 int64_t siot_x_approx_mean(const siot_expr *x);

@@ -273,6 +273,22 @@ static int completed_requests(const siot_funcdesc *f, const siot_event *e, const
     return ok && nd <= MAX_COMPLETED;
 }
 
+/* An *at call's directory is ignored by the kernel when its path is
+ * absolute: compared as AT_FDCWD (-100), which the replay passes then, its
+ * path made relative to its root (rp_dirfd). */
+static int64_t dirfd_in_effect(const siot_funcdesc *f, const siot_event *e, const siot_ctx *c, uint32_t k, int64_t id,
+                               siot_vbuf *scratch)
+{
+    for (uint32_t j = k + 1; j < f->nargs && j < e->nargs; j++) {
+        siot_value p;
+        if (f->argroles[j] == SIOT_ROLE_path)
+            return siot_eval(e->args[j], c, scratch, &p) == 0 && p.kind == SIOT_V_STR && p.slen && p.s[0] == '/'
+                       ? -100
+                       : id;
+    }
+    return id;
+}
+
 /* One event rendered as its JSON line without rank and seq: equal lines mean equal events. */
 static int render(fiter *fi, const siot_node *n, const siot_ctx *c, int64_t parent, int by_order, siot_vbuf *o,
                   siot_vbuf *scratch)
@@ -304,6 +320,8 @@ static int render(fiter *fi, const siot_node *n, const siot_ctx *c, int64_t pare
             v.arr = completed;
             v.n = ncompleted;
         }
+        if (sandbox && f->argroles[k] == SIOT_ROLE_dirfd && v.kind == SIOT_V_INT)
+            v.i = dirfd_in_effect(f, e, c, k, v.i, scratch);
         if (k)
             siot_vbuf_u8(o, ',');
         siot_vbuf_put(o, f->argnames[k], strlen(f->argnames[k]));

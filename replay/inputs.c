@@ -56,6 +56,7 @@ typedef struct stager {
     size_t nh, hcap;
     int oom;
     const rp_state *c; /* the run's working directory (rp_from_cwd) */
+    char joined[2 * PATH_MAX]; /* a path under an *at call's directory (path_arg) */
 } stager;
 
 /* path, len in lexical form in buf (PATH_MAX), or as it is when longer */
@@ -138,6 +139,29 @@ static void unbind(stager *s, int stream, int64_t id)
 }
 
 
+static void pathset_add(stager *s, pathset *ps, const char *p, size_t len);
+
+/* Path argument k of e as the run meant it: a relative path under an *at
+ * call's traced directory descriptor is joined to that directory's name
+ * (the replay opens it under its own descriptor of the same directory, so
+ * an input must be staged there). -1 when there is no string. */
+static int path_arg(stager *s, const siot_event *e, const siot_funcdesc *f, const siot_ctx *c, int k,
+                    siot_vbuf *scratch, siot_value *v)
+{
+    if (k < 0 || (uint32_t)k >= e->nargs || siot_eval(e->args[k], c, scratch, v) != 0 || v->kind != SIOT_V_STR)
+        return -1;
+    int64_t dir = v->slen && v->s[0] != '/' ? siot_arg_dirfd(e, f, c, k) : -100;
+    const handle *h = dir >= 0 ? find_handle(s, 0, dir) : NULL;
+    if (h) {
+        int n = snprintf(s->joined, sizeof s->joined, "%s/%.*s", s->f[h->file].path, (int)v->slen, v->s);
+        if (n > 0 && (size_t)n < sizeof s->joined) {
+            v->s = s->joined;
+            v->slen = (size_t)n;
+        }
+    }
+    return 0;
+}
+
 /* An open that can create or empty the file: its data then comes from the program. */
 static int creates(const siot_event *e, const siot_funcdesc *f, const siot_ctx *c, siot_vbuf *scratch)
 {
@@ -153,10 +177,12 @@ static int creates(const siot_event *e, const siot_funcdesc *f, const siot_ctx *
 
 static void on_open(stager *s, const siot_event *e, const siot_funcdesc *f, const siot_ctx *c, siot_vbuf *scratch)
 {
-    int k = siot_arg_index(f, SIOT_ROLE_path);
     siot_value v;
-    if (k < 0 || (uint32_t)k >= e->nargs || siot_eval(e->args[k], c, scratch, &v) != 0 || v.kind != SIOT_V_STR)
+    if (path_arg(s, e, f, c, siot_arg_index(f, SIOT_ROLE_path), scratch, &v) != 0)
         return;
+    int dir = (siot_arg_int(e, f, c, SIOT_ROLE_oflags, 0) & O_DIRECTORY) != 0;
+    if (dir) /* staged as a directory, never as an input file */
+        pathset_add(s, &s->dirs, v.s, v.slen);
     size_t file = file_of(s, v.s, v.slen);
     if (file == (size_t)-1) {
         s->oom = 1;
@@ -164,7 +190,9 @@ static void on_open(stager *s, const siot_event *e, const siot_funcdesc *f, cons
     }
     int64_t ret = siot_eval_int(e->ret, c, -1);
     infile *in = &s->f[file];
-    if (in->input < 0 && ret >= 0)
+    if (dir)
+        in->input = 0;
+    else if (in->input < 0 && ret >= 0)
         in->input = !creates(e, f, c, scratch);
     else if (in->input < 0 && creates(e, f, c, scratch))
         in->input = 0;
@@ -283,8 +311,8 @@ static void on_paths(stager *s, const siot_event *e, const siot_funcdesc *f, con
      * tests do): staged, empty, so that the replay's removal finds it */
     int k = siot_arg_index(f, SIOT_ROLE_path);
     siot_value rv;
-    if (ok && (strcmp(f->name, "unlink") == 0 || strcmp(f->name, "MPI_File_delete") == 0) && k >= 0 &&
-        (uint32_t)k < e->nargs && siot_eval(e->args[k], c, scratch, &rv) == 0 && rv.kind == SIOT_V_STR) {
+    if (ok && (strcmp(f->name, "unlink") == 0 || strcmp(f->name, "unlinkat") == 0 ||
+               strcmp(f->name, "MPI_File_delete") == 0) && path_arg(s, e, f, c, k, scratch, &rv) == 0) {
         size_t file = file_of(s, rv.s, rv.slen);
         if (file == (size_t)-1)
             s->oom = 1;
@@ -294,7 +322,7 @@ static void on_paths(stager *s, const siot_event *e, const siot_funcdesc *f, con
     int last = -1; /* the name a link, rename, mkdir... made: its last path */
     for (uint32_t a = 0; a < f->nargs && a < e->nargs; a++) {
         siot_value v;
-        if (f->argroles[a] != SIOT_ROLE_path || siot_eval(e->args[a], c, scratch, &v) != 0 || v.kind != SIOT_V_STR)
+        if (f->argroles[a] != SIOT_ROLE_path || path_arg(s, e, f, c, (int)a, scratch, &v) != 0)
             continue;
         for (size_t i = 1; ok && i < v.slen; i++)
             if (v.s[i] == '/' && v.s[i - 1] != '/')
@@ -305,7 +333,7 @@ static void on_paths(stager *s, const siot_event *e, const siot_funcdesc *f, con
     }
     /* the name made is no input file when the run opens it later */
     siot_value v;
-    if (ok && makes && last >= 0 && siot_eval(e->args[last], c, scratch, &v) == 0 && v.kind == SIOT_V_STR) {
+    if (ok && makes && last >= 0 && path_arg(s, e, f, c, last, scratch, &v) == 0) {
         size_t file = file_of(s, v.s, v.slen);
         if (file == (size_t)-1)
             s->oom = 1;

@@ -53,6 +53,12 @@ int rp_fd(rp_state *c, int64_t id)
     uintptr_t v = map_get(&c->fd, id);
     return v ? (int)(v - 1) : -1;
 }
+int rp_dirfd(rp_state *c, int64_t id, const siot_value *path)
+{
+    if (id == AT_FDCWD || (path->kind == SIOT_V_STR && path->slen && path->s[0] == '/'))
+        return AT_FDCWD;
+    return id >= 0 ? rp_fd(c, id) : -1;
+}
 void rp_set_fd(rp_state *c, int64_t id, int fd) { map_set(&c->fd, id, (uintptr_t)fd + 1); }
 void rp_drop_fd(rp_state *c, int64_t id) { map_set(&c->fd, id, 0); }
 FILE *rp_stream(rp_state *c, int64_t id) { return (FILE *)map_get(&c->stream, id); }

@@ -144,6 +144,11 @@ const char *rp_path(rp_state *c, const siot_value *v, int64_t rec_ret);
  * replay (OMPIO removes a file opened as "out.dat" by its absolute name). */
 const char *rp_from_cwd(const rp_state *c, const char *s);
 int rp_fd(rp_state *c, int64_t id);
+/* An *at call's directory (recorded by the role dirfd): AT_FDCWD for the
+ * current directory, and for any descriptor when the path is absolute (the
+ * kernel ignores it, and rp_path makes such a path relative to the root);
+ * else the replay's descriptor of the traced one, -1 when there is none. */
+int rp_dirfd(rp_state *c, int64_t id, const siot_value *path);
 void rp_set_fd(rp_state *c, int64_t id, int fd);
 void rp_drop_fd(rp_state *c, int64_t id);
 FILE *rp_stream(rp_state *c, int64_t id);

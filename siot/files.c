@@ -310,8 +310,27 @@ unsigned siot_aio_direction(const siot_agg_event *e, siot_vbuf *scratch, int64_t
 /* The file name an open gives on the rank of c, in fs->name. A name that
  * still varies over a multiplied loop (only in approximate traces, whose
  * loops may be summaries) becomes a pattern and its row is marked inexact. */
-static int open_name(siot_files *fs, const siot_agg_event *e, const siot_expr *path, const siot_ctx *c)
+/* A relative name under an *at call's traced directory descriptor is
+ * inside that directory: its row's name goes first. */
+static void under_dirfd(siot_files *fs, const siot_agg_event *e, int kpath, const siot_ctx *c)
 {
+    int64_t dir = fs->name.len && fs->name.data[0] != '/' ? siot_arg_dirfd(&e->node->u.ev, e->fn, c, kpath) : -100;
+    int32_t row = dir >= 0 ? find_handle(fs, c->rank, HK_FD, dir) : -1;
+    if (row < 0)
+        return;
+    const char *d = fs->rows[row].name;
+    size_t nd = strlen(d), n = fs->name.len;
+    siot_vbuf_put(&fs->name, d, nd + 1); /* room: nd + 1 more bytes */
+    if (fs->name.oom)
+        return;
+    memmove(fs->name.data + nd + 1, fs->name.data, n);
+    memcpy(fs->name.data, d, nd);
+    fs->name.data[nd] = '/';
+}
+
+static int open_name(siot_files *fs, const siot_agg_event *e, int kpath, const siot_ctx *c)
+{
+    const siot_expr *path = e->node->u.ev.args[kpath];
     int varies = 0;
     for (unsigned k = 0; k < e->ctx.depth && !varies; k++)
         varies = (e->summed >> k & 1) && siot_x_depends(path, k);
@@ -326,6 +345,7 @@ static int open_name(siot_files *fs, const siot_agg_event *e, const siot_expr *p
     } else {
         siot_vbuf_put(&fs->name, "?", 1);
     }
+    under_dirfd(fs, e, kpath, c);
     if (!fs->name.oom) /* "d//f" and "d/f" are one file */
         fs->name.len = siot_path_lexical((char *)fs->name.data, fs->name.len);
     siot_vbuf_u8(&fs->name, 0);
@@ -379,7 +399,7 @@ static void on_open(siot_files *fs, const siot_agg_event *e, int kpath, int kout
         int64_t id = kout >= 0 ? (ret == 0 ? arg_at(fs, ev, kout, &c) : -1) : ret;
         if (kind == HK_NONE)
             continue;
-        int exact = open_name(fs, e, ev->args[kpath], &c);
+        int exact = open_name(fs, e, kpath, &c);
         if (id < 0 && exact >= 0) {
             failed_open(fs, f->layer, e->calls, e->ranks[i]); /* it touched no file */
             continue;
@@ -411,7 +431,7 @@ static void on_mknod(siot_files *fs, const siot_agg_event *e)
         int64_t mode = arg_at(fs, ev, kmode, &c), type = mode & S_IFMT; /* type 0: a regular file too */
         if (siot_eval_int(ev->ret, &c, -1) != 0 || mode == INT64_MIN || (type != 0 && type != S_IFREG))
             continue;
-        int exact = open_name(fs, e, ev->args[kpath], &c);
+        int exact = open_name(fs, e, kpath, &c);
         int32_t row = exact < 0 ? -1 : row_for(fs, (const char *)fs->name.data, f->layer, exact);
         if (row < 0) {
             fs->oom = 1;

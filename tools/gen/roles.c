@@ -270,6 +270,22 @@ static void fd_rp(const func *f, const param *p)
     o("    if (%s < 0)\n        return rp_skip(c, rp_kind_missing(RP_K_FD));\n", p->name);
 }
 
+/* The directory an *at call's path is relative to: the first path after
+ * it (renameat and linkat have two pairs). The replay needs the path to
+ * know whether the descriptor matters: an absolute one ignores it. */
+static void dirfd_rp(const func *f, const param *p)
+{
+    const param *path = NULL;
+    for (const param *q = p + 1; q < f->p + f->np && !path; q++)
+        if (q->role == SIOT_ROLE_path && q->rec >= 0)
+            path = q;
+    if (!path)
+        die(f->file, f->line, "dirfd without a recorded path after it");
+    o("    int %s = rp_dirfd(c, rp_i(&a[%d]), &a[%d]);\n"
+      "    if (%s == -1)\n        return rp_skip(c, \"a directory descriptor whose opening is not in the trace\");\n",
+      p->name, p->rec, path->rec, p->name);
+}
+
 static void fdnew_rp(const func *f, const param *p)
 {
     const param *old = find_role(f, SIOT_ROLE_fd);
@@ -547,6 +563,9 @@ static const role_def ROLES[] = {
      .doc_type = "variadic", .doc = "`fcntlarg(CMD)`: read as a pointer-sized value; recorded as an integer for the integer commands of parameter CMD, as the lock `[type, whence, start, len]` for the record-lock ones, 0 otherwise"},
     {R(fd), OWN, .pre_hook = closing_pre, .rec_hook = fd_rec, .rp_hook = fd_rp, .post_hook = closed_post, .doc_type = "int",
      .doc = "its id (docs/handles.md); the call is recorded only if the descriptor was opened under tracing"},
+    {R(dirfd), OWN, .rec = "    siot_put_int(ev, $k, siot_fd_id($n));\n", .rp_hook = dirfd_rp, .doc_type = "int",
+     .doc = "an `*at` call's directory: `AT_FDCWD` as -100, a descriptor opened under tracing by its id, any other as -1; "
+            "the replay passes its own descriptor of that directory"},
     {R(fdnew), 0, .rec_hook = fdnew_rec, .rp_hook = fdnew_rp, .post_hook = fdnew_post, .doc_type = "int",
      .doc = "`dup2`'s target: the id it has after the call, or the one it lost when the source is not traced"},
     {R(stream), 0, .pre_hook = closing_pre, .rec_hook = stream_rec,
