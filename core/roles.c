@@ -53,6 +53,7 @@ int siot_role_is_array(unsigned role)
     switch (role) {
     case SIOT_ROLE_iov:
     case SIOT_ROLE_dtypearr:
+    case SIOT_ROLE_outdtypearr:
     case SIOT_ROLE_reqarr:
     case SIOT_ROLE_status:
     case SIOT_ROLE_intarr:

@@ -136,6 +136,34 @@ int64_t siot_mpi_dtype_first_seen(MPI_Datatype d, int ok)
     return id;
 }
 
+int64_t siot_mpi_dtype_ref(MPI_Datatype d)
+{
+    if (d == MPI_DATATYPE_NULL)
+        return -1;
+    uintptr_t key = siot_hkey_dtype(d);
+    int known = siot_h_find(SIOT_H_DTYPE, key) >= 0;
+    int64_t id = siot_h_ref(SIOT_H_DTYPE, key);
+    if (!known && id >= SIOT_DTYPE_BASE)
+        dtype_watch(d); /* a new handle (Open MPI): watched as a creation's */
+    return id;
+}
+
+/* As many as decoded's envelope counts: max_datatypes may be larger, and
+ * MPI does not write the entries after those (they are whatever the
+ * program's array held). Nothing when the call failed: no handle was made. */
+void siot_mpi_put_dtype_refs(siot_raw *ev, uint32_t k, MPI_Datatype decoded, const MPI_Datatype *v, int64_t max, int ok)
+{
+    int ni, na, nd, combiner;
+    if (!ok || !v || PMPI_Type_get_envelope(decoded, &ni, &na, &nd, &combiner) != MPI_SUCCESS)
+        return;
+    int64_t n = nd < max ? nd : max;
+    if (n < 0 || n > SIOT_MAX_ARRAY)
+        return;
+    int64_t *a = siot_put_arr(ev, k, (uint32_t)n);
+    for (int64_t i = 0; a && i < n; i++)
+        a[i] = siot_mpi_dtype_ref(v[i]);
+}
+
 void siot_mpi_put_dtypes(siot_raw *ev, uint32_t k, const MPI_Datatype *v, int64_t n, int ok)
 {
     if (!v || n < 0 || n > SIOT_MAX_ARRAY)

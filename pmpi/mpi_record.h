@@ -64,6 +64,9 @@ static inline int64_t siot_mpi_group_new(MPI_Group g)
  * the callback itself takes no lock. */
 int64_t siot_mpi_dtype_new(MPI_Datatype d);
 int64_t siot_mpi_dtype_first_seen(MPI_Datatype d, int ok);
+/* A datatype a call returns that may be a live one's own handle
+ * (MPI_Type_get_contents): one more reference to its id (siot_h_ref). */
+int64_t siot_mpi_dtype_ref(MPI_Datatype d);
 static inline int64_t siot_mpi_dtype_in(MPI_Datatype d, int ok)
 {
     if (d == MPI_DATATYPE_NULL)
@@ -113,6 +116,8 @@ int64_t siot_mpi_cartdim(MPI_Comm c);
 int siot_mpi_is_root(MPI_Comm c, int root);
 
 void siot_mpi_put_dtypes(siot_raw *ev, uint32_t k, const MPI_Datatype *v, int64_t n, int ok);
+/* The datatypes MPI_Type_get_contents returned for decoded, at most max. */
+void siot_mpi_put_dtype_refs(siot_raw *ev, uint32_t k, MPI_Datatype decoded, const MPI_Datatype *v, int64_t max, int ok);
 void siot_mpi_put_aints(siot_raw *ev, uint32_t k, const MPI_Aint *v, int64_t n);
 #if MPI_VERSION >= 4
 void siot_mpi_put_counts(siot_raw *ev, uint32_t k, const MPI_Count *v, int64_t n);

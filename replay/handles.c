@@ -53,7 +53,7 @@ int rp_kind_created(unsigned role)
     switch (role) {
     case SIOT_ROLE_newcomm: return RP_K_COMM;
     case SIOT_ROLE_newgroup: case SIOT_ROLE_outgroup: return RP_K_GROUP;
-    case SIOT_ROLE_newdtype: case SIOT_ROLE_outdtype: return RP_K_DTYPE;
+    case SIOT_ROLE_newdtype: case SIOT_ROLE_outdtype: case SIOT_ROLE_outdtypearr: return RP_K_DTYPE;
     case SIOT_ROLE_newop: return RP_K_OP;
     case SIOT_ROLE_newreq: case SIOT_ROLE_outreqarr: return RP_K_REQ;
     case SIOT_ROLE_newfile: return RP_K_FILE;

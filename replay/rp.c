@@ -88,41 +88,56 @@ MPI_Group rp_group(rp_state *c, int64_t id)
     uintptr_t v = map_get(&c->group, id);
     return v ? FROM(MPI_Group, v) : MPI_GROUP_NULL;
 }
-/* A trace gives each reference MPI handed out to one live group the same
- * id (docs/handles.md, references), and frees the id once per reference.
- * The replay's MPI may give one handle for them all or, another library,
- * one each: every reference made is kept, so that each free reissued frees
- * one the replay holds, and the id stays mapped until its last free. */
-typedef struct rp_group_ref {
+/* A trace gives each reference MPI handed out to one live object (a group,
+ * a datatype MPI_Type_get_contents returned) the same id (docs/handles.md,
+ * references), and frees the id once per reference. The replay's MPI may
+ * give one handle for them all or, another library, one each: every
+ * reference made is kept, so that each free reissued frees one the replay
+ * holds, and the id stays mapped until its last free. */
+typedef struct rp_more_ref {
+    const rp_map *map;
     int64_t id;
     uintptr_t bits;
-} rp_group_ref;
+} rp_more_ref;
 
-void rp_set_group(rp_state *c, int64_t id, MPI_Group h)
+/* The id's handle in m becomes bits; the one it had, if any, is kept. */
+static void map_set_ref(rp_state *c, rp_map *m, int64_t id, uintptr_t bits)
 {
-    uintptr_t old = map_get(&c->group, id), bits = h == MPI_GROUP_NULL ? 0 : BITS(h);
-    if (old && bits && id > 0) {
-        rp_group_ref r = {id, old};
-        siot_vbuf_put(&c->group_more, &r, sizeof r);
+    uintptr_t old = map_get(m, id);
+    if (old && bits) {
+        rp_more_ref r = {m, id, old};
+        siot_vbuf_put(&c->more_refs, &r, sizeof r);
     }
-    map_set(&c->group, id, bits);
+    map_set(m, id, bits);
 }
 
-void rp_drop_group(rp_state *c, int64_t id)
+/* A free of one reference of the id: the one made before it, if any, is the id's again. */
+static void map_drop_ref(rp_state *c, rp_map *m, int64_t id)
 {
     uintptr_t prev = 0;
-    size_t n = c->group_more.len / sizeof(rp_group_ref);
-    rp_group_ref *refs = (rp_group_ref *)(void *)c->group_more.data;
+    size_t n = c->more_refs.len / sizeof(rp_more_ref);
+    rp_more_ref *refs = (rp_more_ref *)(void *)c->more_refs.data;
     for (size_t i = n; i-- > 0;) {
-        if (refs[i].id != id)
+        if (refs[i].map != m || refs[i].id != id)
             continue;
         prev = refs[i].bits;
         memmove(&refs[i], &refs[i + 1], (n - i - 1) * sizeof *refs);
-        c->group_more.len -= sizeof *refs;
+        c->more_refs.len -= sizeof *refs;
         break;
     }
-    map_set(&c->group, id, prev);
+    map_set(m, id, prev);
 }
+
+void rp_set_group(rp_state *c, int64_t id, MPI_Group h)
+{
+    uintptr_t bits = h == MPI_GROUP_NULL ? 0 : BITS(h);
+    if (id > 0)
+        map_set_ref(c, &c->group, id, bits);
+    else
+        map_set(&c->group, id, bits);
+}
+
+void rp_drop_group(rp_state *c, int64_t id) { map_drop_ref(c, &c->group, id); }
 
 MPI_Datatype rp_dtype(rp_state *c, int64_t id)
 {
@@ -142,7 +157,7 @@ void rp_set_dtype(rp_state *c, int64_t id, MPI_Datatype h)
     if (id >= SIOT_DTYPE_BASE)
         map_set(&c->dtype, id, h == MPI_DATATYPE_NULL ? 0 : BITS(h));
 }
-void rp_drop_dtype(rp_state *c, int64_t id) { map_set(&c->dtype, id, 0); }
+void rp_drop_dtype(rp_state *c, int64_t id) { map_drop_ref(c, &c->dtype, id); }
 
 void rp_set_op(rp_state *c, int64_t id, MPI_Op h)
 {
@@ -820,6 +835,21 @@ MPI_Datatype *rp_dtypes(rp_state *c, const siot_value *v, int slot)
     return a;
 }
 
+MPI_Datatype *rp_dtype_outs(rp_state *c, int slot, int64_t n)
+{
+    return slot_area(c, slot, (size_t)(n > 0 ? n + 1 : 1) * sizeof(MPI_Datatype));
+}
+
+/* The recorded ids of the datatypes MPI_Type_get_contents returned, each a
+ * reference to the replay's handle at the same place (predefined ones keep
+ * their fixed ids). */
+void rp_dtype_refs(rp_state *c, const siot_value *ids, const MPI_Datatype *got)
+{
+    for (uint32_t i = 0; got && ids->kind == SIOT_V_ARR && i < ids->n; i++)
+        if (ids->arr[i] >= SIOT_DTYPE_BASE && got[i] != MPI_DATATYPE_NULL)
+            map_set_ref(c, &c->dtype, ids->arr[i], BITS(got[i]));
+}
+
 int *rp_int_scratch(rp_state *c, int slot, int64_t n) { return slot_area(c, slot, (size_t)(n > 0 ? n : 1) * sizeof(int)); }
 
 MPI_Status *rp_statuses(rp_state *c, int slot, int64_t n)
@@ -1102,7 +1132,7 @@ void rp_free(rp_state *c)
         free(p);
     }
     siot_vbuf_free(&c->winmem);
-    siot_vbuf_free(&c->group_more);
+    siot_vbuf_free(&c->more_refs);
     rp_map *maps[] = {&c->fd, &c->stream, &c->dir, &c->comm, &c->group, &c->dtype, &c->op, &c->file, &c->req, &c->win};
     for (unsigned i = 0; i < sizeof maps / sizeof *maps; i++)
         free(maps[i]->v);

@@ -50,11 +50,12 @@ typedef struct rp_state {
     int rank;
     /* handles by kind */
     rp_map fd, stream, dir, comm, group, dtype, op, file, req, win;
-    /* Groups made again while their id is live (the trace's second
-     * MPI_Comm_group of one communicator: one id, two references): the
-     * references the newest one in `group` covers, as rp_group_ref pairs,
-     * oldest first; a free of the id gives it back its previous one. */
-    siot_vbuf group_more;
+    /* Groups and datatypes made again while their id is live (the trace's
+     * second MPI_Comm_group of one communicator, a type MPI_Type_get_contents
+     * returned: one id, two references): the references the newest one in
+     * `group` or `dtype` covers, as rp_more_ref entries, oldest first; a free
+     * of the id gives it back its previous one. */
+    siot_vbuf more_refs;
     siot_vbuf winmem; /* memory exposed by windows the replay made with MPI_Win_create (void *) */
     MPI_Message msg; /* from the last Mprobe/Improbe, for Mrecv/Imrecv */
     int untraced_fd;  /* a descriptor the original did not trace (a pipe's end), for dup2 from one */
@@ -262,7 +263,11 @@ void rp_set_group(rp_state *c, int64_t id, MPI_Group h);
 void rp_drop_group(rp_state *c, int64_t id);
 MPI_Datatype rp_dtype(rp_state *c, int64_t id);
 void rp_set_dtype(rp_state *c, int64_t id, MPI_Datatype h);
+/* A free of one reference of the id (rp_dtype_refs), as rp_drop_group. */
 void rp_drop_dtype(rp_state *c, int64_t id);
+/* MPI_Type_get_contents: room for n datatypes, and the recorded ids of those it returned. */
+MPI_Datatype *rp_dtype_outs(rp_state *c, int slot, int64_t n);
+void rp_dtype_refs(rp_state *c, const siot_value *ids, const MPI_Datatype *got);
 MPI_Op rp_op(rp_state *c, int64_t id);
 void rp_set_op(rp_state *c, int64_t id, MPI_Op h);
 void rp_drop_op(rp_state *c, int64_t id);

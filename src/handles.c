@@ -340,6 +340,24 @@ int32_t siot_h_new(int kind, uintptr_t key)
     return insert(h, key, take_lowest(h), 1);
 }
 
+/* Unlike siot_h_new, of any kind and of a key only looked up too: the
+ * call returns a reference to an object the program holds now (the
+ * constituent of a type it holds), so a live mapping cannot be stale. A
+ * key first seen as an argument counts two: the reference its unseen
+ * creation made, and this one; the object's end, whoever frees it last,
+ * is reported by its free or the library's (siot_h_gone). */
+int32_t siot_h_ref(int kind, uintptr_t key)
+{
+    drain_gone();
+    htab *h = &tabs[kind];
+    int64_t j = slot_of(h, key);
+    if (j < 0)
+        return insert(h, key, take_lowest(h), 1);
+    if (h->ids[j] >= h->base && h->refs[j] < UINT32_MAX)
+        h->refs[j] = h->refs[j] ? h->refs[j] + 1 : 2;
+    return h->ids[j];
+}
+
 int32_t siot_h_next(int kind)
 {
     drain_gone();

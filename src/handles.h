@@ -44,6 +44,12 @@ uint64_t siot_h_unknown_uses(void);
  * before: MPI gave the live object again, and this is one more reference
  * to the same id (docs/handles.md, references). */
 int32_t siot_h_new(int kind, uintptr_t key);
+/* A handle a call hands out that may be a live object's own, one more
+ * reference the program frees once (MPI_Type_get_contents: MPICH returns
+ * the constituent type itself with its reference count raised, Open MPI a
+ * new handle): a live key keeps its id and counts one more reference, any
+ * other key gets a new id. */
+int32_t siot_h_ref(int kind, uintptr_t key);
 /* The id siot_h_new would give now. */
 int32_t siot_h_next(int kind);
 /* A new handle with the given id when it is free (ids agreed between ranks),

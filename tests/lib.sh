@@ -45,10 +45,11 @@ mpirun_np() {
 }
 
 # build_traced NAME [extra cflags...]: tests/progs/<NAME>.c -> ./NAME (traced) and ./NAME.plain (untraced)
+# (includes are written from the top of the tree: tests/progs/mpi_check.h)
 build_traced() {
     local name=$1
     shift
-    $MPICC -std=c11 -O1 -g -Wno-unused-result "$@" -c "$ROOT/tests/progs/$name.c" -o "$name.o"
+    $MPICC -std=c11 -O1 -g -Wno-unused-result -I"$ROOT" "$@" -c "$ROOT/tests/progs/$name.c" -o "$name.o"
     $MPICC "$name.o" -Wl,@"$FLAGS" -o "$name"
     $MPICC "$name.o" -o "$name.plain"
 }

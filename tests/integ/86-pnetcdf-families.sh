@@ -80,5 +80,23 @@ for r in range(P):
 print("   per rank: varn, mput/mget, bput (+ attach, wait_all, detach), varm, vard and put_att once each, "
       "%d/%d bytes, MPI-IO beneath; put_var, iput_var, get_var %d bytes" % (B, 2 * B, P * B))
 PY
+# vard's file type is of pairs (a derived constituent): PnetCDF decodes it
+# with MPI_Type_get_contents and frees what that returned; each free names
+# a datatype id the trace made (docs/handles.md, datatypes a decoding
+# returns), never the unknown -1, and no handle is unknown
+python3 - n.jsonl $P <<'PY' || fail "the datatypes vard decodes"
+import json, sys
+ev = [json.loads(l) for l in open(sys.argv[1])]
+for r in range(int(sys.argv[2])):
+    mine = [e for e in ev if e["rank"] == r and e["func"].startswith("MPI_Type_")]
+    got = [e for e in mine if e["func"] == "MPI_Type_get_contents"]
+    derived = [t for e in got for t in e["args"]["array_of_datatypes"] if t >= 256]
+    if not derived:
+        sys.exit("rank %d: no MPI_Type_get_contents returned the pair type: %s" % (r, [e["args"] for e in got]))
+    frees = [e["args"]["datatype"] for e in mine if e["func"] == "MPI_Type_free"]
+    if -1 in frees or any(t not in frees for t in derived):
+        sys.exit("rank %d: MPI_Type_free of %s, get_contents returned %s" % (r, frees, derived))
+PY
+dump_has ncall.siot "note unknown_handles" && fail "handles recorded as unknown"
 roundtrip ncall $P "$WORK/ncall"
 pass "PnetCDF's varn, mput/mget, bput, varm, vard and flexible attribute calls recorded with their bytes"

@@ -17,14 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define CHECK(call)                                                                      \
-    do {                                                                                 \
-        int rc_ = (call);                                                                \
-        if (rc_ != MPI_SUCCESS) {                                                        \
-            fprintf(stderr, "groupref: %s returned %d (line %d)\n", #call, rc_, __LINE__); \
-            MPI_Abort(MPI_COMM_WORLD, 1);                                                \
-        }                                                                                \
-    } while (0)
+#include "tests/progs/mpi_check.h"
 
 static void comm_twice(void)
 {

@@ -12,7 +12,7 @@
 #include <mpi.h>
 #include <pnetcdf.h>
 
-#define NX 8     /* ints per rank and variable */
+#define NX 8     /* ints per rank and variable (even: vard's file type is of pairs) */
 #define SPLIT 3  /* put_varn: the first subarray has SPLIT ints, the second NX - SPLIT */
 #define NATT 3   /* ints of the global attribute */
 enum { VA, VB, VC, VD, VE, VF, NV }; /* varn, mput (2), bput, varm, vard */
@@ -113,10 +113,14 @@ int main(int argc, char **argv)
     int rank, size, nc, dim, var[NVALL];
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    /* vard: this rank's NX ints of the variable, as a file type */
-    MPI_Datatype ftype;
-    int gsize = size * NX, sub = NX, at = rank * NX;
-    MPI_Type_create_subarray(1, &gsize, &sub, &at, MPI_ORDER_C, MPI_INT, &ftype);
+    /* vard: this rank's NX ints of the variable, as a file type of pairs
+     * of ints: PnetCDF decodes it (MPI_Type_get_envelope/get_contents) and
+     * frees the pair type get_contents returns (test 86: a known id) */
+    MPI_Datatype pair, ftype;
+    MPI_Type_contiguous(2, MPI_INT, &pair);
+    int gsize = size * NX / 2, sub = NX / 2, at = rank * NX / 2;
+    MPI_Type_create_subarray(1, &gsize, &sub, &at, MPI_ORDER_C, pair, &ftype);
+    MPI_Type_free(&pair);
     MPI_Type_commit(&ftype);
     check(ncmpi_create(MPI_COMM_WORLD, "ncall.nc", NC_CLOBBER, MPI_INFO_NULL, &nc), "create");
     check(ncmpi_def_dim(nc, "x", (MPI_Offset)size * NX, &dim), "def_dim");

@@ -151,7 +151,8 @@ static void emit_fortran_wrapper(const func *f)
     o("    siot_finish(slot);\n");
     for (int i = 0; i < f->np; i++) {
         const param *p = &f->p[i];
-        if (p->role == SIOT_ROLE_reqarr || p->role == SIOT_ROLE_dtypearr || p->role == SIOT_ROLE_aintarr)
+        if (p->role == SIOT_ROLE_reqarr || p->role == SIOT_ROLE_dtypearr || p->role == SIOT_ROLE_outdtypearr ||
+            p->role == SIOT_ROLE_aintarr)
             o("    if (%s != %s_s) free(%s);\n", p->name, p->name, p->name);
     }
     o("    errno = siot_e;\n}\n");

@@ -235,6 +235,19 @@ static void newwin_rec(const func *f, const param *p)
       p->name, success_expr(f), p->name, agreed_handle(f) == p ? "siot_agreed" : "-1");
 }
 
+/* MPI_Type_get_contents' datatypes: as many as the envelope of the type
+ * it decodes (the call's datatype) counts, each one more reference to a
+ * live type's id or a new one (siot_mpi_put_dtype_refs). */
+static void outdtypearr_rec(const func *f, const param *p)
+{
+    const param *decoded = find_role(f, SIOT_ROLE_dtype);
+    if (!decoded)
+        die(f->file, f->line, "outdtypearr needs the decoded type: a dtype parameter");
+    char L[256];
+    len_expr(f, p, L, sizeof L);
+    o("    siot_mpi_put_dtype_refs(ev, %d, %s, %s, %s, %s);\n", p->rec, decoded->name, p->name, L, success_expr(f));
+}
+
 /* The stand-in of the form the function takes (MPI_User_function_c: MPI-4 large counts). */
 static void userfn_rp(const func *f, const param *p)
 {
@@ -655,6 +668,17 @@ static const role_def ROLES[] = {
     {R(dtypearr), 0, &HK_DTYPE, .rec = "    siot_mpi_put_dtypes(ev, $k, $n, $L, $ok);\n", .rp = "    MPI_Datatype *$n = rp_dtypes(c, &a[$k], $i);\n",
      .fpre = "    $H $n_s[64];\n    int64_t $n_n = $L;\n    $H *$n = siot_f2c_dtypes($n_f, $n_n, $n_s, 64);\n",
      .doc_type = "`const MPI_Datatype []`", .doc = "`dtypearr(N)`: array of ids"},
+    /* Written by the call: the replay passes room for N and maps the
+     * recorded ids to the handles its own call returned, one more
+     * reference each (rp_dtype_refs), as the free of each drops one. */
+    {R(outdtypearr), 0, &HK_DTYPE, .rec_hook = outdtypearr_rec, .rp = "    MPI_Datatype *$n = rp_dtype_outs(c, $i, $L);\n",
+     .rp_post = "    if ($ok) rp_dtype_refs(c, &a[$k], $n);\n",
+     .fpre = "    $H $n_s[64];\n    int64_t $n_n = $L;\n    $H *$n = NULL;\n",
+     .fpost = "    if (ret == MPI_SUCCESS) $n = siot_f2c_dtypes($n_f, $n_n, $n_s, 64);\n",
+     .doc_type = "`MPI_Datatype []` (out)",
+     .doc = "`outdtypearr(N)`: ids of the datatypes the call returns (`MPI_Type_get_contents`: as many as the "
+            "decoded type's envelope counts, at most N); predefined ones their fixed ids, a live type's own "
+            "handle one more reference to its id (docs/handles.md)"},
     {R(op), 0, &HK_OP, .rec = "    siot_put_int(ev, $k, siot_mpi_op_id($n));\n", .rp = H_IN_RP, .fpre = H_IN_FPRE,
      .doc_type = "`MPI_Op`", .doc = "id: predefined ops fixed, created ones from 64"},
     {R(file), 0, &HK_FILE, .rec = "    siot_put_int(ev, $k, siot_mpi_file_id($n));\n", .rp = H_IN_RP, .fpre = H_IN_FPRE,
