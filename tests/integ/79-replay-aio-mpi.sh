@@ -4,11 +4,13 @@
 # MPI_File_iwrite_at/iread_at and completes them inside MPI_Wait, MPI_Test
 # and MPI_Waitall: those completions are recorded (their parent is the MPI
 # call that ran them), so the POSIX bytes of iompi.dat in `siot stats
-# --json` are the program's (they come from aio_return). ROMIO (MPICH) does
-# the I/O itself, with the same bytes. Round trips are faithful at the
-# default level (MPI_Wait reissued, its POSIX children not) and at the POSIX
-# level (the MPI_Wait of an MPI-IO request replaced by its aio completions,
-# the exchange's MPI_Waitall still reissued as MPI).
+# --json` are the program's (they come from aio_return), linked with
+# wrap.flags and preloaded. ROMIO (MPICH, linked statically) completes its
+# aio requests there too, seen through the --wrap entries, with the same
+# bytes. Round trips are faithful at the default level (MPI_Wait reissued,
+# its POSIX children not) and at the POSIX level (the MPI_Wait of an MPI-IO
+# request replaced by its aio completions, the exchange's MPI_Waitall still
+# reissued as MPI).
 . "$(dirname "$0")/../lib.sh"
 build_traced iompi
 SRC=$ROOT/tests/progs/iompi.c
@@ -16,18 +18,28 @@ P=3
 W=$(( P * ($(c_define N_WAIT "$SRC") * $(c_define W_BYTES "$SRC") + $(c_define N_ALL "$SRC") * $(c_define A_BYTES "$SRC")) ))
 R=$(( P * $(c_define N_TEST "$SRC") * $(c_define R_BYTES "$SRC") ))
 REQS=$(( $(c_define N_WAIT "$SRC") + $(c_define N_TEST "$SRC") + $(c_define N_ALL "$SRC") ))
+# linked with wrap.flags, and the untraced build with LD_PRELOAD (the MPI
+# library's calls reach the exported entries on both flavours then)
 mpirun_np $P ./iompi > /dev/null || fail "iompi at P=$P"
-"$SIOT" stats --json iompi.siot > s.json || fail "siot stats --json"
-jsonl iompi.siot > i.jsonl
-python3 - s.json i.jsonl "$W" "$R" "$REQS" "$MPI" <<'PY' || fail "the POSIX bytes or the aio completions"
+if [ "$MPI" = openmpi ]; then
+    ENV=(-x SIOT_TRACE="$WORK/pre.siot" -x LD_PRELOAD="$B/lib/libsiotrace.so")
+else
+    ENV=(-env SIOT_TRACE "$WORK/pre.siot" -env LD_PRELOAD "$B/lib/libsiotrace.so")
+fi
+mkdir -p pre && (cd pre && mpirun_np $P "${ENV[@]}" ../iompi.plain > /dev/null) || fail "iompi.plain (preloaded)"
+for t in iompi pre; do
+    "$SIOT" stats --json $t.siot > $t.json || fail "siot stats --json $t.siot"
+    jsonl $t.siot > $t.jsonl
+    python3 - $t.json $t.jsonl "$W" "$R" "$REQS" "$MPI $t" <<'PY' || fail "$t: the POSIX bytes or the aio completions"
 import json, sys
 stats, events = json.load(open(sys.argv[1])), [json.loads(l) for l in open(sys.argv[2])]
-W, R, REQS, flavour = int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), sys.argv[6]
+W, R, REQS, run = int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), sys.argv[6]
+flavour = run.split()[0]
 rows = [f for f in stats["files"] if f["layer"] == "posix" and f["name"] == "iompi.dat"]
 if len(rows) != 1 or rows[0]["bytes_written"] != W or rows[0]["bytes_read"] != R:
     sys.exit("POSIX row of iompi.dat %s, want %d bytes written and %d read" % (rows, W, R))
 aio = [e for e in events if e["func"].startswith("aio_return")]
-print("   %s: POSIX %d bytes written, %d read; %d aio_return" % (flavour, W, R, len(aio)))
+print("   %s: POSIX %d bytes written, %d read; %d aio_return" % (run, W, R, len(aio)))
 # OMPIO: every request is aio (ROMIO's, as Debian builds it, too)
 if flavour == "openmpi" and len(aio) < 3 * REQS:
     sys.exit("%d aio_return events, want at least one per request (%d)" % (len(aio), 3 * REQS))
@@ -38,6 +50,7 @@ for e in aio:
     if not p or p["func"] not in ("MPI_Wait", "MPI_Test", "MPI_Waitall"):
         sys.exit("aio_return %s: parent %s, want MPI_Wait, MPI_Test or MPI_Waitall" % (e, p and p["func"]))
 PY
+done
 for level in default posix; do
     ROUNDTRIP_LEVEL=$level roundtrip iompi-$level $P "$WORK/iompi"
     grep -Eq "^  calls not replayed +0 +0 " iompi-$level.report ||
