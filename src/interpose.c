@@ -77,10 +77,12 @@ void *siot_real_lookup(const char *name)
     return f;
 }
 
+static int inside_traced_call(void) { return siot_t.depth && siot_t.top >= 0; }
+
 /* The innermost traced call in flight is an I/O library's or MPI-IO's. */
 static int inside_io_call(void)
 {
-    if (!siot_t.depth || siot_t.top < 0)
+    if (!inside_traced_call())
         return 0;
     unsigned l = siot_functab[siot_t.stage[siot_t.top].func].layer;
     return l == SIOT_LAYER_mpiio || l == SIOT_LAYER_hdf5 || l == SIOT_LAYER_pnetcdf;
@@ -96,4 +98,14 @@ int siot_caller_records(const void *ra)
     default:
         return 0;
     }
+}
+
+/* The MPI library's completions only inside a traced call (MPI_Wait): one
+ * outside every traced call is made for a caller that is not the program's
+ * (ioreplay's own PMPI_Wait before it reissues a test that found its
+ * request done), and would have no call to be a child of. */
+int siot_completion_caller_records(const void *ra)
+{
+    int cls = siot_module_class((uintptr_t)ra);
+    return cls == SIOT_MC_RECORD || (cls == SIOT_MC_INSIDE_IO && inside_traced_call());
 }

@@ -9,8 +9,9 @@
  * MPI-IO plugins, a shared HDF5, libgfortran, PnetCDF's Fortran binding). A
  * call through NAME is the program's I/O when the object that made it is
  * (modules.h: the program, its libraries, the I/O libraries; the MPI
- * library only inside a traced MPI-IO, HDF5 or PnetCDF call; never the C
- * library, the loader, the MPI transports or the tracer). The real function
+ * library only inside a traced MPI-IO, HDF5 or PnetCDF call, or for the
+ * completion of an aio request it started in one; never the C library, the
+ * loader, the MPI transports or the tracer). The real function
  * is found once with dlsym(RTLD_NEXT): the next definition after the
  * program (or after libsiotrace.so).
  *
@@ -53,6 +54,19 @@ int siot_caller_records(const void *ra);
 static inline int siot_interposed_records(unsigned layer, const void *ra)
 {
     return siot_recording(layer) && siot_caller_records(ra);
+}
+/* The same for an aio completion (aio_error, aio_return, aio_suspend,
+ * aio_cancel: tools/gen/emit_wrap.c): from the MPI library also inside a
+ * traced call that is not an I/O call, as OMPIO completes the requests
+ * MPI_File_iwrite started inside MPI_Wait and MPI_Test; the event's parent
+ * is that MPI call. The wrapper's filter keeps requests on traced
+ * descriptors, which the MPI library has only from a traced MPI-IO open.
+ * (MPICH's libmpich.a reaches __wrap_NAME, which has no caller test: ROMIO's
+ * completions were recorded already.) */
+int siot_completion_caller_records(const void *ra);
+static inline int siot_interposed_completion_records(unsigned layer, const void *ra)
+{
+    return siot_recording(layer) && siot_completion_caller_records(ra);
 }
 
 #define SIOT_INTERPOSER SIOT_TEXT __attribute__((visibility("default")))

@@ -681,6 +681,36 @@ static void emit_real(const func *f)
     o(");\n#define siot_call_%s SIOT_REAL_FN(siot_real_%s, \"%s\")\n#endif\n", f->name, f->name, rname);
 }
 
+/* An aio completion (aio_error, aio_return, aio_suspend, aio_cancel): a
+ * wait, test or cancel on aio requests. */
+static int is_aio_completion(const func *f)
+{
+    unsigned base = SIOT_CLASS_BASE(f->cls);
+    return (find_role(f, SIOT_ROLE_aiocb) || find_role(f, SIOT_ROLE_aiolist)) &&
+           (base == SIOT_CLASS_wait || base == SIOT_CLASS_test || base == SIOT_CLASS_cancel);
+}
+
+/* Whether an exported entry records the call of the module that made it
+ * (src/interpose.h): the first predicate whose functions include f, else
+ * siot_interposed_records. An aio completion is recorded from the MPI
+ * library outside an I/O call too: OMPIO completes the requests that
+ * MPI_File_iwrite started inside MPI_Wait or MPI_Test. The other functions
+ * keep the plain test. */
+static const struct {
+    int (*applies)(const func *f);
+    const char *predicate;
+} ADMISSIONS[] = {
+    {is_aio_completion, "siot_interposed_completion_records"},
+};
+
+static const char *admission_of(const func *f)
+{
+    for (size_t i = 0; i < sizeof ADMISSIONS / sizeof ADMISSIONS[0]; i++)
+        if (ADMISSIONS[i].applies(f))
+            return ADMISSIONS[i].predicate;
+    return "siot_interposed_records";
+}
+
 /* One entry (__wrap_NAME or the exported NAME): the variadic part read,
  * then the shared body, or the real function for a call made from where
  * nothing is recorded. */
@@ -703,8 +733,8 @@ static void emit_entry(const func *f, int exported)
     if (!isvoid)
         o("    %s ret;\n", f->rettype);
     if (exported) {
-        o("    if (SIOT_UNLIKELY(!siot_interposed_records(SIOT_LAYER_%s, __builtin_return_address(0))))\n        %ssiot_call_%s(",
-          siot_layer_name((unsigned)f->layer), isvoid ? "" : "ret = ", f->name);
+        o("    if (SIOT_UNLIKELY(!%s(SIOT_LAYER_%s, __builtin_return_address(0))))\n        %ssiot_call_%s(",
+          admission_of(f), siot_layer_name((unsigned)f->layer), isvoid ? "" : "ret = ", f->name);
         if (arglist_of(f))
             emit_args(f, 0);
         else
