@@ -109,3 +109,8 @@ int siot_completion_caller_records(const void *ra)
     int cls = siot_module_class((uintptr_t)ra);
     return cls == SIOT_MC_RECORD || (cls == SIOT_MC_INSIDE_IO && inside_traced_call());
 }
+
+int siot_library_poll(const void *ra)
+{
+    return siot_module_class((uintptr_t)ra) == SIOT_MC_INSIDE_IO && !inside_io_call();
+}

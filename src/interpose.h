@@ -68,6 +68,10 @@ static inline int siot_interposed_completion_records(unsigned layer, const void 
 {
     return siot_recording(layer) && siot_completion_caller_records(ra);
 }
+/* The MPI library's call outside any traced I/O call (an aio poll inside
+ * MPI_Wait): generated aio_error entries record it only when it does not
+ * answer EINPROGRESS (tools/gen/emit_wrap.c, is_aio_poll). */
+int siot_library_poll(const void *ra);
 
 #define SIOT_INTERPOSER SIOT_TEXT __attribute__((visibility("default")))
 #define SIOT_INLINE static inline __attribute__((always_inline))

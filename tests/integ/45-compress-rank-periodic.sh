@@ -9,12 +9,6 @@
 # the same events as an uncompressed one.
 . "$(dirname "$0")/../lib.sh"
 build_traced rankmod
-# On Open MPI the POSIX level holds the aio completions OMPIO makes inside
-# MPI_Waitall (aio_error polls, and which request each poll finds done),
-# whose number and order follow timing, not the program: this test of the
-# MPI-level structure records MPI and MPI-IO there (on MPICH all layers:
-# the traces of these programs are the same from run to run).
-[ "$MPI" = openmpi ] && export SIOT_LAYERS=mpi,mpiio
 SRC=$ROOT/tests/progs/rankmod.c
 sizes=""
 for P in 6 12; do

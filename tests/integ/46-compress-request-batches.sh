@@ -12,12 +12,6 @@
 # the same events as an uncompressed one (siot diff).
 . "$(dirname "$0")/../lib.sh"
 build_traced reqbatch
-# On Open MPI the POSIX level holds the aio completions OMPIO makes inside
-# MPI_Waitall (aio_error polls, and which request each poll finds done),
-# whose number and order follow timing, not the program: this test of the
-# MPI-level structure records MPI and MPI-IO there (on MPICH all layers:
-# the traces of these programs are the same from run to run).
-[ "$MPI" = openmpi ] && export SIOT_LAYERS=mpi,mpiio
 SRC=$ROOT/tests/progs/reqbatch.c
 # bytes of the file besides the rank times and the histograms (siot dump --sizes)
 structure() {
