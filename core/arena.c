@@ -3,6 +3,20 @@
 
 #include "core/model.h"
 #include "core/salloc.h"
+#include <stdint.h>
+#include <sys/mman.h>
+
+/* A chunk of 2 MiB or more asks for transparent huge pages on its aligned
+ * part (where the system leaves them to madvise): the recorder fills its
+ * chunks in order, and each 4 KiB page first touched costs a fault; one
+ * huge page replaces 512 of them. Advice only: nothing fails without it. */
+static void advise_huge(void *p, size_t n)
+{
+    const uintptr_t huge = (uintptr_t)2 << 20;
+    uintptr_t lo = ((uintptr_t)p + huge - 1) & ~(huge - 1), hi = ((uintptr_t)p + n) & ~(huge - 1);
+    if (hi > lo && !siot_emergency)
+        madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+}
 
 void siot_arena_init(siot_arena *a)
 {
@@ -52,6 +66,8 @@ void *siot_arena_alloc(siot_arena *a, size_t n)
         if (!c)
             return NULL;
         c->size = want;
+        if (want >= ((size_t)2 << 20))
+            advise_huge(c->data, want);
         c->next = a->head;
         a->head = c;
         if (a->chunk_bytes < 4 * 1024 * 1024)
