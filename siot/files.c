@@ -307,9 +307,6 @@ unsigned siot_aio_direction(const siot_agg_event *e, siot_vbuf *scratch, int64_t
     return v.arr[3] == LIO_READ ? SIOT_CLASS_read : v.arr[3] == LIO_WRITE ? SIOT_CLASS_write : 0;
 }
 
-/* The file name an open gives on the rank of c, in fs->name. A name that
- * still varies over a multiplied loop (only in approximate traces, whose
- * loops may be summaries) becomes a pattern and its row is marked inexact. */
 /* A relative name under an *at call's traced directory descriptor is
  * inside that directory: its row's name goes first. */
 static void under_dirfd(siot_files *fs, const siot_agg_event *e, int kpath, const siot_ctx *c)
@@ -328,6 +325,9 @@ static void under_dirfd(siot_files *fs, const siot_agg_event *e, int kpath, cons
     fs->name.data[nd] = '/';
 }
 
+/* The file name an open gives on the rank of c, in fs->name. A name that
+ * still varies over a multiplied loop (only in approximate traces, whose
+ * loops may be summaries) becomes a pattern and its row is marked inexact. */
 static int open_name(siot_files *fs, const siot_agg_event *e, int kpath, const siot_ctx *c)
 {
     const siot_expr *path = e->node->u.ev.args[kpath];
