@@ -681,26 +681,29 @@ static void emit_real(const func *f)
     o(");\n#define siot_call_%s SIOT_REAL_FN(siot_real_%s, \"%s\")\n#endif\n", f->name, f->name, rname);
 }
 
-/* An aio completion (aio_error, aio_return, aio_suspend, aio_cancel): a
- * wait, test or cancel on aio requests. */
+/* An aio call: a start (aio_read, aio_write, aio_fsync, lio_listio) or a
+ * completion (aio_error, aio_return, aio_suspend, aio_cancel). */
+static int is_aio_call(const func *f) { return find_role(f, SIOT_ROLE_aiocb) || find_role(f, SIOT_ROLE_aiolist); }
+
 static int is_aio_completion(const func *f)
 {
     unsigned base = SIOT_CLASS_BASE(f->cls);
-    return (find_role(f, SIOT_ROLE_aiocb) || find_role(f, SIOT_ROLE_aiolist)) &&
-           (base == SIOT_CLASS_wait || base == SIOT_CLASS_test || base == SIOT_CLASS_cancel);
+    return is_aio_call(f) && (base == SIOT_CLASS_wait || base == SIOT_CLASS_test || base == SIOT_CLASS_cancel);
 }
 
 /* Whether an exported entry records the call of the module that made it
  * (src/interpose.h): the first predicate whose functions include f, else
- * siot_interposed_records. An aio completion is recorded from the MPI
- * library outside an I/O call too: OMPIO completes the requests that
- * MPI_File_iwrite started inside MPI_Wait or MPI_Test. The other functions
- * keep the plain test. */
+ * siot_interposed_records. An aio call is recorded from the MPI library
+ * outside an I/O call too: OMPIO completes the requests that
+ * MPI_File_iwrite started inside MPI_Wait or MPI_Test, and starts there the
+ * later pieces of a non-contiguous request (MPICH's test i_noncontig). The
+ * wrappers' filter keeps requests on traced descriptors only. The other
+ * functions keep the plain test. */
 static const struct {
     int (*applies)(const func *f);
     const char *predicate;
 } ADMISSIONS[] = {
-    {is_aio_completion, "siot_interposed_completion_records"},
+    {is_aio_call, "siot_interposed_completion_records"},
 };
 
 /* An aio poll (aio_error): asked again and again by OMPIO's progress inside
