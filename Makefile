@@ -105,7 +105,7 @@ FORCE := -u MPI_Init -u MPI_File_open -u __wrap_open -u __wrap_fopen
 # Fortran nfmpi_* in libpnetcdf.so call the C ncmpi_* functions).
 FORCE_HDF5 := -u __wrap_H5Fcreate
 FORCE_PNETCDF := -u __wrap_ncmpi_create
-MPICH_DEPS := -lunwind -lm -ldl -lpthread -lrt -lucp -lucs -luct -lhwloc
+MPICH_DEPS := -lunwind -lz -lm -ldl -lpthread -lrt -lucp -lucs -luct -lhwloc
 # The exported entries of the --wrap layers (src/interpose.h): shared
 # libraries and plug-ins call them. A library linked statically (MPICH's
 # HDF5) has none: its calls are all --wrap's.
@@ -127,9 +127,9 @@ MPI_LINK := $(FORCE) --start-group $(abspath $(LIB)) -Bstatic -lmpichfort -lmpic
 HDF5_LINK := $(FORCE) $(FORCE_HDF5) --start-group $(abspath $(LIB)) -Bstatic -lhdf5_mpich -lmpichfort -lmpich --end-group -Bdynamic \
              -lsz -lz -lcurl -lcrypto $(MPICH_DEPS)
 else
-MPI_LINK := $(FORCE) $(abspath $(LIB)) -lunwind -lm
-HDF5_LINK := $(FORCE) $(FORCE_HDF5) $(abspath $(LIB)) -L/usr/lib/x86_64-linux-gnu/hdf5/openmpi -lhdf5 -lunwind -lm
-PNETCDF_LINK := $(FORCE) $(FORCE_PNETCDF) $(abspath $(LIB)) -lpnetcdf -lunwind -lm
+MPI_LINK := $(FORCE) $(abspath $(LIB)) -lunwind -lz -lm
+HDF5_LINK := $(FORCE) $(FORCE_HDF5) $(abspath $(LIB)) -L/usr/lib/x86_64-linux-gnu/hdf5/openmpi -lhdf5 -lunwind -lz -lm
+PNETCDF_LINK := $(FORCE) $(FORCE_PNETCDF) $(abspath $(LIB)) -lpnetcdf -lunwind -lz -lm
 endif
 
 
@@ -202,7 +202,7 @@ $(O)/gen/replay_all.o: $(G)/replay_all.c replay/rp.h
 # round-trip tests use is linked with wrap.flags instead: tests/tests.mk).
 $(IOREPLAY): $(REPLAY_OBJ) $(CORE_OBJ)
 	@mkdir -p $(@D)
-	$(MPICC) $(CFLAGS) -o $@ $^ -lm
+	$(MPICC) $(CFLAGS) -o $@ $^ -lz -lm
 
 $(O)/pmpi/%.o: pmpi/%.c $(GEN_STAMP)
 	@mkdir -p $(@D)
@@ -228,7 +228,7 @@ PRELOAD_LIBS := -lmpi_mpifh
 endif
 $(PRELOAD): $(PRELOAD_OBJ)
 	@mkdir -p $(@D)
-	$(MPICC) -shared -o $@ $^ -lunwind -lm -ldl $(PRELOAD_LIBS)
+	$(MPICC) -shared -o $@ $^ -lunwind -lz -lm -ldl $(PRELOAD_LIBS)
 $(B)/lib/libsiotrace-hdf5.so: $(P)/gen/wrap_hdf5.o $(P)/wrap/hdf5_record.o $(PRELOAD)
 	$(MPICC) -shared -o $@ $(filter %.o,$^) -L$(B)/lib -lsiotrace -Wl,-rpath,'$$ORIGIN' \
 	    -L/usr/lib/x86_64-linux-gnu/hdf5/$(MPI) -lhdf5
@@ -253,12 +253,12 @@ $(B)/wrap-pnetcdf.flags: $(GEN_STAMP) Makefile
 # -rdynamic: plug-ins loaded by `siot stats --plugin` call back into siot.
 $(SIOT): $(TOOL_OBJ) $(CORE_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -rdynamic -o $@ $^ -lm -ldl
+	$(CC) $(CFLAGS) -rdynamic -o $@ $^ -lz -lm -ldl
 
 # (the reader as a shared library and the Python package: defined above)
 $(LIBSIOT): $(LIBSIOT_OBJ)
 	@mkdir -p $(@D)
-	$(CC) -shared -o $@ $^ -lm -ldl
+	$(CC) -shared -o $@ $^ -lz -lm -ldl
 $(PYPKG): python/siotrace/__init__.py
 	@mkdir -p $(@D)
 	cp $< $@

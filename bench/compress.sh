@@ -7,24 +7,32 @@
 # the ranks by design (each rank's own times, section RANKTIMES) beside the
 # rest, for the IOR-like example at 2..64 ranks, and every example at 4,
 # 16 and 64 ranks and with 2x and 8x its iterations (issue 17's size
-# tables). Sizes from the files, the sections from `siot dump --sizes`.
+# tables). Sizes are of the trace unpacked (what the folding left; the
+# file as written is packed, SIOT_PACK, and its own size is the last
+# table's), the sections from `siot dump --sizes`.
 # PS, EXAMPLE_PS: other rank counts; ONLY=examples: the last table alone.
 BENCH_NAME=compress
 . "$(dirname "$0")/common.sh"
 rank_times() { "$SIOT" dump --sizes "$1" | sed -n 's/.*rank times \([0-9]*\) .*/\1/p'; }
+# the trace's bytes unpacked (the file's own size when it is not packed)
+ubytes() {
+    local u
+    u=$("$SIOT" dump --sizes "$1" | sed -n 's/^  packed (SIOT_PACK): \([0-9]*\) bytes unpacked.*/\1/p')
+    echo "${u:-$(stat -c %s "$1")}"
+}
 if [ "${ONLY:-}" != examples ]; then
     echo "== segments (S x 64 transfers of lseek + write, then read), 4 ranks ($MPI flavour)"
-    printf "%8s %12s %12s\n" S "trace B" "events"
+    printf "%8s %12s %12s %12s\n" S "trace B" "packed B" "events"
     for S in 16 256 4096; do
         (cd "$W" && rm -f segments.dat && SIOT_TRACE=$W/s.siot run 4 "$B/bench/segments" "$S" > /dev/null)
-        printf "%8s %12s %12s\n" "$S" "$(stat -c %s "$W/s.siot")" "$("$SIOT" dump "$W/s.siot" | sed -n 's/.*note events_recorded: //p')"
+        printf "%8s %12s %12s %12s\n" "$S" "$(ubytes "$W/s.siot")" "$(stat -c %s "$W/s.siot")" "$("$SIOT" dump "$W/s.siot" | sed -n 's/.*note events_recorded: //p')"
     done
     echo
     echo "== segments after (a first lseek, then S x 64 of write + lseek to the next transfer), 4 ranks ($MPI flavour)"
-    printf "%8s %12s %12s\n" S "trace B" "events"
+    printf "%8s %12s %12s %12s\n" S "trace B" "packed B" "events"
     for S in 16 256 4096; do
         (cd "$W" && rm -f segments.dat && SIOT_TRACE=$W/s.siot run 4 "$B/bench/segments" "$S" after > /dev/null)
-        printf "%8s %12s %12s\n" "$S" "$(stat -c %s "$W/s.siot")" "$("$SIOT" dump "$W/s.siot" | sed -n 's/.*note events_recorded: //p')"
+        printf "%8s %12s %12s %12s\n" "$S" "$(ubytes "$W/s.siot")" "$(stat -c %s "$W/s.siot")" "$("$SIOT" dump "$W/s.siot" | sed -n 's/.*note events_recorded: //p')"
     done
     echo
     # Values of the rank (issue 17): counts 10 + 5*(rank%3) by residue
@@ -39,7 +47,7 @@ if [ "${ONLY:-}" != examples ]; then
                 row="$row $(printf "%14s" failed)"
                 continue
             }
-            r=$(($(stat -c %s "$W/v.siot") - $(rank_times "$W/v.siot")))
+            r=$(($(ubytes "$W/v.siot") - $(rank_times "$W/v.siot")))
             h=$("$SIOT" dump --sizes "$W/v.siot" | sed -n 's/.*(of which histograms \([0-9]*\) B.*/\1/p')
             row="$row $(printf "%14s" "$r / $((r - h))")"
         done
@@ -50,7 +58,7 @@ if [ "${ONLY:-}" != examples ]; then
     printf "%6s %12s %16s %12s\n" ranks "trace B" "rank times B" "rest B"
     for P in ${PS:-2 4 16 64}; do
         (cd "$W" && rm -f ior.dat && SIOT_TRACE=$W/i.siot run "$P" "$B/examples/ior" -a posix -s 8 > /dev/null)
-        c=$(stat -c %s "$W/i.siot")
+        c=$(ubytes "$W/i.siot")
         r=$(rank_times "$W/i.siot")
         printf "%6s %12s %16s %12s\n" "$P" "$c" "$r" "$((c - r))"
     done
@@ -62,18 +70,18 @@ fi
 # A trace that folds keeps each row within a few percent. EXAMPLES=dir
 # measures another build's examples (e.g. a copy of main's).
 E=${EXAMPLES:-$B/examples}
-rest() { echo $(($(stat -c %s "$1") - $(rank_times "$1"))); }
+rest() { echo $(($(ubytes "$1") - $(rank_times "$1"))); }
 hists() { "$SIOT" dump --sizes "$1" | sed -n 's/.*(of which histograms \([0-9]*\) B.*/\1/p'; }
-example_bytes() { # P ARGS...: the trace's bytes besides the rank times, and besides the histograms too
+example_bytes() { # P ARGS...: the trace's bytes besides the rank times, besides the histograms too, and the packed file
     local np=$1
     shift
     (cd "$W" && rm -f ./*.dat ./*.out ./*_00* ./*.nc ./*.txt && SIOT_TRACE=$W/e.siot run "$np" "$@" > /dev/null) || {
-        echo failed:failed
+        echo failed:failed:failed
         return
     }
     local r
     r=$(rest "$W/e.siot")
-    echo "$r:$((r - $(hists "$W/e.siot")))"
+    echo "$r:$((r - $(hists "$W/e.siot"))):$(stat -c %s "$W/e.siot")"
 }
 RUNS="${EXAMPLE_PS:-4 16 64} 4x2 4x8" # P, or P x the iterations
 head=$(printf "%-10s" example)
@@ -90,10 +98,10 @@ cases=(
 # The timing histograms (two an event) hold more bins and larger counts
 # as the samples grow with the ranks and iterations; the second table
 # leaves them out: what is left is the structure, values and call sites.
-all=() structure=()
+all=() structure=() packed=()
 for c in "${cases[@]}"; do
     IFS='|' read -r name prog args opt n <<< "$c"
-    line=$(printf "%-10s" "$name") sline=$line
+    line=$(printf "%-10s" "$name") sline=$line pline=$line
     for run in $RUNS; do
         P=${run%x*} k=1
         [ "$run" != "$P" ] && k=${run#*x}
@@ -101,9 +109,11 @@ for c in "${cases[@]}"; do
         if [ "$opt" = - ]; then a="$((n * k)) $args"; else a="$args $opt $((n * k))"; fi
         # shellcheck disable=SC2086
         both=$(example_bytes "$P" "$E/$prog" $a)
-        line="$line $(printf "%8s" "${both%%:*}")" sline="$sline $(printf "%8s" "${both#*:}")"
+        IFS=: read -r b_all b_structure b_packed <<< "$both"
+        line="$line $(printf "%8s" "$b_all")" sline="$sline $(printf "%8s" "$b_structure")"
+        pline="$pline $(printf "%8s" "$b_packed")"
     done
-    all+=("$line") structure+=("$sline")
+    all+=("$line") structure+=("$sline") packed+=("$pline")
 done
 echo "== examples: trace B besides rank times ($MPI flavour); x2, x8: iterations at 4 ranks"
 echo "$head"
@@ -112,6 +122,10 @@ echo
 echo "== examples: the same, besides the timing histograms too"
 echo "$head"
 printf "%s\n" "${structure[@]}"
+echo
+echo "== examples: the file as written, packed (SIOT_PACK; rank times included)"
+echo "$head"
+printf "%s\n" "${packed[@]}"
 echo
 # What the last passes cost at MPI_Finalize (SIOT_VERBOSE): rank 0's own
 # final pass (compress/renest.h) and the job's residues and ranges

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "core/hist.h"
+#include "core/pack.h"
 #include "core/ranklist.h"
 #include "core/roles.h"
 #include "core/sitetree.h"
@@ -848,6 +849,21 @@ static int encode(const siot_trace *t, siot_vbuf *out, int exact)
 }
 
 int siot_trace_encode(const siot_trace *t, siot_vbuf *out) { return encode(t, out, 0); }
+
+int siot_trace_encode_file(const siot_trace *t, int pack, siot_vbuf *out)
+{
+    if (encode(t, out, 0) != 0)
+        return -1;
+    siot_vbuf packed;
+    siot_vbuf_init(&packed);
+    if (pack && siot_pack(out->data, out->len, &packed) == 0) {
+        siot_vbuf tmp = *out;
+        *out = packed;
+        packed = tmp;
+    }
+    siot_vbuf_free(&packed);
+    return 0;
+}
 
 /* ---- sizes in the file form, for siot dump --sizes */
 
@@ -1895,7 +1911,7 @@ static int dec_section(file_dec *fd, uint8_t tag, const uint8_t *payload, uint64
     return 0;
 }
 
-int siot_trace_decode(const void *p, size_t n, siot_trace *t, char *err, size_t errlen)
+static int decode_file(const void *p, size_t n, siot_trace *t, char *err, size_t errlen)
 {
     static file_dec zero;
     file_dec fd = zero;
@@ -1977,6 +1993,35 @@ int siot_trace_load(const char *path, siot_trace *t, char *err, size_t errlen)
     siot_free(buf);
     if (rc)
         snprintf(err, errlen, "%s: %s", path, why);
+    return rc;
+}
+
+/* A packed file of this major version (core/pack.h); any other goes to
+ * decode_file as it is, which says what is wrong with it. */
+static int packed_here(const uint8_t *p, size_t n)
+{
+    return n > sizeof MAGIC + 4 && memcmp(p, MAGIC, sizeof MAGIC) == 0 &&
+           (p[sizeof MAGIC] | p[sizeof MAGIC + 1] << 8) == SIOT_FORMAT_MAJOR && siot_is_packed(p, n);
+}
+
+int siot_trace_decode(const void *p, size_t n, siot_trace *t, char *err, size_t errlen)
+{
+    if (!packed_here(p, n))
+        return decode_file(p, n, t, err, errlen);
+    siot_vbuf raw;
+    siot_vbuf_init(&raw);
+    const char *why = NULL;
+    int rc = siot_unpack(p, n, &raw, &why);
+    if (rc == 0)
+        rc = decode_file(raw.data, raw.len, t, err, errlen);
+    else {
+        siot_trace_init(t);
+        if (err && errlen)
+            snprintf(err, errlen, "%s", why);
+    }
+    if (rc == 0)
+        t->unpacked_bytes = raw.len;
+    siot_vbuf_free(&raw);
     return rc;
 }
 

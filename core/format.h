@@ -27,7 +27,7 @@
 #include "core/model.h"
 
 #define SIOT_FORMAT_MAJOR 1
-#define SIOT_FORMAT_MINOR 4
+#define SIOT_FORMAT_MINOR 5
 #define SIOT_MAX_RANKS (1u << 24)
 #define SIOT_MAX_FUNCS 65536u
 #define SIOT_MAX_SITE_DEPTH 256u
@@ -43,6 +43,10 @@ void siot_trace_free(siot_trace *t);
  * transfers between ranks. */
 int siot_trace_encode(const siot_trace *t, siot_vbuf *out);
 int siot_trace_encode_exact(const siot_trace *t, siot_vbuf *out);
+/* The file form, packed (core/pack.h) when pack is not 0: a file as written
+ * for users. Packing that fails for want of memory leaves it unpacked, a
+ * file as valid. 0, or -1 without memory. */
+int siot_trace_encode_file(const siot_trace *t, int pack, siot_vbuf *out);
 
 /* Sizes in the file form (siot dump --sizes), measured by encoding into
  * scratch: an expression, a histogram, a node's own bytes (a loop: its
@@ -78,7 +82,8 @@ int siot_nodes_section(siot_node *const *nodes, uint32_t n, siot_fmap *m, siot_v
 int siot_block_tables(const siot_trace *t, const siot_fmap *m, siot_vbuf *out);
 int siot_file_end(uint32_t nsec, siot_vbuf *out);
 
-/* Parses p[0..n) into t (initialised here). On failure returns -1, leaves a
+/* Parses p[0..n) into t (initialised here), unpacking a packed file first
+ * (t->unpacked_bytes its size unpacked). On failure returns -1, leaves a
  * one-line reason in err and t freed. */
 int siot_trace_decode(const void *p, size_t n, siot_trace *t, char *err, size_t errlen);
 /* Checksums are verified unless this is 0: the fuzzer turns it off to reach

@@ -275,6 +275,7 @@ typedef struct siot_trace {
     uint32_t max_depth; /* deepest loop nesting */
     uint32_t nrt;       /* per-rank time totals (core/ranktimes.h), sorted by rank, */
     siot_rtrow *rt;     /* each rank at most once; none in traces of older versions */
+    uint64_t unpacked_bytes; /* read from a packed file (core/pack.h): its size unpacked; else 0 */
 } siot_trace;
 
 #endif

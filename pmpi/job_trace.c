@@ -298,7 +298,7 @@ static int root_write(siot_trace *mine, siot_block *blk, const uint64_t *info, s
             fprintf(stderr, "siotrace: rank 0's final pass %.3f ms, the job's residues and ranges %.3f ms\n",
                     (double)siot_session_renest_ns() * 1e-6, (double)(siot_now() - t0) * 1e-6);
         if (rc == 0)
-            rc = siot_trace_encode(mine, &b) == 0 && siot_write_fd(out->fd, b.data, b.len) == 0 ? 0 : -1;
+            rc = siot_trace_encode_file(mine, siot_cfg.pack, &b) == 0 && siot_write_fd(out->fd, b.data, b.len) == 0 ? 0 : -1;
         siot_vbuf_free(&b);
     } else {
         rc = write_blocks(mine, blk, info, out->fd, js, rc);

@@ -601,7 +601,8 @@ static int write_file(const siot_trace *t, const char *path)
     snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
     int rc = -1;
     FILE *f = NULL;
-    if (siot_trace_encode(t, &b) != 0) {
+    const char *pack = getenv("SIOT_PACK");
+    if (siot_trace_encode_file(t, !(pack && strcmp(pack, "0") == 0), &b) != 0) {
         fprintf(stderr, "siot: merge: out of memory\n");
         goto out;
     }

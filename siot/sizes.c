@@ -6,6 +6,7 @@
 
 #include "core/expr.h"
 #include "core/format.h"
+#include "core/pack.h"
 
 #define TOP_EVENTS 10
 static const char *const META[5] = {"thread", "parent", "ret", "errno", "bytes"};
@@ -120,31 +121,54 @@ static void print_big(const sizes *z, FILE *fp)
     }
 }
 
-/* The bytes of each section kind in the file itself (framing included;
- * a file of several blocks summed by kind): out[tag], out[0] the magic.
- * The trace was read from it already, so its framing is sound; -1 when it
- * cannot be read again. */
+static int scan_sections(const uint8_t *p, size_t n, uint64_t out[8])
+{
+    memset(out, 0, 8 * sizeof *out);
+    if (n < 12)
+        return -1;
+    out[0] = 12;
+    siot_rd rd;
+    siot_rd_init(&rd, p + 12, n - 12);
+    while (siot_rd_left(&rd) > 0) {
+        size_t before = siot_rd_left(&rd);
+        uint8_t tag = siot_rd_u8(&rd);
+        uint64_t len = siot_rd_uvar(&rd);
+        if (rd.err || len > siot_rd_left(&rd) || siot_rd_left(&rd) - len < 4)
+            return -1;
+        rd.p += len + 4;
+        out[tag & 7] += before - siot_rd_left(&rd);
+    }
+    return 0;
+}
+
+/* The bytes of each section kind in the file (framing included; a file of
+ * several blocks summed by kind): out[tag], out[0] the magic. A packed file
+ * (core/pack.h) is measured unpacked. The trace was read from it already,
+ * so its framing is sound; -1 when it cannot be read again. */
 static int file_sections(const char *path, uint64_t out[8])
 {
+    siot_vbuf file, raw;
+    siot_vbuf_init(&file);
+    siot_vbuf_init(&raw);
     FILE *f = fopen(path, "rb");
-    if (!f)
-        return -1;
-    memset(out, 0, 8 * sizeof *out);
-    int c = 0, rc = fseek(f, 12, SEEK_SET);
-    out[0] = 12;
-    while (rc == 0 && (c = getc(f)) != EOF) {
-        uint64_t len = 0, head = 1;
-        for (unsigned sh = 0, b = 0x80; b & 0x80 && sh < 64; sh += 7, head++) {
-            int ch = getc(f);
-            if (ch == EOF)
-                return fclose(f), -1;
-            b = (unsigned)ch;
-            len |= (uint64_t)(b & 0x7f) << sh;
-        }
-        out[c & 7] += head + len + 4;
-        rc = fseek(f, (long)(len + 4), SEEK_CUR);
+    int rc = f ? 0 : -1;
+    char chunk[65536];
+    for (size_t n; rc == 0 && (n = fread(chunk, 1, sizeof chunk, f)) > 0;)
+        siot_vbuf_put(&file, chunk, n);
+    if (f && (ferror(f) || file.oom))
+        rc = -1;
+    if (f)
+        fclose(f);
+    const char *why;
+    siot_vbuf *src = &file;
+    if (rc == 0 && siot_is_packed(file.data, file.len)) {
+        rc = siot_unpack(file.data, file.len, &raw, &why);
+        src = &raw;
     }
-    fclose(f);
+    if (rc == 0)
+        rc = scan_sections(src->data, src->len, out);
+    siot_vbuf_free(&file);
+    siot_vbuf_free(&raw);
     return rc;
 }
 
@@ -167,6 +191,9 @@ int siot_dump_sizes(const siot_trace *t, const char *path, uint64_t file_bytes, 
     for (int i = 0; i < SIOT_NSECTION_SIZES; i++)
         total += sec[i];
     fprintf(fp, "sizes of %s: %" PRIu64 " bytes\n", path, file_bytes);
+    if (t->unpacked_bytes)
+        fprintf(fp, "  packed (SIOT_PACK): %" PRIu64 " bytes unpacked, %.1f%% of that; the sizes below are unpacked\n",
+                t->unpacked_bytes, 100.0 * (double)file_bytes / (double)t->unpacked_bytes);
     if (file_sections(path, in) == 0)
         fprintf(fp, "  sections: magic %" PRIu64 ", header %" PRIu64 ", functions %" PRIu64 ", call sites %" PRIu64
                     ", rank times %" PRIu64 " (%u ranks), nodes %" PRIu64 ", end %" PRIu64 "\n",

@@ -92,6 +92,8 @@ void siot_config_load(void)
         siot_cfg.trace_path = NULL;
     v = getenv("SIOT_COMPRESS");
     siot_cfg.compress = !(v && strcmp(v, "0") == 0);
+    v = getenv("SIOT_PACK");
+    siot_cfg.pack = !(v && strcmp(v, "0") == 0);
     v = getenv("SIOT_RANK_TIMES");
     siot_cfg.rank_times = !(v && strcmp(v, "0") == 0);
     v = getenv("SIOT_VERBOSE");

@@ -12,6 +12,7 @@
 typedef struct siot_config {
     const char *trace_path;  /* SIOT_TRACE */
     int compress;            /* SIOT_COMPRESS */
+    int pack;                /* SIOT_PACK: the job's file packed (core/pack.h) */
     int rank_times;    /* SIOT_RANK_TIMES: keep the rank's own time totals (default 1) */
     int verbose;             /* SIOT_VERBOSE */
     uint32_t layers;         /* SIOT_LAYERS */

@@ -12,6 +12,7 @@
 
 #include "core/format.h"
 #include "src/config.h"
+#include "src/config.h"
 #include "src/endings.h"
 #include "src/session.h"
 #include "src/spill.h"
@@ -74,7 +75,7 @@ static int write_to_fd(const siot_trace *t, int fd, int exact, size_t *len)
         *len = blk.len + b.len;
         siot_block_free(&blk);
     } else {
-        rc = (exact ? siot_trace_encode_exact(t, &b) : siot_trace_encode(t, &b)) == 0 ? 0 : -1;
+        rc = (exact ? siot_trace_encode_exact(t, &b) : siot_trace_encode_file(t, siot_cfg.pack, &b)) == 0 ? 0 : -1;
         if (rc == 0)
             rc = write_all(fd, b.data, b.len);
         *len = b.len;

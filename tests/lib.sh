@@ -77,6 +77,8 @@ segments_defines() {
 jsonl() { "$SIOT" dump --jsonl "$1" || fail "siot dump --jsonl $1 exited $?"; }
 
 py() { python3 "$ROOT/tests/py/$1" "${@:2}"; }
+# A trace's size unpacked (SIOT_PACK): the tests of the folding measure that.
+trace_size() { py unpacked_size.py "$1" || fail "unpacked_size.py $1"; }
 
 # roundtrip NAME P PROGRAM ARGS...: traces the program in orig-NAME/, replays
 # the trace under root-NAME/ with `ioreplay --verify` (the replay traces

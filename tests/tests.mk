@@ -26,7 +26,7 @@ run: unit integ
 
 $(T)/unit/%: tests/unit/%.c $(READER_SRC) tests/unit/unit.h
 	@mkdir -p $(@D)
-	gcc $(UCFLAGS) -o $@ $< $(READER_SRC) -lm -ldl
+	gcc $(UCFLAGS) -o $@ $< $(READER_SRC) -lz -lm -ldl
 
 unit: $(UNIT_BIN)
 	@for t in $(UNIT_BIN); do echo "== unit $$(basename $$t)"; $(RUN) "[$(MPI)] unit $$(basename $$t)" 600 $$t || true; done
@@ -35,12 +35,12 @@ unit: $(UNIT_BIN)
 asan-tools: $(T)/asan/siot
 $(T)/asan/siot: siot/siot.c $(READER_SRC)
 	@mkdir -p $(@D)
-	gcc $(UCFLAGS) -rdynamic -o $@ siot/siot.c $(READER_SRC) -lm -ldl
+	gcc $(UCFLAGS) -rdynamic -o $@ siot/siot.c $(READER_SRC) -lz -lm -ldl
 
 # Test tools: trace rewriters built on the format library (ASan, UBSan).
 $(T)/tools/%: tests/tools/%.c $(READER_SRC)
 	@mkdir -p $(@D)
-	gcc $(UCFLAGS) -o $@ $< $(READER_SRC) -lm -ldl
+	gcc $(UCFLAGS) -o $@ $< $(READER_SRC) -lz -lm -ldl
 
 # ioreplay linked with the tracer, for the round-trip tests: the replay's own
 # calls are traced like the original program's.
@@ -56,7 +56,7 @@ $(T)/ioreplay-traced: $(RP_OBJS) $(B)/lib/libsiotrace.a $(B)/wrap.flags
 RP_SRC := $(IOREPLAY_SRC) $(B)/gen/replay_all.c $(ENGINE_SRC) $(COMPRESS_SRC) $(CORE_SRC)
 $(T)/asan/ioreplay: $(RP_SRC)
 	@mkdir -p $(@D)
-	$(MPICC) $(UCFLAGS) -o $@ $(RP_SRC) -lm
+	$(MPICC) $(UCFLAGS) -o $@ $(RP_SRC) -lz -lm
 
 integ: asan-tools $(T)/asan/ioreplay $(T)/ioreplay-traced $(T)/tools/hostile $(T)/tools/blocks
 	@for t in $(INTEG); do echo "== [$(MPI)] $$t"; \

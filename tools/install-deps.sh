@@ -6,7 +6,7 @@
 set -eu
 PKGS="gcc make binutils python3 mpich libmpich-dev openmpi-bin libopenmpi-dev \
 libhdf5-mpich-dev libhdf5-openmpi-dev hdf5-tools libpnetcdf-dev pnetcdf-bin \
-libunwind-dev gfortran pkgconf"
+libunwind-dev zlib1g-dev gfortran pkgconf"
 [ "${1:-all}" = build ] || PKGS="$PKGS clang libclang-rt-14-dev chromium man-db groff-base bsdutils valgrind python3-pandas time"
 missing=""
 for p in $PKGS; do

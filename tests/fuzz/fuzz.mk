@@ -14,7 +14,7 @@ TIMEOUT ?= 10
 
 $(FZ)/fuzz_trace: tests/fuzz/fuzz_trace.c $(FUZZ_SRC) build/mpich/gen/.stamp
 	@mkdir -p $(@D)
-	clang $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_trace.c $(FUZZ_SRC) -lm -ldl
+	clang $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_trace.c $(FUZZ_SRC) -lz -lm -ldl
 
 .PHONY: fuzz fuzz-run fuzz-corpus
 fuzz: $(FZ)/fuzz_trace

@@ -15,8 +15,8 @@ run_pair() { # NAME P PROGRAM ARGS...
     SIOT_COMPRESS=0 SIOT_TRACE=$PWD/$name.f.siot mpirun_np "$np" "$@" || fail "$name flat run"
     "$SIOT" diff "$name.c.siot" "$name.f.siot" > "$name.diff" || { cat "$name.diff" >&2; fail "$name: compressed and flat traces differ"; }
     local c f
-    c=$(stat -c %s "$name.c.siot")
-    f=$(stat -c %s "$name.f.siot")
+    c=$(trace_size "$name.c.siot")
+    f=$(trace_size "$name.f.siot")
     echo "   $name: $(jsonl "$name.f.siot" | wc -l) events, flat $f bytes, compressed $c bytes"
     [ "$c" -lt "$f" ] || fail "$name: compressed ($c) not smaller than flat ($f)"
 }

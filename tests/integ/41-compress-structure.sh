@@ -19,5 +19,5 @@ loop x10 {
 TXT
 diff want.txt shape.txt || { cat classic.txt >&2; fail "classic structure"; }
 grep -q 'filename="classic-0-{%03d:0+1\*i0}.dat"' classic.txt || fail "file name not a progression: $(grep File_open classic.txt)"
-[ "$(stat -c %s classic.siot)" -lt 4096 ] || fail "classic trace is $(stat -c %s classic.siot) bytes"
+[ "$(trace_size classic.siot)" -lt 4096 ] || fail "classic trace is $(trace_size classic.siot) bytes"
 pass "PRSD<10: MPI_File_open, RSD<100: MPI_File_write>, MPI_File_close>"

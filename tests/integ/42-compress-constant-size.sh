@@ -7,7 +7,7 @@ sizes=""
 for n in 10 1000 100000; do
     rm -f nested*
     SIOT_TRACE=$PWD/n$n.siot mpirun_np 2 ./loops nested3 $n || fail "nested3 $n"
-    sizes="$sizes $(stat -c %s n$n.siot)"
+    sizes="$sizes $(trace_size n$n.siot)"
 done
 read -r s1 s2 s3 <<< "$sizes"
 min=$s1; max=$s1

@@ -9,8 +9,8 @@ for s in 100 1000; do
     SIOT_TRACE=$PWD/exact$s.siot mpirun_np 2 ./loops datadep $s || fail "exact run"
     SIOT_TOLERANCE=30 SIOT_TRACE=$PWD/tol$s.siot mpirun_np 2 ./loops datadep $s || fail "tolerance run"
 done
-e1=$(stat -c %s exact100.siot); e2=$(stat -c %s exact1000.siot)
-t1=$(stat -c %s tol100.siot); t2=$(stat -c %s tol1000.siot)
+e1=$(trace_size exact100.siot); e2=$(trace_size exact1000.siot)
+t1=$(trace_size tol100.siot); t2=$(trace_size tol1000.siot)
 echo "   exact: $e1 -> $e2 bytes; SIOT_TOLERANCE=30: $t1 -> $t2 bytes (100 -> 1000 steps)"
 [ "$e2" -gt $((e1 + 500)) ] || fail "the exact trace should keep every count"
 [ $((t2 * 100)) -le $((t1 * 105)) ] && [ $((t1 * 100)) -le $((t2 * 105)) ] || fail "approximate trace grew: $t1 -> $t2"

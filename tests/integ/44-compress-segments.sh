@@ -15,7 +15,7 @@ sizes=""
 for S in 16 256 4096; do
     rm -f segments.dat
     SIOT_TRACE=$WORK/s$S.siot mpirun_np $P ./segments $S > /dev/null || fail "segments $S"
-    sizes="$sizes $(stat -c %s s$S.siot)"
+    sizes="$sizes $(trace_size s$S.siot)"
 done
 echo "   segments at P=$P, S=16,256,4096:$sizes bytes"
 min=$(printf '%s\n' $sizes | sort -n | head -1); max=$(printf '%s\n' $sizes | sort -n | tail -1)

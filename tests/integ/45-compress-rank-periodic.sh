@@ -14,7 +14,7 @@ sizes=""
 for P in 6 12; do
     rm -f rankmod.dat
     SIOT_TRACE=$WORK/r$P.siot mpirun_np $P ./rankmod > /dev/null || fail "rankmod at $P ranks"
-    sizes="$sizes $(( $(stat -c %s r$P.siot) - $(py section_sizes.py r$P.siot 6) ))"
+    sizes="$sizes $(( $(trace_size r$P.siot) - $(py section_sizes.py r$P.siot 6) ))"
 done
 echo "   rankmod at P=6,12:$sizes bytes besides the per-rank times"
 set -- $sizes

@@ -19,7 +19,7 @@ structure() {
     local rt hist
     rt=$(sed -n 's/.*rank times \([0-9]*\) .*/\1/p' sizes.txt)
     hist=$(sed -n 's/.*(of which histograms \([0-9]*\) B.*/\1/p' sizes.txt)
-    echo $(($(stat -c %s "$1") - rt - hist))
+    echo $(($(trace_size "$1") - rt - hist))
 }
 sizes=""
 for run in 3x2 6x2 12x2 6x8; do

@@ -14,7 +14,7 @@ sizes=""
 for n in 16 256; do
     rm -f records.dat
     SIOT_TRACE=$PWD/r$n.siot mpirun_np $NP ./records $n > /dev/null || fail "records $n"
-    sizes="$sizes $(stat -c %s r$n.siot)"
+    sizes="$sizes $(trace_size r$n.siot)"
 done
 read -r s16 s256 <<< "$sizes"
 echo "   trace sizes for 16 and 256 records:$sizes bytes"

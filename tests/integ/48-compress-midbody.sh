@@ -17,7 +17,7 @@ sizes=""
 for S in 16 256 4096; do
     rm -f segments.dat
     SIOT_TRACE=$WORK/m$S.siot mpirun_np $P ./segments $S after > /dev/null || fail "segments $S after"
-    sizes="$sizes $(stat -c %s m$S.siot)"
+    sizes="$sizes $(trace_size m$S.siot)"
 done
 echo "   segments after, P=$P, S=16,256,4096:$sizes bytes"
 min=$(printf '%s\n' $sizes | sort -n | head -1); max=$(printf '%s\n' $sizes | sort -n | tail -1)

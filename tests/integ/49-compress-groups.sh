@@ -25,7 +25,7 @@ for P in 8 16; do
     rm -f groups-*.dat
     SIOT_TRACE=$WORK/g$P.siot mpirun_np $P ./groups > out$P.txt || fail "groups at $P ranks"
     grep -q "^groups: $P ranks in groups of $G\$" out$P.txt || fail "groups at $P ranks: $(cat out$P.txt)"
-    sizes="$sizes $(($(stat -c %s g$P.siot) - $(py section_sizes.py g$P.siot 6)))"
+    sizes="$sizes $(($(trace_size g$P.siot) - $(py section_sizes.py g$P.siot 6)))"
 done
 echo "   groups at P=8,16:$sizes bytes besides the per-rank times"
 jsonl g16.siot > g16.jsonl

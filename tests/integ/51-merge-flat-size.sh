@@ -29,7 +29,7 @@ for api in posix mpiio; do
         [ $P = 2 ] && hb2=$hb nh2=$nh
         [ "$nh" = "$nh2" ] || fail "ior $api at P=$P: $nh histograms, $nh2 at P=2"
         [ "$hb" -le $((hb2 + 8 * nh2)) ] || fail "ior $api at P=$P: the histograms grow from $hb2 to $hb bytes"
-        sizes="$sizes $(( $(stat -c %s $api-$P.siot) - rt - hb ))"
+        sizes="$sizes $(( $(trace_size $api-$P.siot) - rt - hb ))"
         rts="$rts $rt" hbs="$hbs $hb"
     done
     echo "   ior $api at P=2,4,8,16: per-rank times$rts bytes, histograms$hbs"

@@ -33,8 +33,8 @@ for seed in 80-examples_ior-hdf5-4.replay 50-merge-lossless_ckpt-8; do
     [ "$(minor "$old")" = 0 ] || fail "$seed is not a trace of minor 0"
     "$SIOT" merge -o new.siot "$old" || fail "siot merge $seed"
     [ "$(minor new.siot)" = "$CUR" ] || fail "$seed written again is not of minor $CUR"
-    [ "$(stat -c %s new.siot)" -lt "$(stat -c %s "$old")" ] || fail "$seed is not smaller as minor $CUR"
+    [ "$(trace_size new.siot)" -lt "$(trace_size "$old")" ] || fail "$seed is not smaller as minor $CUR"
     same_dump "$old" new.siot
-    echo "   $seed: $(stat -c %s "$old") bytes as minor 0, $(stat -c %s new.siot) as minor $CUR, the same dump"
+    echo "   $seed: $(trace_size "$old") bytes as minor 0, $(trace_size new.siot) as minor $CUR, the same dump"
 done
 pass "FLASH-IO's call sites within the tree's bound ($sec bytes), the same dump written again; minor-0 traces read and written as minor $CUR"

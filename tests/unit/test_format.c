@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "core/expr.h"
 #include "core/hist.h"
@@ -14,6 +15,7 @@
 #include "core/ranklist.h"
 #include "replay/walk.h"
 #include "core/format.h"
+#include "core/pack.h"
 #include "core/roles.h"
 #include "tests/unit/unit.h"
 
@@ -1361,6 +1363,156 @@ static void check_rdiv(void)
     siot_vbuf_free(&s);
 }
 
+/* ============================================================ packed files */
+
+/* A PACK section by hand: stated length, then the raw DEFLATE of data. */
+static void w_piece(siot_vbuf *f, uint64_t stated, const uint8_t *data, size_t n)
+{
+    siot_vbuf body;
+    siot_vbuf_init(&body);
+    siot_vbuf_uvar(&body, stated);
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    CHECK(deflateInit2(&z, 9, Z_DEFLATED, -15, 9, Z_DEFAULT_STRATEGY) == Z_OK);
+    size_t bound = deflateBound(&z, (uLong)n);
+    CHECK(siot_vbuf_reserve(&body, bound));
+    z.next_in = (Bytef *)data, z.avail_in = (uInt)n;
+    z.next_out = body.data + body.len, z.avail_out = (uInt)bound;
+    CHECK(deflate(&z, Z_FINISH) == Z_STREAM_END);
+    body.len += bound - z.avail_out;
+    deflateEnd(&z);
+    uint8_t tag = SIOT_SEC_PACK;
+    siot_vbuf_u8(f, tag);
+    siot_vbuf_uvar(f, body.len);
+    siot_vbuf_put(f, body.data, body.len);
+    siot_vbuf_u32le(f, siot_crc32(siot_crc32(0, &tag, 1), body.data, body.len));
+    siot_vbuf_free(&body);
+}
+
+static int reject_says(const char *what, const siot_vbuf *f, const char *want)
+{
+    siot_trace t;
+    char err[256];
+    int rc = decode_exact(f->data, f->len, &t, err, sizeof err);
+    int ok = rc == -1 && strstr(err, want) != NULL && t.top == NULL && t.arena.head == NULL;
+    if (!ok)
+        fprintf(stderr, "  %s: expected '%s', got rc=%d '%s'\n", what, want, rc, err);
+    if (rc == 0)
+        siot_trace_free(&t);
+    return ok;
+}
+
+/* Hostile packed files: every one refused with its reason, nothing read. */
+static void check_packed_hostile(const siot_vbuf *raw, const siot_vbuf *packed)
+{
+    siot_vbuf f;
+    siot_vbuf_init(&f);
+    for (size_t n = 0; n < packed->len; n++) { /* every truncation */
+        f.len = 0;
+        siot_vbuf_put(&f, packed->data, n);
+        CHECK(expect_reject("truncated packed file", &f));
+    }
+    for (size_t i = 12; i < packed->len; i += 7) { /* flips: the CRC says so */
+        f.len = 0;
+        siot_vbuf_put(&f, packed->data, packed->len);
+        f.data[i] ^= 0x20;
+        CHECK(expect_reject("packed file with a flipped byte", &f));
+    }
+    /* stated length one short, one over, and over the piece limit */
+    const char *wrong = "not of its stated length";
+    uint64_t stated[3] = {raw->len - 1, raw->len + 1, (uint64_t)SIOT_PACK_PIECE + 1};
+    const char *why[3] = {wrong, wrong, "length is out of range"};
+    for (int k = 0; k < 3; k++) {
+        f.len = 0;
+        siot_vbuf_put(&f, raw->data, 12);
+        w_piece(&f, stated[k], raw->data, raw->len);
+        CHECK(reject_says("packed piece of a wrong length", &f, why[k]));
+    }
+    /* packed twice; pieces that are not a trace; a bare section after the pieces */
+    siot_vbuf twice;
+    siot_vbuf_init(&twice);
+    CHECK(siot_pack(packed->data, packed->len, &twice) == 0);
+    CHECK(reject_says("packed twice", &twice, "do not make a trace"));
+    f.len = 0;
+    siot_vbuf_put(&f, raw->data, 12);
+    w_piece(&f, 64, (const uint8_t *)"0123456789012345678901234567890123456789012345678901234567890123", 64);
+    CHECK(reject_says("pieces of no trace", &f, "do not make a trace"));
+    f.len = 0;
+    siot_vbuf_put(&f, packed->data, packed->len);
+    siot_vbuf_put(&f, raw->data + 12, raw->len - 12);
+    CHECK(reject_says("a plain section after the pieces", &f, "other than a packed piece"));
+    /* a bomb: pieces of 4 MiB of zeros (about 4 KiB each) past the budget of
+     * SIOT_PACK_RATIO times the file's size plus 64 MiB */
+    uint8_t *zeros = calloc(SIOT_PACK_PIECE, 1);
+    f.len = 0;
+    siot_vbuf_put(&f, raw->data, 12);
+    w_piece(&f, SIOT_PACK_PIECE, zeros, SIOT_PACK_PIECE);
+    size_t one = f.len - 12;
+    uint8_t *piece = malloc(one);
+    memcpy(piece, f.data + 12, one);
+    for (int k = 1; k < 40; k++)
+        siot_vbuf_put(&f, piece, one);
+    free(piece);
+    CHECK((uint64_t)40 * SIOT_PACK_PIECE > (uint64_t)f.len * SIOT_PACK_RATIO + (64u << 20));
+    CHECK(reject_says("a packed bomb", &f, "length is out of range"));
+    free(zeros);
+    siot_vbuf_free(&twice);
+    siot_vbuf_free(&f);
+}
+
+/* The packed form (minor 5): read back as the very trace the unpacked file
+ * holds, pieces of at most SIOT_PACK_PIECE bytes, and hostile forms refused. */
+static void check_packed(const siot_trace *t)
+{
+    siot_vbuf raw, packed, again;
+    siot_vbuf_init(&raw);
+    siot_vbuf_init(&packed);
+    siot_vbuf_init(&again);
+    CHECK(siot_trace_encode_file(t, 0, &raw) == 0);
+    CHECK(siot_trace_encode_file(t, 1, &packed) == 0);
+    CHECK(packed.len > 13 && memcmp(packed.data, raw.data, 12) == 0 && packed.data[12] == SIOT_SEC_PACK);
+    CHECK(packed.len < raw.len);
+    siot_trace d;
+    char err[256];
+    CHECK(expect_accept("packed file", &packed, &d));
+    CHECK(d.unpacked_bytes == raw.len);
+    CHECK(siot_trace_encode_file(&d, 0, &again) == 0);
+    CHECK(again.len == raw.len && memcmp(again.data, raw.data, raw.len) == 0);
+    siot_trace_free(&d);
+    /* an unpacked file reads as before, with no unpacked size */
+    CHECK(decode_exact(raw.data, raw.len, &d, err, sizeof err) == 0 && d.unpacked_bytes == 0);
+    siot_trace_free(&d);
+    /* a file of several pieces: 9 MiB of a note, 3 pieces */
+    siot_trace big = *t;
+    char *note = malloc(9u << 20);
+    for (size_t i = 0; i < (9u << 20) - 1; i++)
+        note[i] = (char)('a' + (i * 2654435761u >> 7) % 26);
+    note[(9u << 20) - 1] = 0;
+    siot_kv kv[3] = {t->kv[0], t->kv[1], {"big", note}};
+    big.kv = kv, big.nkv = 3;
+    siot_vbuf bigp;
+    siot_vbuf_init(&bigp);
+    CHECK(siot_trace_encode_file(&big, 1, &bigp) == 0);
+    CHECK(expect_accept("packed file of 3 pieces", &bigp, &d));
+    CHECK(d.unpacked_bytes > (8u << 20) && strcmp(siot_trace_get_kv(&d, "big"), note) == 0);
+    siot_trace_free(&d);
+    size_t pieces = 0;
+    siot_rd rd;
+    siot_rd_init(&rd, bigp.data + 12, bigp.len - 12);
+    while (siot_rd_left(&rd) > 0 && !rd.err) {
+        pieces += siot_rd_u8(&rd) == SIOT_SEC_PACK;
+        uint64_t len = siot_rd_uvar(&rd);
+        rd.p += len + 4;
+    }
+    CHECK_EQ_I64(pieces, 3);
+    free(note);
+    siot_vbuf_free(&bigp);
+    check_packed_hostile(&raw, &packed);
+    siot_vbuf_free(&raw);
+    siot_vbuf_free(&packed);
+    siot_vbuf_free(&again);
+}
+
 int main(void)
 {
     siot_trace t, d;
@@ -1393,6 +1545,7 @@ int main(void)
     }
     CHECK(siot_trace_encode_exact(&d, &enc2) == 0);
     CHECK(enc2.len == enc.len && memcmp(enc2.data, enc.data, enc.len) == 0);
+    check_packed(&t);
 
     /* The file form keeps bins as fractions of the count: everything else of
      * the histograms exact but a mean and M2 of many samples (3-byte floats,
