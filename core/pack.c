@@ -50,9 +50,12 @@ int siot_pack(const uint8_t *raw, size_t n, siot_vbuf *out)
         return -1;
     size_t start = out->len;
     z_stream z = {.zalloc = pack_alloc, .zfree = pack_free};
-    /* raw DEFLATE (no zlib header: the section has its own CRC), level 6:
-     * level 9 gains under 1% on traces for twice the time */
-    if (deflateInit2(&z, 6, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+    /* raw DEFLATE (no zlib header: the section has its own CRC). Level 6
+     * for a file of one piece (level 9 gains under 1% for twice the time);
+     * level 3 for larger ones, where the time counts at MPI_Finalize: a
+     * 12 MB irregular trace packs in half the time for 4% more bytes. */
+    int level = n > SIOT_PACK_PIECE ? 3 : 6;
+    if (deflateInit2(&z, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK)
         return -1;
     siot_vbuf body;
     siot_vbuf_init(&body);
