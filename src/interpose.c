@@ -100,11 +100,11 @@ int siot_caller_records(const void *ra)
     }
 }
 
-/* The MPI library's completions only inside a traced call (MPI_Wait): one
+/* The MPI library's aio calls only inside a traced call (MPI_Wait): one
  * outside every traced call is made for a caller that is not the program's
  * (ioreplay's own PMPI_Wait before it reissues a test that found its
  * request done), and would have no call to be a child of. */
-int siot_completion_caller_records(const void *ra)
+int siot_aio_caller_records(const void *ra)
 {
     int cls = siot_module_class((uintptr_t)ra);
     return cls == SIOT_MC_RECORD || (cls == SIOT_MC_INSIDE_IO && inside_traced_call());

@@ -55,18 +55,19 @@ static inline int siot_interposed_records(unsigned layer, const void *ra)
 {
     return siot_recording(layer) && siot_caller_records(ra);
 }
-/* The same for an aio completion (aio_error, aio_return, aio_suspend,
- * aio_cancel: tools/gen/emit_wrap.c): from the MPI library also inside a
- * traced call that is not an I/O call, as OMPIO completes the requests
- * MPI_File_iwrite started inside MPI_Wait and MPI_Test; the event's parent
- * is that MPI call. The wrapper's filter keeps requests on traced
- * descriptors, which the MPI library has only from a traced MPI-IO open.
- * (MPICH's libmpich.a reaches __wrap_NAME, which has no caller test: ROMIO's
- * completions were recorded already.) */
-int siot_completion_caller_records(const void *ra);
-static inline int siot_interposed_completion_records(unsigned layer, const void *ra)
+/* The same for an aio call, a start or a completion (aio_read, aio_write,
+ * lio_listio, aio_error, aio_return, aio_suspend...: tools/gen/emit_wrap.c):
+ * from the MPI library also inside a traced call that is not an I/O call,
+ * as OMPIO completes the requests MPI_File_iwrite started inside MPI_Wait
+ * and MPI_Test, and starts there the later pieces of a strided request; the
+ * event's parent is that MPI call. The wrapper's filter keeps requests on
+ * traced descriptors, which the MPI library has only from a traced MPI-IO
+ * open. (MPICH's libmpich.a reaches __wrap_NAME, which has no caller test:
+ * ROMIO's aio calls were recorded already.) */
+int siot_aio_caller_records(const void *ra);
+static inline int siot_interposed_aio_records(unsigned layer, const void *ra)
 {
-    return siot_recording(layer) && siot_completion_caller_records(ra);
+    return siot_recording(layer) && siot_aio_caller_records(ra);
 }
 /* The MPI library's call outside any traced I/O call (an aio poll inside
  * MPI_Wait): generated aio_error entries record it only when it does not

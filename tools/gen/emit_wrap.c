@@ -703,8 +703,16 @@ static const struct {
     int (*applies)(const func *f);
     const char *predicate;
 } ADMISSIONS[] = {
-    {is_aio_call, "siot_interposed_completion_records"},
+    {is_aio_call, "siot_interposed_aio_records"},
 };
+
+static const char *admission_of(const func *f)
+{
+    for (size_t i = 0; i < sizeof ADMISSIONS / sizeof ADMISSIONS[0]; i++)
+        if (ADMISSIONS[i].applies(f))
+            return ADMISSIONS[i].predicate;
+    return "siot_interposed_records";
+}
 
 /* An aio poll (aio_error): asked again and again by OMPIO's progress inside
  * MPI_Wait until the request is done. The answers EINPROGRESS are timing,
@@ -724,14 +732,6 @@ static void emit_poll_filter(const func *f)
     o("    else if (siot_library_poll(__builtin_return_address(0)) && (ret = siot_call_%s(", f->name);
     emit_entry_args(f);
     o(")) == EINPROGRESS)\n        ; /* the MPI library's poll outside an I/O call: not recorded */\n");
-}
-
-static const char *admission_of(const func *f)
-{
-    for (size_t i = 0; i < sizeof ADMISSIONS / sizeof ADMISSIONS[0]; i++)
-        if (ADMISSIONS[i].applies(f))
-            return ADMISSIONS[i].predicate;
-    return "siot_interposed_records";
 }
 
 /* One entry (__wrap_NAME or the exported NAME): the variadic part read,
