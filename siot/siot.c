@@ -184,7 +184,8 @@ static const char *FINDINGS_HELP =
     "                      earlier (bytes read after the rank's first write to the\n"
     "                      file; ranges are not compared)\n"
     "Severity: high when the share is 90% or more (imbalance: 4 times the mean;\n"
-    "metadata: 10 per data call; files: more than 1,024 per rank).\n"
+    "files: more than 1,024 per rank; metadata: half the time of the file-system\n"
+    "calls, metadata and data, or more; low under a tenth of it).\n"
     "--json: {\"nranks\",\"findings\":[{\"id\",\"severity\",\"summary\",\"evidence\":{...},\n"
     "\"sites\":[{\"site\",\"calls\",\"location\"}]}]}. Exit status 0 whether or not\n"
     "anything was found.\n";

@@ -4,7 +4,8 @@
 # and rank-imbalance; independent MPI_File_write_at to a shared file gives
 # independent-shared; an open/append/close per iteration gives reopened-file;
 # an fsync after each append gives sync-in-loop; stat, access and lseek before
-# each append give metadata-heavy; 80 files per rank give many-files-per-rank;
+# each append give metadata-heavy (before 1 MiB appends, of severity low: a
+# small share of the time); 80 files per rank give many-files-per-rank;
 # pwrites from the last block down, or shuffled (a run table of offsets in the
 # trace), give random-access; reading back what the
 # rank wrote gives read-after-write; the collective, block-aligned program
@@ -15,7 +16,7 @@
 build_traced findings
 P=4
 SRC=$ROOT/tests/progs/findings.c
-for mode in ${MODES:-unaligned independent reopen sync metadata manyfiles random shuffled readback clean}; do
+for mode in ${MODES:-unaligned independent reopen sync metadata metabig manyfiles random shuffled readback clean}; do
     rm -f ./*.dat
     SIOT_TRACE=$WORK/$mode.siot mpirun_np $P ./findings $mode > /dev/null || fail "findings $mode"
     "$SIOT" findings --json $mode.siot > $mode.json || fail "siot findings --json ($mode) exited $?"
@@ -36,6 +37,8 @@ want = {  # id: (evidence that must hold, the marked line of its first site)
     "sync": {"sync-in-loop": ({"count": P * C["N_SYNC"]}, "sync")},
     "metadata": {"metadata-heavy": ({"metadata_calls": P * (3 * C["N_META"] + 2), "data_calls": P * C["N_META"]},
                                     "metadata")},
+    "metabig": {"metadata-heavy": ({"metadata_calls": P * (3 * C["N_META"] + 2), "data_calls": P * C["N_META"]},
+                                   "metadata")},
     "manyfiles": {"many-files-per-rank": ({"max_files_per_rank": C["N_FILES"], "rank": 0,
                                            "total_files": P * C["N_FILES"]}, "manyfiles")},
     "random": {"random-access": ({"files": P, "calls": P * C["N_RAND"], "backward": P * (C["N_RAND"] - 1)},
@@ -56,6 +59,17 @@ for fid, (ev, site) in want.items():
     loc = f["sites"][0]["location"] if f["sites"] else ""
     if not loc.startswith("findings.c:%d " % line[site]):
         sys.exit("%s %s: first site at %r, want findings.c:%d" % (mode, fid, loc, line[site]))
+if "metadata-heavy" in found:  # severity by the share of the time, said in the evidence
+    f = found["metadata-heavy"]
+    ev = f["evidence"]
+    share = ev["metadata_s"] / (ev["metadata_s"] + ev["data_s"])
+    rule = "high" if share >= 0.5 else "low" if share < 0.1 else "medium"
+    if abs(ev["metadata_share"] - share) > 1e-3 or f["severity"] != rule:
+        sys.exit("%s: metadata share %s severity %s, from its times %.4f: %s" % (mode, ev["metadata_share"], f["severity"], share, rule))
+    # 3 metadata calls against a 1 MiB write: under a tenth of the time;
+    # against a 64 KiB one, a tenth or more
+    if (mode == "metabig") != (share < 0.1):
+        sys.exit("%s: metadata share %.4f" % (mode, share))
 print("   %-12s %s" % (mode, ", ".join("%s (%s)" % (f, found[f]["sites"][0]["location"]) for f in sorted(found)) or "nothing"))
 PY
 done

@@ -10,8 +10,10 @@
  *   findings sync         every rank appends N_SYNC blocks of BLOCK bytes to its
  *                         own file, each followed by fsync
  *   findings metadata     every rank stats its file, checks it with access
- *                         and seeks before each of N_META appends of BLOCK
+ *                         and seeks before each of N_META appends of PAGE
  *                         bytes (3 metadata calls per data call)
+ *   findings metabig      the same before each of N_META appends of BIG bytes:
+ *                         as many metadata calls, a small share of the time
  *   findings manyfiles    every rank creates N_FILES files of PAGE bytes
  *   findings random       every rank writes N_RAND blocks of BLOCK bytes to its
  *                         own file with pwrite, from the last block down
@@ -105,17 +107,21 @@ static void sync_each(int rank, int size)
     close(fd);
 }
 
-static void metadata(int rank, int size)
+static void stat_before_writes(int rank, size_t size)
 {
     char name[64];
     int fd = open_own(name, sizeof name, "meta", rank, O_WRONLY | O_TRUNC);
     struct stat st;
     for (int i = 0; i < N_META; i++) {
         check(stat(name, &st) == 0 && access(name, W_OK) == 0); /* SITE:metadata */
-        check(lseek(fd, (off_t)i * BLOCK, SEEK_SET) >= 0 && write(fd, buf, BLOCK) == BLOCK);
+        check(lseek(fd, (off_t)i * (off_t)size, SEEK_SET) >= 0 && write(fd, buf, size) == (ssize_t)size);
     }
     close(fd);
 }
+
+static void metadata(int rank, int size) { stat_before_writes(rank, PAGE); }
+
+static void metabig(int rank, int size) { stat_before_writes(rank, BIG); }
 
 static void manyfiles(int rank, int size)
 {
@@ -179,7 +185,7 @@ static const struct {
     {"unaligned", unaligned}, {"independent", independent}, {"reopen", reopen},
     {"sync", sync_each},      {"metadata", metadata},       {"manyfiles", manyfiles},
     {"random", random_order}, {"shuffled", shuffled},       {"readback", readback},
-    {"clean", clean},
+    {"clean", clean},         {"metabig", metabig},
 };
 
 int main(int argc, char **argv)
