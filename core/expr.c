@@ -595,3 +595,11 @@ int64_t siot_arg_dirfd(const siot_event *e, const siot_funcdesc *f, const siot_c
             return (uint32_t)k < e->nargs ? siot_eval_int(e->args[k], c, -1) : -1;
     return -100; /* AT_FDCWD */
 }
+
+int siot_dirfd_path_index(const siot_funcdesc *f, int kdirfd)
+{
+    for (uint32_t k = (uint32_t)kdirfd + 1; k < f->nargs && f->argroles[k] != SIOT_ROLE_dirfd; k++)
+        if (f->argroles[k] == SIOT_ROLE_path)
+            return (int)k;
+    return -1;
+}

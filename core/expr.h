@@ -32,6 +32,9 @@ int64_t siot_arg_int(const siot_event *e, const siot_funcdesc *f, const siot_ctx
  * relative to: the id recorded by the dirfd argument just before it (-100
  * for AT_FDCWD, -1 untraced), or -100 when the call has none. */
 int64_t siot_arg_dirfd(const siot_event *e, const siot_funcdesc *f, const siot_ctx *c, int kpath);
+/* The other way: the index of the path argument the dirfd argument kdirfd
+ * applies to (the first path after it), or -1 when none does. */
+int siot_dirfd_path_index(const siot_funcdesc *f, int kdirfd);
 
 /* The value an approximate count stands for: its rounded mean. */
 int64_t siot_x_approx_mean(const siot_expr *x);

@@ -279,14 +279,11 @@ static int completed_requests(const siot_funcdesc *f, const siot_event *e, const
 static int64_t dirfd_in_effect(const siot_funcdesc *f, const siot_event *e, const siot_ctx *c, uint32_t k, int64_t id,
                                siot_vbuf *scratch)
 {
-    for (uint32_t j = k + 1; j < f->nargs && j < e->nargs; j++) {
-        siot_value p;
-        if (f->argroles[j] == SIOT_ROLE_path)
-            return siot_eval(e->args[j], c, scratch, &p) == 0 && p.kind == SIOT_V_STR && p.slen && p.s[0] == '/'
-                       ? -100
-                       : id;
-    }
-    return id;
+    int kp = siot_dirfd_path_index(f, (int)k);
+    siot_value p;
+    if (kp < 0 || (uint32_t)kp >= e->nargs)
+        return id;
+    return siot_eval(e->args[kp], c, scratch, &p) == 0 && p.kind == SIOT_V_STR && p.slen && p.s[0] == '/' ? -100 : id;
 }
 
 /* One event rendered as its JSON line without rank and seq: equal lines mean equal events. */
