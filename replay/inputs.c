@@ -69,12 +69,24 @@ static const char *lexical_name(const char *path, size_t *len, char *buf)
     return buf;
 }
 
+/* The first len bytes of path (a directory's name may be the prefix of a
+ * longer path) relative to the run's directory (rp_from_cwd, which reads
+ * to the NUL: hence the copy), in buf; as it is when longer than PATH_MAX. */
+static const char *cwd_relative(const stager *s, const char *path, size_t *len, char *buf)
+{
+    if (*len >= PATH_MAX)
+        return path;
+    memcpy(buf, path, *len);
+    buf[*len] = 0;
+    const char *rel = rp_from_cwd(s->c, buf);
+    *len = strlen(rel);
+    return rel;
+}
+
 static size_t file_of(stager *s, const char *path, size_t len)
 {
-    char buf[PATH_MAX];
-    const char *rel = rp_from_cwd(s->c, path);
-    len -= (size_t)(rel - path);
-    path = lexical_name(rel, &len, buf);
+    char whole[PATH_MAX], buf[PATH_MAX];
+    path = lexical_name(cwd_relative(s, path, &len, whole), &len, buf);
     for (size_t i = 0; i < s->nf; i++)
         if (strlen(s->f[i].path) == len && memcmp(s->f[i].path, path, len) == 0)
             return i;
@@ -269,10 +281,8 @@ static void on_seek(handle *h, const siot_event *e, const siot_funcdesc *f, cons
 
 static void pathset_add(stager *s, pathset *ps, const char *p, size_t len)
 {
-    char buf[PATH_MAX];
-    const char *rel = rp_from_cwd(s->c, p);
-    len -= (size_t)(rel - p);
-    p = lexical_name(rel, &len, buf);
+    char whole[PATH_MAX], buf[PATH_MAX];
+    p = lexical_name(cwd_relative(s, p, &len, whole), &len, buf);
     for (size_t i = ps->n; i-- > 0;)
         if (strlen(ps->p[i]) == len && memcmp(ps->p[i], p, len) == 0)
             return;
