@@ -700,6 +700,9 @@ static void mark_funcs(const siot_node *n, uint8_t *used, uint32_t nfuncs)
 
 static void end_section(siot_vbuf *out, uint8_t tag, const siot_vbuf *payload)
 {
+    /* the room at once: grown by doubling, the file so far would be copied
+     * again at each step (a trace's nodes are most of it) */
+    siot_vbuf_reserve(out, 1 + 10 + payload->len + 4);
     siot_vbuf_u8(out, tag);
     siot_vbuf_uvar(out, payload->len);
     siot_vbuf_put(out, payload->data, payload->len);
@@ -839,6 +842,10 @@ static void nodes_section(siot_node *const *nodes, uint32_t n, const siot_fmap *
                           siot_vbuf *s, siot_vbuf *out)
 {
     s->len = 0;
+    /* An event that repeats nothing takes about 30 bytes: room for that
+     * many at once saves the copies of growing by doubling (as many bytes
+     * again as the section), and a trace of loops asks for little. */
+    siot_vbuf_reserve(s, 16 + (size_t)n * 32);
     siot_vbuf_uvar(s, n);
     for (uint32_t i = 0; i < n; i++)
         enc_node(s, nodes[i], m->id, nranks, exact);
