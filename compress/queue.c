@@ -560,13 +560,15 @@ static int hashes_equal(const siot_queue *q, uint32_t a, uint32_t b, uint32_t L)
 }
 
 /* The last L nodes repeat the L before them: a new loop of 2 (unless it
- * would nest deeper than a reader accepts). 1, 0 or -1 as try_extend. */
-static int try_new_loop(siot_queue *q, uint32_t L, uint64_t h)
+ * would nest deeper than a reader accepts). 1, 0 or -1 as try_extend.
+ * The hashes are checked inline, in fold_once (the last two, then the rest:
+ * in a stream that does not repeat nearly every candidate fails there, and
+ * the call of the whole, with its saved registers, cost as much again);
+ * make_new_loop does the rest. */
+static __attribute__((noinline)) int make_new_loop(siot_queue *q, uint32_t L)
 {
     uint32_t n = q->n;
-    if (2 * L > n || q->hash[n - 1 - L] != h || (L > 1 && q->hash[n - 2 - L] != q->hash[n - 2]) ||
-        !hashes_equal(q, n - 2 * L, n - L, L) || !seq_equal(&q->nodes[n - 2 * L], &q->nodes[n - L], L) ||
-        max_depth(&q->nodes[n - 2 * L], L) >= SIOT_MAX_NEST)
+    if (!seq_equal(&q->nodes[n - 2 * L], &q->nodes[n - L], L) || max_depth(&q->nodes[n - 2 * L], L) >= SIOT_MAX_NEST)
         return 0;
     siot_node *loop = siot_pool_alloc(&q->pool, sizeof *loop);
     siot_node **body = loop ? siot_pool_alloc(&q->pool, L * sizeof *body) : NULL;
@@ -591,6 +593,16 @@ static int try_new_loop(siot_queue *q, uint32_t L, uint64_t h)
     truncate_to(q, n - 2 * L);
     append(q, loop, t0); /* cannot fail: the list just shrank */
     return 1;
+}
+
+static inline int try_new_loop(siot_queue *q, uint32_t L, uint64_t h)
+{
+    uint32_t n = q->n;
+    /* the last two hashes known equal, hashes_equal compares the others */
+    if (2 * L > n || q->hash[n - 1 - L] != h || (L > 1 && q->hash[n - 2 - L] != q->hash[n - 2]) ||
+        (L > 2 && !hashes_equal(q, n - 2 * L, n - L, L - 2)))
+        return 0;
+    return make_new_loop(q, L);
 }
 
 /* One fold at the tail, trying the lengths L = 1, 2, ... up to the window,
