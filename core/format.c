@@ -379,9 +379,11 @@ static uint64_t quantize_bins(const siot_hist *h, uint64_t nz, uint8_t q[SIOT_HB
  * below 1024 ns), two bytes whatever the magnitude. */
 static uint16_t time16(uint64_t ns)
 {
+    if (ns < 1024)
+        return (uint16_t)ns;
     /* the least e with ns >> e < 1024: ns's bit length less 10 */
-    unsigned e = ns >= 1024 ? 54u - (unsigned)__builtin_clzll(ns) : 0;
-    uint64_t m = e ? (ns + (1ULL << (e - 1))) >> e : ns;
+    unsigned e = 54u - (unsigned)__builtin_clzll(ns);
+    uint64_t m = (ns + (1ULL << (e - 1))) >> e;
     if (m >= 1024) {
         m >>= 1;
         e++;
@@ -554,8 +556,9 @@ size_t siot_hist_moments_size(const siot_hist *h)
            (form & HF_M2_INT ? uvar_len(k) : F24_BYTES);
 }
 
-/* count >= 2 in the compact form: uvar mask<<3|form, mean, M2, bins. */
-static void enc_hist_stats(siot_vbuf *b, const siot_hist *h, int exact)
+/* count >= 2 in the compact form: uvar mask<<3|form, mean, M2, bins. Out of
+ * line: put_hist, inline for the single sample of most events, calls it. */
+static __attribute__((noinline)) void enc_hist_stats(siot_vbuf *b, const siot_hist *h, int exact)
 {
     uint8_t q[SIOT_HBINS];
     uint64_t nz = nonzero_bins(h), written = exact ? nz : quantize_bins(h, nz, q);
@@ -584,7 +587,7 @@ static void enc_hist_stats(siot_vbuf *b, const siot_hist *h, int exact)
 /* A histogram's head, up to the moments, at the cursor d: at most five
  * varints, HIST_HEAD_MAX bytes. */
 #define HIST_HEAD_MAX 50u
-static uint8_t *put_hist_head(uint8_t *d, const siot_hist *h, int exact)
+static inline __attribute__((always_inline)) uint8_t *put_hist_head(uint8_t *d, const siot_hist *h, int exact)
 {
     d = put_uvar(d, h->count);
     if (h->count == 0)
@@ -609,7 +612,8 @@ static uint8_t *put_hist_head(uint8_t *d, const siot_hist *h, int exact)
 
 /* A histogram at the cursor (room as put_value's); the moments and bins of
  * two samples or more through enc_hist_stats. */
-static uint8_t *put_hist(siot_vbuf *b, uint8_t *d, const siot_hist *h, int exact, size_t room)
+static inline __attribute__((always_inline)) uint8_t *put_hist(siot_vbuf *b, uint8_t *d, const siot_hist *h,
+                                                              int exact, size_t room)
 {
     d = put_hist_head(d, h, exact);
     if (h->count < 2)
