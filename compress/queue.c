@@ -122,19 +122,21 @@ static siot_node *make_event(siot_queue *q, const siot_raw *r, int64_t dist, con
     n->ranks.n = 1;
     n->ranks.e = &q->self;
     siot_event *e = &n->u.ev;
+    siot_expr *ints = siot_x_int_table();
     e->func = r->func;
     e->site = r->site;
-    e->thread = siot_x_int(p, r->thread);
-    e->parent = siot_x_int(p, dist);
-    e->ret = siot_x_int(p, r->ret);
-    e->err = siot_x_int(p, r->err);
-    e->bytes = siot_x_int(p, r->bytes);
+    e->thread = siot_x_int_in(p, ints, r->thread);
+    e->parent = siot_x_int_in(p, ints, dist);
+    e->ret = siot_x_int_in(p, ints, r->ret);
+    e->err = siot_x_int_in(p, ints, r->err);
+    e->bytes = siot_x_int_in(p, ints, r->bytes);
     e->nargs = r->nargs;
     e->args = siot_pool_alloc(p, (r->nargs ? r->nargs : 1) * sizeof *e->args);
     int ok = e->thread && e->parent && e->ret && e->err && e->bytes && e->args;
     for (uint32_t i = 0; ok && i < r->nargs; i++) { /* integers, the most, inline */
         const siot_rawval *v = &r->args[i];
-        ok = (e->args[i] = v->kind == SIOT_RV_INT ? siot_x_int(p, v->i) : siot_x_from_raw(p, v, pool)) != NULL;
+        ok = (e->args[i] = v->kind == SIOT_RV_INT ? siot_x_int_in(p, ints, v->i) : siot_x_from_raw(p, v, pool)) !=
+             NULL;
     }
     if (!ok) {
         /* Leave the node consistent enough to free. */

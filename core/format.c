@@ -596,7 +596,7 @@ static inline __attribute__((always_inline)) uint8_t *put_hist_head(uint8_t *d, 
         d = put_uvar(d, h->min);
         d = put_uvar(d, h->max - h->min);
     } else {
-        uint16_t lo = time16(h->min), hi = time16(h->max);
+        uint16_t lo = time16(h->min), hi = h->max == h->min ? lo : time16(h->max); /* one sample: min = max */
         *d++ = (uint8_t)lo;
         *d++ = (uint8_t)(lo >> 8);
         *d++ = (uint8_t)hi;
