@@ -841,19 +841,38 @@ static void ranktimes_section(const siot_trace *t, int exact, siot_vbuf *s, siot
     end_section(out, SEC_RANKTIMES, s);
 }
 
-/* fmap ids are the compact ids + 1 (0: unused) */
+/* fmap ids are the compact ids + 1 (0: unused). The section is written in
+ * place in out, not in s and copied (it is most of a trace): its length's
+ * varint is given the bytes that a guess of the length takes, and the
+ * nodes are moved only when the length takes another number of bytes. */
 static void nodes_section(siot_node *const *nodes, uint32_t n, const siot_fmap *m, uint32_t nranks, int exact,
-                          siot_vbuf *s, siot_vbuf *out)
+                          siot_vbuf *out)
 {
-    s->len = 0;
     /* An event that repeats nothing takes about 30 bytes: room for that
      * many at once saves the copies of growing by doubling (as many bytes
      * again as the section), and a trace of loops asks for little. */
-    siot_vbuf_reserve(s, 16 + (size_t)n * 32);
-    siot_vbuf_uvar(s, n);
+    size_t guess = 16 + (size_t)n * 32, head = out->len;
+    unsigned k = uvar_len(guess);
+    if (!siot_vbuf_reserve(out, 1 + k + guess + 4))
+        return;
+    out->len = head + 1 + k;
+    siot_vbuf_uvar(out, n);
     for (uint32_t i = 0; i < n; i++)
-        enc_node(s, nodes[i], m->id, nranks, exact);
-    end_section(out, SEC_NODES, s);
+        enc_node(out, nodes[i], m->id, nranks, exact);
+    size_t len = out->len - head - 1 - k;
+    unsigned kk = uvar_len(len);
+    if (kk > k && !siot_vbuf_reserve(out, kk - k))
+        return;
+    if (out->oom)
+        return;
+    if (kk != k)
+        memmove(out->data + head + 1 + kk, out->data + head + 1 + k, len);
+    uint8_t tag = SEC_NODES;
+    out->data[head] = tag;
+    put_uvar(out->data + head + 1, len);
+    out->len = head + 1 + kk + len;
+    uint32_t crc = siot_crc32(0, &tag, 1);
+    siot_vbuf_u32le(out, siot_crc32(crc, out->data + head + 1 + kk, len));
 }
 
 static void end_marker(uint32_t nsec, siot_vbuf *s, siot_vbuf *out)
@@ -867,12 +886,8 @@ int siot_nodes_section(siot_node *const *nodes, uint32_t n, siot_fmap *m, siot_v
 {
     for (uint32_t i = 0; i < n; i++)
         fmap_mark(m, nodes[i]);
-    siot_vbuf s;
-    siot_vbuf_init(&s);
-    nodes_section(nodes, n, m, 0, 0, &s, out); /* a rank's part: its own rank lists */
-    int oom = s.oom || out->oom;
-    siot_vbuf_free(&s);
-    return oom ? -1 : 0;
+    nodes_section(nodes, n, m, 0, 0, out); /* a rank's part: its own rank lists */
+    return out->oom ? -1 : 0;
 }
 
 int siot_block_tables(const siot_trace *t, const siot_fmap *m, siot_vbuf *out)
@@ -938,7 +953,7 @@ static int encode(const siot_trace *t, siot_vbuf *out, int exact)
     funcs_section(t->funcs, &m, &s, out);
     sites_section(t, &s, out);
     ranktimes_section(t, exact, &s, out);
-    nodes_section(t->top, t->ntop, &m, t->nranks, exact, &s, out);
+    nodes_section(t->top, t->ntop, &m, t->nranks, exact, out);
     end_marker(5, &s, out);
     int oom = s.oom || out->oom;
     siot_fmap_free(&m);
@@ -1004,7 +1019,7 @@ int siot_section_sizes(const siot_trace *t, uint64_t out[SIOT_NSECTION_SIZES])
     out[3] = o.len - at, at = o.len;
     ranktimes_section(t, 0, &s, &o);
     out[4] = o.len - at, at = o.len;
-    nodes_section(t->top, t->ntop, &m, t->nranks, 0, &s, &o);
+    nodes_section(t->top, t->ntop, &m, t->nranks, 0, &o);
     out[5] = o.len - at, at = o.len;
     end_marker(5, &s, &o);
     out[6] = o.len - at;
