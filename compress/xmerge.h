@@ -51,10 +51,17 @@ static inline siot_expr *siot_x_int_table(void)
 }
 static inline siot_expr *siot_x_int_in(siot_pool *p, siot_expr *table, int64_t v)
 {
-    if (__builtin_expect(table != 0, 1) &&
-        (uint64_t)v - (uint64_t)(int64_t)SIOT_X_INTERN_LO < (uint64_t)(SIOT_X_INTERN_HI - SIOT_X_INTERN_LO))
+    if (__builtin_expect(table == 0, 0))
+        return siot_x_int_made(p, v);
+    if ((uint64_t)v - (uint64_t)(int64_t)SIOT_X_INTERN_LO < (uint64_t)(SIOT_X_INTERN_HI - SIOT_X_INTERN_LO))
         return &table[v - SIOT_X_INTERN_LO];
-    return siot_x_int_made(p, v);
+    /* siot_x_int_made's own constant, inline: an offset, a size */
+    siot_expr *x = siot_pool_alloc(p, sizeof *x);
+    if (x) {
+        x->tag = SIOT_X_CONST;
+        x->base = v;
+    }
+    return x;
 }
 /* Pattern form of a string: text and numeric fields (checkpoint-001-3.nc ->
  * "checkpoint-", 1 (%03d), "-", 3, ".nc"). */
