@@ -512,7 +512,7 @@ static unsigned max_depth(siot_node *const *v, uint32_t n)
     return d;
 }
 
-static void note_seen(siot_queue *q)
+static inline void note_seen(siot_queue *q)
 {
     uint32_t pos = q->n - 1;
     uint64_t h = q->hash[pos];

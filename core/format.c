@@ -626,7 +626,7 @@ static inline __attribute__((always_inline)) uint8_t *put_hist(siot_vbuf *b, uin
 /* Minor 1: a node of every rank [0, nranks) (most of them) has bit 128 set
  * in its kind byte and no rank list. */
 #define KIND_ALL_RANKS 128u
-static int all_ranks(const siot_ranklist *rl, uint32_t nranks)
+static inline int all_ranks(const siot_ranklist *rl, uint32_t nranks)
 {
     if (rl->n != 1 || rl->e[0].start != 0)
         return 0;
