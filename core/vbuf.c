@@ -266,12 +266,14 @@ __attribute__((target("pclmul,sse4.1"))) static uint32_t crc_fold(uint32_t crc, 
     const __m128i poly = _mm_set_epi64x(0x01f7011641, 0x01db710641);
     __m128i x1 = LOAD16(buf), x2 = LOAD16(buf + 16), x3 = LOAD16(buf + 32), x4 = LOAD16(buf + 48), x5;
     x1 = _mm_xor_si128(x1, _mm_cvtsi32_si128((int)crc));
+/* one 16-byte lane x folded over the next 16 bytes at p, by constants k */
+#define FOLD16(x, k, p) \
+    _mm_xor_si128(_mm_xor_si128(_mm_clmulepi64_si128(x, k, 0x11), _mm_clmulepi64_si128(x, k, 0x00)), LOAD16(p))
     for (buf += 64, len -= 64; len >= 64; buf += 64, len -= 64) {
-        __m128i *v[4] = {&x1, &x2, &x3, &x4};
-        for (int i = 0; i < 4; i++) {
-            __m128i lo = _mm_clmulepi64_si128(*v[i], k1k2, 0x00), hi = _mm_clmulepi64_si128(*v[i], k1k2, 0x11);
-            *v[i] = _mm_xor_si128(_mm_xor_si128(hi, lo), LOAD16(buf + 16 * i));
-        }
+        x1 = FOLD16(x1, k1k2, buf);
+        x2 = FOLD16(x2, k1k2, buf + 16);
+        x3 = FOLD16(x3, k1k2, buf + 32);
+        x4 = FOLD16(x4, k1k2, buf + 48);
     }
     __m128i rest[3] = {x2, x3, x4};
     for (int i = 0; i < 3; i++) { /* four into one */
