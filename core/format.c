@@ -346,6 +346,15 @@ static uint64_t nonzero_bins(const siot_hist *h)
 /* nz: nonzero_bins(h). Returns the mask of the nonzero q[i]. */
 static uint64_t quantize_bins(const siot_hist *h, uint64_t nz, uint8_t q[SIOT_HBINS])
 {
+    if (h->count <= 255) { /* every sample is 1/255 of the count or more: no bin folds */
+        memset(q, 0, SIOT_HBINS);
+        for (uint64_t m = nz; m; m &= m - 1) {
+            unsigned i = (unsigned)__builtin_ctzll(m);
+            uint64_t v = ((uint64_t)h->bins[i] * 255 + h->count / 2) / h->count;
+            q[i] = (uint8_t)(v == 0 ? 1 : v > 255 ? 255 : v);
+        }
+        return nz;
+    }
     uint64_t c[SIOT_HBINS] = {0};
     for (uint64_t m = nz; m; m &= m - 1)
         c[__builtin_ctzll(m)] = h->bins[__builtin_ctzll(m)];
