@@ -300,10 +300,10 @@ uint32_t siot_crc32(uint32_t crc, const void *p, size_t n)
 {
     const uint8_t *s = p;
 #ifdef CRC_FOLD
-    static int fold = -1; /* the processor has PCLMULQDQ and SSE4.1 (a race sets the same value) */
-    if (fold < 0)
-        fold = __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse4.1");
-    if (n >= 64 && fold) {
+    /* the processor has PCLMULQDQ and SSE4.1: asked each time (a load once
+     * libgcc's table is filled; init in case no constructor has run yet),
+     * not kept in a flag that threads would race on */
+    if (n >= 64 && (__builtin_cpu_init(), __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse4.1"))) {
         size_t whole = n & ~(size_t)15;
         crc = ~crc_fold(~crc, s, whole);
         s += whole;
