@@ -122,19 +122,21 @@ static siot_node *make_event(siot_queue *q, const siot_raw *r, int64_t dist, con
     n->ranks.n = 1;
     n->ranks.e = &q->self;
     siot_event *e = &n->u.ev;
+    siot_expr *ints = siot_x_int_table();
     e->func = r->func;
     e->site = r->site;
-    e->thread = siot_x_int(p, r->thread);
-    e->parent = siot_x_int(p, dist);
-    e->ret = siot_x_int(p, r->ret);
-    e->err = siot_x_int(p, r->err);
-    e->bytes = siot_x_int(p, r->bytes);
+    e->thread = siot_x_int_in(p, ints, r->thread);
+    e->parent = siot_x_int_in(p, ints, dist);
+    e->ret = siot_x_int_in(p, ints, r->ret);
+    e->err = siot_x_int_in(p, ints, r->err);
+    e->bytes = siot_x_int_in(p, ints, r->bytes);
     e->nargs = r->nargs;
     e->args = siot_pool_alloc(p, (r->nargs ? r->nargs : 1) * sizeof *e->args);
     int ok = e->thread && e->parent && e->ret && e->err && e->bytes && e->args;
     for (uint32_t i = 0; ok && i < r->nargs; i++) { /* integers, the most, inline */
         const siot_rawval *v = &r->args[i];
-        ok = (e->args[i] = v->kind == SIOT_RV_INT ? siot_x_int(p, v->i) : siot_x_from_raw(p, v, pool)) != NULL;
+        ok = (e->args[i] = v->kind == SIOT_RV_INT ? siot_x_int_in(p, ints, v->i) : siot_x_from_raw(p, v, pool)) !=
+             NULL;
     }
     if (!ok) {
         /* Leave the node consistent enough to free. */
@@ -273,9 +275,13 @@ static void truncate_to(siot_queue *q, uint32_t n)
     q->n = n;
 }
 
+/* Past 4096 nodes the six arrays grow fourfold: each growth copies them
+ * (realloc), and a stream that does not fold grows them by a node a call;
+ * copied and first touched, they cost a third of what doubling costs.
+ * Untouched, the room ahead costs address space only. */
 static int grow_list(siot_queue *q)
 {
-    uint32_t cap = q->cap ? q->cap * 2 : 256;
+    uint32_t cap = !q->cap ? 256 : q->cap < 4096 || q->cap > UINT32_MAX / 8 ? q->cap * 2 : q->cap * 4;
     siot_node **nodes = siot_realloc(q->nodes, cap * sizeof *nodes);
     if (nodes)
         q->nodes = nodes;
@@ -506,7 +512,7 @@ static unsigned max_depth(siot_node *const *v, uint32_t n)
     return d;
 }
 
-static void note_seen(siot_queue *q)
+static inline void note_seen(siot_queue *q)
 {
     uint32_t pos = q->n - 1;
     uint64_t h = q->hash[pos];
@@ -560,13 +566,15 @@ static int hashes_equal(const siot_queue *q, uint32_t a, uint32_t b, uint32_t L)
 }
 
 /* The last L nodes repeat the L before them: a new loop of 2 (unless it
- * would nest deeper than a reader accepts). 1, 0 or -1 as try_extend. */
-static int try_new_loop(siot_queue *q, uint32_t L, uint64_t h)
+ * would nest deeper than a reader accepts). 1, 0 or -1 as try_extend.
+ * The hashes are checked inline, in fold_once (the last two, then the rest:
+ * in a stream that does not repeat nearly every candidate fails there, and
+ * the call of the whole, with its saved registers, cost as much again);
+ * make_new_loop does the rest. */
+static __attribute__((noinline)) int make_new_loop(siot_queue *q, uint32_t L)
 {
     uint32_t n = q->n;
-    if (2 * L > n || q->hash[n - 1 - L] != h || (L > 1 && q->hash[n - 2 - L] != q->hash[n - 2]) ||
-        !hashes_equal(q, n - 2 * L, n - L, L) || !seq_equal(&q->nodes[n - 2 * L], &q->nodes[n - L], L) ||
-        max_depth(&q->nodes[n - 2 * L], L) >= SIOT_MAX_NEST)
+    if (!seq_equal(&q->nodes[n - 2 * L], &q->nodes[n - L], L) || max_depth(&q->nodes[n - 2 * L], L) >= SIOT_MAX_NEST)
         return 0;
     siot_node *loop = siot_pool_alloc(&q->pool, sizeof *loop);
     siot_node **body = loop ? siot_pool_alloc(&q->pool, L * sizeof *body) : NULL;
@@ -591,6 +599,16 @@ static int try_new_loop(siot_queue *q, uint32_t L, uint64_t h)
     truncate_to(q, n - 2 * L);
     append(q, loop, t0); /* cannot fail: the list just shrank */
     return 1;
+}
+
+static inline int try_new_loop(siot_queue *q, uint32_t L, uint64_t h)
+{
+    uint32_t n = q->n;
+    /* the last two hashes known equal, hashes_equal compares the others */
+    if (2 * L > n || q->hash[n - 1 - L] != h || (L > 1 && q->hash[n - 2 - L] != q->hash[n - 2]) ||
+        (L > 2 && !hashes_equal(q, n - 2 * L, n - L, L - 2)))
+        return 0;
+    return make_new_loop(q, L);
 }
 
 /* One fold at the tail, trying the lengths L = 1, 2, ... up to the window,

@@ -41,6 +41,28 @@ static inline siot_expr *siot_x_int(siot_pool *p, int64_t v)
         return &siot_x_interned[v - SIOT_X_INTERN_LO];
     return siot_x_int_made(p, v);
 }
+/* siot_x_int for the several values of one event: the table, or NULL
+ * before it is filled (siot_x_int_table), read once instead of for each
+ * value (a store through any pointer between two values makes the compiler
+ * read the flag and the table's address again), and one unsigned compare. */
+static inline siot_expr *siot_x_int_table(void)
+{
+    return __builtin_expect(siot_x_interned_ready, 1) ? siot_x_interned : (siot_expr *)0;
+}
+static inline siot_expr *siot_x_int_in(siot_pool *p, siot_expr *table, int64_t v)
+{
+    if (__builtin_expect(table == 0, 0))
+        return siot_x_int_made(p, v);
+    if ((uint64_t)v - (uint64_t)(int64_t)SIOT_X_INTERN_LO < (uint64_t)(SIOT_X_INTERN_HI - SIOT_X_INTERN_LO))
+        return &table[v - SIOT_X_INTERN_LO];
+    /* siot_x_int_made's own constant, inline: an offset, a size */
+    siot_expr *x = siot_pool_alloc(p, sizeof *x);
+    if (x) {
+        x->tag = SIOT_X_CONST;
+        x->base = v;
+    }
+    return x;
+}
 /* Pattern form of a string: text and numeric fields (checkpoint-001-3.nc ->
  * "checkpoint-", 1 (%03d), "-", 3, ".nc"). */
 siot_expr *siot_x_strpat(siot_pool *p, const char *s, size_t n);

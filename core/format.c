@@ -4,6 +4,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -217,6 +220,39 @@ static void enc_rmod(siot_vbuf *b, const siot_expr *x)
     siot_vbuf_free(&s);
 }
 
+/* A varint through a cursor the caller reserved room for: the nodes
+ * section writes a few dozen bytes an event (hotpath irregular: every call
+ * a node of its own, encoded at the end), and one reserve for several
+ * values costs less than siot_vbuf_uvar's check for each. */
+static inline uint8_t *put_uvar(uint8_t *d, uint64_t v)
+{
+    for (; v >= 0x80; v >>= 7)
+        *d++ = (uint8_t)(v | 0x80);
+    *d++ = (uint8_t)v;
+    return d;
+}
+
+static void enc_expr(siot_vbuf *b, const siot_expr *x);
+
+/* An event's value at the cursor d, which has room for `room` bytes: the
+ * most frequent, a constant, written in place (the bytes enc_expr writes);
+ * any other through enc_expr, after which room is reserved again. NULL once
+ * out of memory (the writes are dropped, as siot_vbuf's are). */
+static inline uint8_t *put_value(siot_vbuf *b, uint8_t *d, const siot_expr *x, size_t room)
+{
+    if (__builtin_expect(x && x->tag == SIOT_X_CONST, 1)) {
+        if (x->base >= -64 && x->base < 64) {
+            *d++ = (uint8_t)(SMALL_CONST_TAG + siot_zigzag(x->base));
+            return d;
+        }
+        *d++ = SIOT_X_CONST;
+        return put_uvar(d, siot_zigzag(x->base));
+    }
+    b->len = (size_t)(d - b->data);
+    enc_expr(b, x);
+    return siot_vbuf_reserve(b, room) ? b->data + b->len : NULL;
+}
+
 static void enc_expr(siot_vbuf *b, const siot_expr *x)
 {
     if (x && x->tag == SIOT_X_RMOD) {
@@ -285,12 +321,46 @@ static void enc_expr(siot_vbuf *b, const siot_expr *x)
 /* Bins as fractions of the count, in 255ths: a bin under 1/255 of the count
  * is folded into its nearest kept neighbour, so the number of bins does not
  * grow with the count as outliers spread out. */
-static void quantize_bins(const siot_hist *h, uint8_t q[SIOT_HBINS])
+/* The histogram's nonzero bins as a bit mask, four at a time (a loop's
+ * histogram has a few bins of 40 set, and the passes below visit those
+ * only). */
+_Static_assert(SIOT_HBINS % 4 == 0 && SIOT_HBINS <= 64, "bins in whole vectors of 4, one mask word");
+static uint64_t nonzero_bins(const siot_hist *h)
 {
-    uint64_t c[SIOT_HBINS];
+    uint64_t m = 0;
+    if (!h->bins)
+        return 0;
+#ifdef __SSE2__
+    const __m128i zero = _mm_setzero_si128();
+    for (unsigned i = 0; i < SIOT_HBINS; i += 4) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(h->bins + i));
+        unsigned z = (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(v, zero)));
+        m |= (uint64_t)(~z & 15u) << i;
+    }
+#else
     for (unsigned i = 0; i < SIOT_HBINS; i++)
-        c[i] = h->bins ? h->bins[i] : 0;
-    for (unsigned i = 0; i < SIOT_HBINS; i++) {
+        m |= (uint64_t)(h->bins[i] != 0) << i;
+#endif
+    return m;
+}
+
+/* nz: nonzero_bins(h). Returns the mask of the nonzero q[i]. */
+static uint64_t quantize_bins(const siot_hist *h, uint64_t nz, uint8_t q[SIOT_HBINS])
+{
+    if (h->count <= 255) { /* every sample is 1/255 of the count or more: no bin folds */
+        memset(q, 0, SIOT_HBINS);
+        for (uint64_t m = nz; m; m &= m - 1) {
+            unsigned i = (unsigned)__builtin_ctzll(m);
+            uint64_t v = ((uint64_t)h->bins[i] * 255 + h->count / 2) / h->count;
+            q[i] = (uint8_t)(v == 0 ? 1 : v > 255 ? 255 : v);
+        }
+        return nz;
+    }
+    uint64_t c[SIOT_HBINS] = {0};
+    for (uint64_t m = nz; m; m &= m - 1)
+        c[__builtin_ctzll(m)] = h->bins[__builtin_ctzll(m)];
+    for (uint64_t m = nz; m; m &= m - 1) {
+        unsigned i = (unsigned)__builtin_ctzll(m);
         if (!c[i] || c[i] * 255 >= h->count)
             continue;
         int to = -1;
@@ -303,22 +373,27 @@ static void quantize_bins(const siot_hist *h, uint8_t q[SIOT_HBINS])
         if (to >= 0) {
             c[to] += c[i];
             c[i] = 0;
+            nz &= ~(1ULL << i); /* to was kept: its bit is set */
         }
     }
-    for (unsigned i = 0; i < SIOT_HBINS; i++) {
-        uint64_t v = c[i] ? (c[i] * 255 + h->count / 2) / h->count : 0;
-        q[i] = (uint8_t)(c[i] && v == 0 ? 1 : v > 255 ? 255 : v);
+    memset(q, 0, SIOT_HBINS);
+    for (uint64_t m = nz; m; m &= m - 1) {
+        unsigned i = (unsigned)__builtin_ctzll(m);
+        uint64_t v = (c[i] * 255 + h->count / 2) / h->count;
+        q[i] = (uint8_t)(v == 0 ? 1 : v > 255 ? 255 : v);
     }
+    return nz;
 }
 
 /* A time in the file form: 6-bit exponent, 10-bit mantissa (0.1%; exact
  * below 1024 ns), two bytes whatever the magnitude. */
 static uint16_t time16(uint64_t ns)
 {
-    unsigned e = 0;
-    while ((ns >> e) >= 1024)
-        e++;
-    uint64_t m = e ? (ns + (1ULL << (e - 1))) >> e : ns;
+    if (ns < 1024)
+        return (uint16_t)ns;
+    /* the least e with ns >> e < 1024: ns's bit length less 10 */
+    unsigned e = 54u - (unsigned)__builtin_clzll(ns);
+    uint64_t m = (ns + (1ULL << (e - 1))) >> e;
     if (m >= 1024) {
         m >>= 1;
         e++;
@@ -409,32 +484,23 @@ static int m2_as_int(const siot_hist *h, unsigned maxlen, uint64_t *k)
 /* Bins as exact counts, the last one implied by the count: when they add up
  * to it, and in the file form only below 255 samples, where the fractions
  * give the counts back exactly anyway. */
-static int bins_exact(const siot_hist *h, unsigned lo, int exact)
+static int bins_exact(const siot_hist *h, uint64_t nz, unsigned lo, int exact)
 {
     if (!h->bins || h->count > UINT32_MAX || (!exact && h->count >= 255))
         return 0;
     uint64_t sum = 0;
-    for (unsigned i = lo; i < SIOT_HBINS; i++)
-        sum += h->bins[i];
+    for (uint64_t m = nz >> lo << lo; m; m &= m - 1)
+        sum += h->bins[__builtin_ctzll(m)];
     return sum == h->count;
 }
 
-static uint64_t bins_mask(const siot_hist *h, const uint8_t *q, unsigned lo, int exact)
-{
-    uint64_t mask = 0;
-    for (unsigned i = lo; i < SIOT_HBINS; i++)
-        if (exact ? (h->bins && h->bins[i]) : q[i])
-            mask |= 1ULL << (i - lo);
-    return mask;
-}
-
+/* mask: bit i - lo for bin i (from lo up) of what is written */
 static void enc_bins(siot_vbuf *b, const siot_hist *h, const uint8_t *q, unsigned lo, uint64_t mask, int form,
                      int exact)
 {
-    for (unsigned i = lo; i < SIOT_HBINS; i++) {
-        if (!(mask >> (i - lo) & 1))
-            continue;
-        if ((form & HF_BINS_EXACT) && (mask >> (i - lo)) == 1)
+    for (uint64_t m = mask; m; m &= m - 1) {
+        unsigned i = lo + (unsigned)__builtin_ctzll(m);
+        if ((form & HF_BINS_EXACT) && (m & (m - 1)) == 0)
             break; /* the last: the count minus the others */
         if (exact || (form & HF_BINS_EXACT))
             siot_vbuf_uvar(b, h->bins[i]);
@@ -500,18 +566,18 @@ size_t siot_hist_moments_size(const siot_hist *h)
            (form & HF_M2_INT ? uvar_len(k) : F24_BYTES);
 }
 
-/* count >= 2 in the compact form: uvar mask<<3|form, mean, M2, bins. */
-static void enc_hist_stats(siot_vbuf *b, const siot_hist *h, int exact)
+/* count >= 2 in the compact form: uvar mask<<3|form, mean, M2, bins. Out of
+ * line: put_hist, inline for the single sample of most events, calls it. */
+static __attribute__((noinline)) void enc_hist_stats(siot_vbuf *b, const siot_hist *h, int exact)
 {
     uint8_t q[SIOT_HBINS];
-    if (!exact)
-        quantize_bins(h, q);
+    uint64_t nz = nonzero_bins(h), written = exact ? nz : quantize_bins(h, nz, q);
     /* Every sample lies in [min, max]: a bit mask of the bins from min's up,
      * then one value per set bit. */
     unsigned lo = mask_anchor(h->min, exact);
-    uint64_t mask = bins_mask(h, q, lo, exact), k = 0;
+    uint64_t mask = written >> lo, k = 0;
     int64_t delta = 0;
-    int form = moments_form(h, exact, &delta, &k) | (bins_exact(h, lo, exact) ? HF_BINS_EXACT : 0);
+    int form = moments_form(h, exact, &delta, &k) | (bins_exact(h, nz, lo, exact) ? HF_BINS_EXACT : 0);
     siot_vbuf_uvar(b, mask << 3 | (uint64_t)form);
     if (form & HF_MEAN_SUM)
         siot_vbuf_svar(b, delta);
@@ -528,32 +594,49 @@ static void enc_hist_stats(siot_vbuf *b, const siot_hist *h, int exact)
     enc_bins(b, h, q, lo, mask, form, exact);
 }
 
-static void enc_hist(siot_vbuf *b, const siot_hist *h, int exact)
+/* A histogram's head, up to the moments, at the cursor d: at most five
+ * varints, HIST_HEAD_MAX bytes. */
+#define HIST_HEAD_MAX 50u
+static inline __attribute__((always_inline)) uint8_t *put_hist_head(uint8_t *d, const siot_hist *h, int exact)
 {
-    siot_vbuf_uvar(b, h->count);
+    d = put_uvar(d, h->count);
     if (h->count == 0)
-        return;
+        return d;
     if (exact) {
-        siot_vbuf_uvar(b, h->min);
-        siot_vbuf_uvar(b, h->max - h->min);
+        d = put_uvar(d, h->min);
+        d = put_uvar(d, h->max - h->min);
     } else {
-        uint16_t lo = time16(h->min), hi = time16(h->max);
-        uint8_t t[4] = {(uint8_t)lo, (uint8_t)(lo >> 8), (uint8_t)hi, (uint8_t)(hi >> 8)};
-        siot_vbuf_put(b, t, 4);
+        uint16_t lo = time16(h->min), hi = h->max == h->min ? lo : time16(h->max); /* one sample: min = max */
+        *d++ = (uint8_t)lo;
+        *d++ = (uint8_t)(lo >> 8);
+        *d++ = (uint8_t)hi;
+        *d++ = (uint8_t)(hi >> 8);
     }
     /* The maximum's rank + 1, shifted: bit 0 says its occurrence is 0 and
      * not written (the first iteration is slowest in most histograms). */
-    siot_vbuf_uvar(b, ((uint64_t)(int64_t)h->max_rank + 1) << 1 | (h->max_occ == 0));
+    d = put_uvar(d, ((uint64_t)(int64_t)h->max_rank + 1) << 1 | (h->max_occ == 0));
     if (h->max_occ != 0)
-        siot_vbuf_uvar(b, h->max_occ);
-    if (h->count >= 2)
-        enc_hist_stats(b, h, exact);
+        d = put_uvar(d, h->max_occ);
+    return d;
+}
+
+/* A histogram at the cursor (room as put_value's); the moments and bins of
+ * two samples or more through enc_hist_stats. */
+static inline __attribute__((always_inline)) uint8_t *put_hist(siot_vbuf *b, uint8_t *d, const siot_hist *h,
+                                                              int exact, size_t room)
+{
+    d = put_hist_head(d, h, exact);
+    if (h->count < 2)
+        return d;
+    b->len = (size_t)(d - b->data);
+    enc_hist_stats(b, h, exact);
+    return siot_vbuf_reserve(b, room) ? b->data + b->len : NULL;
 }
 
 /* Minor 1: a node of every rank [0, nranks) (most of them) has bit 128 set
  * in its kind byte and no rank list. */
 #define KIND_ALL_RANKS 128u
-static int all_ranks(const siot_ranklist *rl, uint32_t nranks)
+static inline int all_ranks(const siot_ranklist *rl, uint32_t nranks)
 {
     if (rl->n != 1 || rl->e[0].start != 0)
         return 0;
@@ -568,6 +651,36 @@ static int all_ranks(const siot_ranklist *rl, uint32_t nranks)
 #define KIND_MAIN_NO_ERRNO 64u
 static int is_zero(const siot_expr *x) { return x && x->tag == SIOT_X_CONST && x->base == 0; }
 
+/* An event after its kind byte and rank list, through one reserve for what
+ * it writes when its values are constants (an event that repeats nothing:
+ * hotpath irregular writes ~30 bytes of them an event at the end of the run,
+ * and a check of the room per value cost more than the writing). */
+static void enc_event(siot_vbuf *b, const siot_event *e, uint32_t func, int quiet, int exact)
+{
+    size_t room = 20 + 11 * (5 + (size_t)e->nargs) + 2 * HIST_HEAD_MAX;
+    if (!siot_vbuf_reserve(b, room))
+        return;
+    uint8_t *d = put_uvar(put_uvar(b->data + b->len, func), e->site);
+    if (!quiet)
+        d = put_value(b, d, e->thread, room);
+    if (d)
+        d = put_value(b, d, e->parent, room);
+    if (d)
+        d = put_value(b, d, e->ret, room);
+    if (d && !quiet)
+        d = put_value(b, d, e->err, room);
+    if (d)
+        d = put_value(b, d, e->bytes, room);
+    for (uint32_t i = 0; d && i < e->nargs; i++)
+        d = put_value(b, d, e->args[i], room);
+    if (d)
+        d = put_hist(b, d, &e->comp, exact, room);
+    if (d)
+        d = put_hist(b, d, &e->dur, exact, room);
+    if (d)
+        b->len = (size_t)(d - b->data);
+}
+
 static void enc_node(siot_vbuf *b, const siot_node *n, const uint32_t *fmap, uint32_t nranks, int exact)
 {
     const siot_event *e = n->kind == SIOT_N_EVENT ? &n->u.ev : NULL;
@@ -579,19 +692,7 @@ static void enc_node(siot_vbuf *b, const siot_node *n, const uint32_t *fmap, uin
         enc_ranklist(b, &n->ranks);
     }
     if (e) {
-        siot_vbuf_uvar(b, fmap ? fmap[e->func] - 1 : e->func);
-        siot_vbuf_uvar(b, e->site);
-        if (!quiet)
-            enc_expr(b, e->thread);
-        enc_expr(b, e->parent);
-        enc_expr(b, e->ret);
-        if (!quiet)
-            enc_expr(b, e->err);
-        enc_expr(b, e->bytes);
-        for (uint32_t i = 0; i < e->nargs; i++)
-            enc_expr(b, e->args[i]);
-        enc_hist(b, &e->comp, exact);
-        enc_hist(b, &e->dur, exact);
+        enc_event(b, e, fmap ? fmap[e->func] - 1 : e->func, quiet != 0, exact);
     } else {
         enc_expr(b, n->u.loop.count);
         siot_vbuf_uvar(b, n->u.loop.nbody);
@@ -613,6 +714,9 @@ static void mark_funcs(const siot_node *n, uint8_t *used, uint32_t nfuncs)
 
 static void end_section(siot_vbuf *out, uint8_t tag, const siot_vbuf *payload)
 {
+    /* the room at once: grown by doubling, the file so far would be copied
+     * again at each step (a trace's nodes are most of it) */
+    siot_vbuf_reserve(out, 1 + 10 + payload->len + 4);
     siot_vbuf_u8(out, tag);
     siot_vbuf_uvar(out, payload->len);
     siot_vbuf_put(out, payload->data, payload->len);
@@ -747,15 +851,38 @@ static void ranktimes_section(const siot_trace *t, int exact, siot_vbuf *s, siot
     end_section(out, SEC_RANKTIMES, s);
 }
 
-/* fmap ids are the compact ids + 1 (0: unused) */
+/* fmap ids are the compact ids + 1 (0: unused). The section is written in
+ * place in out, not in s and copied (it is most of a trace): its length's
+ * varint is given the bytes that a guess of the length takes, and the
+ * nodes are moved only when the length takes another number of bytes. */
 static void nodes_section(siot_node *const *nodes, uint32_t n, const siot_fmap *m, uint32_t nranks, int exact,
-                          siot_vbuf *s, siot_vbuf *out)
+                          siot_vbuf *out)
 {
-    s->len = 0;
-    siot_vbuf_uvar(s, n);
+    /* An event that repeats nothing takes about 30 bytes: room for that
+     * many at once saves the copies of growing by doubling (as many bytes
+     * again as the section), and a trace of loops asks for little. */
+    size_t guess = 16 + (size_t)n * 32, head = out->len;
+    unsigned k = uvar_len(guess);
+    if (!siot_vbuf_reserve(out, 1 + k + guess + 4))
+        return;
+    out->len = head + 1 + k;
+    siot_vbuf_uvar(out, n);
     for (uint32_t i = 0; i < n; i++)
-        enc_node(s, nodes[i], m->id, nranks, exact);
-    end_section(out, SEC_NODES, s);
+        enc_node(out, nodes[i], m->id, nranks, exact);
+    size_t len = out->len - head - 1 - k;
+    unsigned kk = uvar_len(len);
+    if (kk > k && !siot_vbuf_reserve(out, kk - k))
+        return;
+    if (out->oom)
+        return;
+    if (kk != k)
+        memmove(out->data + head + 1 + kk, out->data + head + 1 + k, len);
+    uint8_t tag = SEC_NODES;
+    out->data[head] = tag;
+    put_uvar(out->data + head + 1, len);
+    out->len = head + 1 + kk + len;
+    uint32_t crc = siot_crc32(0, &tag, 1);
+    siot_vbuf_u32le(out, siot_crc32(crc, out->data + head + 1 + kk, len));
 }
 
 static void end_marker(uint32_t nsec, siot_vbuf *s, siot_vbuf *out)
@@ -769,12 +896,8 @@ int siot_nodes_section(siot_node *const *nodes, uint32_t n, siot_fmap *m, siot_v
 {
     for (uint32_t i = 0; i < n; i++)
         fmap_mark(m, nodes[i]);
-    siot_vbuf s;
-    siot_vbuf_init(&s);
-    nodes_section(nodes, n, m, 0, 0, &s, out); /* a rank's part: its own rank lists */
-    int oom = s.oom || out->oom;
-    siot_vbuf_free(&s);
-    return oom ? -1 : 0;
+    nodes_section(nodes, n, m, 0, 0, out); /* a rank's part: its own rank lists */
+    return out->oom ? -1 : 0;
 }
 
 int siot_block_tables(const siot_trace *t, const siot_fmap *m, siot_vbuf *out)
@@ -840,7 +963,7 @@ static int encode(const siot_trace *t, siot_vbuf *out, int exact)
     funcs_section(t->funcs, &m, &s, out);
     sites_section(t, &s, out);
     ranktimes_section(t, exact, &s, out);
-    nodes_section(t->top, t->ntop, &m, t->nranks, exact, &s, out);
+    nodes_section(t->top, t->ntop, &m, t->nranks, exact, out);
     end_marker(5, &s, out);
     int oom = s.oom || out->oom;
     siot_fmap_free(&m);
@@ -877,7 +1000,9 @@ size_t siot_expr_size(const siot_expr *x, siot_vbuf *scratch)
 size_t siot_hist_size(const siot_hist *h, siot_vbuf *scratch)
 {
     scratch->len = 0;
-    enc_hist(scratch, h, 0);
+    uint8_t *d = siot_vbuf_reserve(scratch, HIST_HEAD_MAX) ? put_hist(scratch, scratch->data, h, 0, 0) : NULL;
+    if (d)
+        scratch->len = (size_t)(d - scratch->data);
     return scratch->len;
 }
 
@@ -919,7 +1044,7 @@ int siot_section_sizes(const siot_trace *t, uint64_t out[SIOT_NSECTION_SIZES])
     out[3] = o.len - at, at = o.len;
     ranktimes_section(t, 0, &s, &o);
     out[4] = o.len - at, at = o.len;
-    nodes_section(t->top, t->ntop, &m, t->nranks, 0, &s, &o);
+    nodes_section(t->top, t->ntop, &m, t->nranks, 0, &o);
     out[5] = o.len - at, at = o.len;
     end_marker(5, &s, &o);
     out[6] = o.len - at;

@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 void siot_vbuf_init(siot_vbuf *b) { memset(b, 0, sizeof *b); }
 
@@ -207,42 +208,9 @@ const uint8_t *siot_rd_bytes(siot_rd *r, size_t *len, size_t max)
     return p;
 }
 
-/* CRC-32 (IEEE 802.3, reflected), table built on first use. */
-/* CRC-32 (the zlib polynomial) eight bytes at a time ("slicing by 8"):
- * crc_table[k][i] is the CRC of byte i followed by k zero bytes, so the
- * eight lookups of one step are independent of each other. */
-static uint32_t crc_table[8][256];
-static int crc_ready;
-
-static void crc_init(void)
-{
-    for (uint32_t i = 0; i < 256; i++) {
-        uint32_t c = i;
-        for (int k = 0; k < 8; k++)
-            c = (c & 1) ? 0xedb88320u ^ (c >> 1) : c >> 1;
-        crc_table[0][i] = c;
-    }
-    for (uint32_t i = 0; i < 256; i++)
-        for (int k = 1; k < 8; k++)
-            crc_table[k][i] = (crc_table[k - 1][i] >> 8) ^ crc_table[0][crc_table[k - 1][i] & 0xff];
-    crc_ready = 1;
-}
-
-static inline uint32_t le32(const uint8_t *s) { return s[0] | (uint32_t)s[1] << 8 | (uint32_t)s[2] << 16 | (uint32_t)s[3] << 24; }
-
-uint32_t siot_crc32(uint32_t crc, const void *p, size_t n)
-{
-    if (!crc_ready)
-        crc_init();
-    const uint8_t *s = p;
-    crc = ~crc;
-    for (; n >= 8; s += 8, n -= 8) {
-        uint32_t lo = crc ^ le32(s), hi = le32(s + 4);
-        crc = crc_table[7][lo & 0xff] ^ crc_table[6][(lo >> 8) & 0xff] ^ crc_table[5][(lo >> 16) & 0xff] ^
-              crc_table[4][lo >> 24] ^ crc_table[3][hi & 0xff] ^ crc_table[2][(hi >> 8) & 0xff] ^
-              crc_table[1][(hi >> 16) & 0xff] ^ crc_table[0][hi >> 24];
-    }
-    while (n--)
-        crc = crc_table[0][(crc ^ *s++) & 0xff] ^ (crc >> 8);
-    return ~crc;
-}
+/* CRC-32 (IEEE 802.3, the zlib polynomial, reflected): zlib's own, which
+ * every program of the tool links for the packed form (core/pack.h). It has
+ * no state to set up (Debian's zlib has its tables built in), so threads
+ * and a signal handler may call it. (zlib answers 0 for a NULL buffer,
+ * whatever the CRC so far: nothing to add is answered here.) */
+uint32_t siot_crc32(uint32_t crc, const void *p, size_t n) { return n ? (uint32_t)crc32_z(crc, p, n) : crc; }

@@ -283,6 +283,11 @@ static int gather_nodes(siot_trace *t, uint64_t n)
             at[ntq] = 0;
             tqs[ntq++] = tq;
         }
+    if (ntq == 1 && n <= tqs[0]->q.n) { /* one thread: its list as it is, not a node at a time */
+        memcpy(t->top, tqs[0]->q.nodes, n * sizeof *t->top);
+        t->ntop = (uint32_t)n;
+        return 0;
+    }
     for (t->ntop = 0; t->ntop < n; t->ntop++) {
         uint32_t best = 0;
         for (uint32_t k = 1; k < ntq; k++)
