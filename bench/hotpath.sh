@@ -83,8 +83,12 @@ run() {
 # Under valgrind a clock read is slow enough that the TSC's scale cannot be
 # measured (src/clock.h): the clock is set to CLOCK_MONOTONIC so that every
 # run counts the same path. Natively the TSC path costs fewer instructions.
+# The file is written unpacked (SIOT_PACK=0, or PACK=1): the table counts
+# the recording and the encoding, as before the packed form; what packing
+# adds at the end of the run is the line under the table.
 instructions() { # BUILD SHAPE N: user-space instructions of the whole run
-    run "$1" "$2" "$3" env SIOT_CLOCK=monotonic valgrind --tool=callgrind --callgrind-out-file="$TMP/cg.out" > /dev/null
+    run "$1" "$2" "$3" env SIOT_CLOCK=monotonic SIOT_PACK="${PACK:-0}" valgrind --tool=callgrind \
+        --callgrind-out-file="$TMP/cg.out" > /dev/null
     sed -n 's/^summary: *//p' "$TMP/cg.out"
 }
 
@@ -103,7 +107,11 @@ if command -v valgrind > /dev/null; then
             printf " %10s" "${IPC[$b]}"
         done
         printf " %10s\n" "$(( IPC[traced] - IPC[untraced] ))"
+        [ "$s" = irregular ] && irregular_traced=${IPC[traced]}
     done
+    p1=$(PACK=1 instructions traced irregular "$NI")
+    p2=$(PACK=1 instructions traced irregular $((2 * NI)))
+    echo "(the file unpacked; packing it, SIOT_PACK=1, adds $(( (p2 - p1) / NI - irregular_traced )) instructions an irregular event at the end of the run)"
     echo "(8 threads: callgrind runs one thread at a time, so a waiter's spinning on the lock is counted;"
     echo " the ns table is the one to read for contention)"
 else

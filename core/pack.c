@@ -7,6 +7,7 @@
 #include "core/salloc.h"
 
 enum { HEAD = 12 }; /* magic (8) and version (4) */
+#define PACK_SMALL (1u << 20)
 
 /* zlib's memory through salloc, as the rest of the encoder's. */
 static voidpf pack_alloc(voidpf opaque, uInt items, uInt size)
@@ -51,10 +52,12 @@ int siot_pack(const uint8_t *raw, size_t n, siot_vbuf *out)
     size_t start = out->len;
     z_stream z = {.zalloc = pack_alloc, .zfree = pack_free};
     /* raw DEFLATE (no zlib header: the section has its own CRC). Level 6
-     * for a file of one piece (level 9 gains under 1% for twice the time);
-     * level 3 for larger ones, where the time counts at MPI_Finalize: a
-     * 12 MB irregular trace packs in half the time for 4% more bytes. */
-    int level = n > SIOT_PACK_PIECE ? 3 : 6;
+     * up to 1 MiB, where it takes milliseconds (level 9 gains under 1% for
+     * twice the time); level 3 above, where the time counts at
+     * MPI_Finalize: a 12 MB irregular trace packs in half the time for 4%
+     * more bytes (level 6: about 4,200 instructions an event that did not
+     * fold; bench/hotpath.sh). */
+    int level = n > PACK_SMALL ? 3 : 6;
     if (deflateInit2(&z, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK)
         return -1;
     siot_vbuf body;
