@@ -36,12 +36,7 @@ siot_expr *siot_x_int_made(siot_pool *p, int64_t v)
             intern_init();
         return &siot_x_interned[v - INTERN_LO];
     }
-    siot_expr *x = siot_pool_alloc(p, sizeof *x);
-    if (x) {
-        x->tag = SIOT_X_CONST;
-        x->base = v;
-    }
-    return x;
+    return siot_x_int_own(p, v);
 }
 
 /* ------------------------------------------------------------ equality, copies */

@@ -35,6 +35,16 @@ int siot_x_depends(const siot_expr *x, unsigned lvl);
 extern siot_expr siot_x_interned[SIOT_X_INTERN_HI - SIOT_X_INTERN_LO];
 extern int siot_x_interned_ready;
 siot_expr *siot_x_int_made(siot_pool *p, int64_t v);
+/* A constant of its own in the pool (a value outside the shared ones). */
+static inline siot_expr *siot_x_int_own(siot_pool *p, int64_t v)
+{
+    siot_expr *x = siot_pool_alloc(p, sizeof *x);
+    if (x) {
+        x->tag = SIOT_X_CONST;
+        x->base = v;
+    }
+    return x;
+}
 static inline siot_expr *siot_x_int(siot_pool *p, int64_t v)
 {
     if (v >= SIOT_X_INTERN_LO && v < SIOT_X_INTERN_HI && __builtin_expect(siot_x_interned_ready, 1))
@@ -55,13 +65,7 @@ static inline siot_expr *siot_x_int_in(siot_pool *p, siot_expr *table, int64_t v
         return siot_x_int_made(p, v);
     if ((uint64_t)v - (uint64_t)(int64_t)SIOT_X_INTERN_LO < (uint64_t)(SIOT_X_INTERN_HI - SIOT_X_INTERN_LO))
         return &table[v - SIOT_X_INTERN_LO];
-    /* siot_x_int_made's own constant, inline: an offset, a size */
-    siot_expr *x = siot_pool_alloc(p, sizeof *x);
-    if (x) {
-        x->tag = SIOT_X_CONST;
-        x->base = v;
-    }
-    return x;
+    return siot_x_int_own(p, v); /* inline: an offset, a size */
 }
 /* Pattern form of a string: text and numeric fields (checkpoint-001-3.nc ->
  * "checkpoint-", 1 (%03d), "-", 3, ".nc"). */
