@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tests/progs/mpi_check.h"
+
 #define N_WAIT 3
 #define W_BYTES 4096
 #define N_TEST 2
@@ -23,13 +25,6 @@
 
 #define BLOCK (N_WAIT * W_BYTES + N_ALL * A_BYTES)
 
-static void check(int rc, const char *what)
-{
-    if (rc != MPI_SUCCESS) {
-        fprintf(stderr, "iompi: %s failed (%d)\n", what, rc);
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
-}
 
 static void fill(char *buf, int n, int seed)
 {
@@ -42,8 +37,8 @@ static void write_each_waited(MPI_File fh, MPI_Offset base, char *buf)
     for (int i = 0; i < N_WAIT; i++) {
         MPI_Request rq;
         fill(buf, W_BYTES, i);
-        check(MPI_File_iwrite_at(fh, base + (MPI_Offset)i * W_BYTES, buf, W_BYTES, MPI_BYTE, &rq), "iwrite_at");
-        check(MPI_Wait(&rq, MPI_STATUS_IGNORE), "MPI_Wait");
+        CHECK(MPI_File_iwrite_at(fh, base + (MPI_Offset)i * W_BYTES, buf, W_BYTES, MPI_BYTE, &rq));
+        CHECK(MPI_Wait(&rq, MPI_STATUS_IGNORE));
     }
 }
 
@@ -52,9 +47,9 @@ static void read_each_tested(MPI_File fh, MPI_Offset base, char *buf, char *want
     for (int i = 0; i < N_TEST; i++) {
         MPI_Request rq;
         int done = 0;
-        check(MPI_File_iread_at(fh, base + (MPI_Offset)i * R_BYTES, buf, R_BYTES, MPI_BYTE, &rq), "iread_at");
+        CHECK(MPI_File_iread_at(fh, base + (MPI_Offset)i * R_BYTES, buf, R_BYTES, MPI_BYTE, &rq));
         while (!done)
-            check(MPI_Test(&rq, &done, MPI_STATUS_IGNORE), "MPI_Test");
+            CHECK(MPI_Test(&rq, &done, MPI_STATUS_IGNORE));
         fill(want, W_BYTES, i * R_BYTES / W_BYTES);
         if (memcmp(buf, want + (i * R_BYTES) % W_BYTES, R_BYTES) != 0) {
             fprintf(stderr, "iompi: read %d gave other bytes than written\n", i);
@@ -69,11 +64,10 @@ static void write_all_waited(MPI_File fh, MPI_Offset base, char *buf)
     MPI_Status st[N_ALL];
     for (int i = 0; i < N_ALL; i++) {
         fill(buf + i * A_BYTES, A_BYTES, 100 + i);
-        check(MPI_File_iwrite_at(fh, base + (MPI_Offset)(N_WAIT * W_BYTES + i * A_BYTES), buf + i * A_BYTES,
-                                 A_BYTES, MPI_BYTE, &rq[i]),
-              "iwrite_at");
+        CHECK(MPI_File_iwrite_at(fh, base + (MPI_Offset)(N_WAIT * W_BYTES + i * A_BYTES), buf + i * A_BYTES,
+                                 A_BYTES, MPI_BYTE, &rq[i]));
     }
-    check(MPI_Waitall(N_ALL, rq, st), "MPI_Waitall");
+    CHECK(MPI_Waitall(N_ALL, rq, st));
 }
 
 static void exchange(int rank, int size)
@@ -81,9 +75,9 @@ static void exchange(int rank, int size)
     int out = rank, in = -1;
     MPI_Request rq[2];
     MPI_Status st[2];
-    check(MPI_Irecv(&in, 1, MPI_INT, (rank + size - 1) % size, 7, MPI_COMM_WORLD, &rq[0]), "MPI_Irecv");
-    check(MPI_Isend(&out, 1, MPI_INT, (rank + 1) % size, 7, MPI_COMM_WORLD, &rq[1]), "MPI_Isend");
-    check(MPI_Waitall(2, rq, st), "MPI_Waitall (exchange)");
+    CHECK(MPI_Irecv(&in, 1, MPI_INT, (rank + size - 1) % size, 7, MPI_COMM_WORLD, &rq[0]));
+    CHECK(MPI_Isend(&out, 1, MPI_INT, (rank + 1) % size, 7, MPI_COMM_WORLD, &rq[1]));
+    CHECK(MPI_Waitall(2, rq, st));
     if (in != (rank + size - 1) % size) {
         fprintf(stderr, "iompi: received %d\n", in);
         MPI_Abort(MPI_COMM_WORLD, 1);
@@ -98,14 +92,13 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    check(MPI_File_open(MPI_COMM_WORLD, "iompi.dat", MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh),
-          "MPI_File_open");
+    CHECK(MPI_File_open(MPI_COMM_WORLD, "iompi.dat", MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh));
     MPI_Offset base = (MPI_Offset)rank * BLOCK;
     write_each_waited(fh, base, buf);
     read_each_tested(fh, base, buf, want);
     write_all_waited(fh, base, buf);
     exchange(rank, size);
-    check(MPI_File_close(&fh), "MPI_File_close");
+    CHECK(MPI_File_close(&fh));
     MPI_Finalize();
     return 0;
 }

@@ -7,15 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "tests/progs/mpi_check.h"
+
 #define NV 2500
 
-static void check(int err, const char *what)
-{
-    if (err != MPI_SUCCESS) {
-        fprintf(stderr, "iostrided: %s failed\n", what);
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
-}
 
 int main(int argc, char **argv)
 {
@@ -32,16 +27,18 @@ int main(int argc, char **argv)
     MPI_Type_commit(&every_other);
     MPI_File fh;
     MPI_Request rq;
-    check(MPI_File_open(MPI_COMM_SELF, name, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh), "open");
-    check(MPI_File_set_view(fh, 0, MPI_INT, every_other, "native", MPI_INFO_NULL), "set_view");
-    check(MPI_File_iwrite_at(fh, 0, buf, NV, MPI_INT, &rq), "iwrite_at");
-    check(MPI_Wait(&rq, MPI_STATUS_IGNORE), "MPI_Wait (write)");
-    check(MPI_File_iread_at(fh, 0, buf, NV, MPI_INT, &rq), "iread_at");
-    check(MPI_Wait(&rq, MPI_STATUS_IGNORE), "MPI_Wait (read)");
+    CHECK(MPI_File_open(MPI_COMM_SELF, name, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh));
+    CHECK(MPI_File_set_view(fh, 0, MPI_INT, every_other, "native", MPI_INFO_NULL));
+    CHECK(MPI_File_iwrite_at(fh, 0, buf, NV, MPI_INT, &rq));
+    CHECK(MPI_Wait(&rq, MPI_STATUS_IGNORE));
+    CHECK(MPI_File_iread_at(fh, 0, buf, NV, MPI_INT, &rq));
+    CHECK(MPI_Wait(&rq, MPI_STATUS_IGNORE));
     for (int i = 0; i < NV; i++)
-        if (buf[i] != i)
-            check(MPI_ERR_OTHER, "read back");
-    check(MPI_File_close(&fh), "close");
+        if (buf[i] != i) {
+            fprintf(stderr, "iostrided: rank %d read back %d at %d\n", rank, buf[i], i);
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+    CHECK(MPI_File_close(&fh));
     MPI_Type_free(&every_other);
     free(buf);
     MPI_Finalize();
