@@ -712,17 +712,20 @@ static void mark_funcs(const siot_node *n, uint8_t *used, uint32_t nfuncs)
         mark_funcs(n->u.loop.body[i], used, nfuncs);
 }
 
-static void end_section(siot_vbuf *out, uint8_t tag, const siot_vbuf *payload)
+void siot_put_section(siot_vbuf *out, uint8_t tag, const void *payload, size_t len)
 {
     /* the room at once: grown by doubling, the file so far would be copied
      * again at each step (a trace's nodes are most of it) */
-    siot_vbuf_reserve(out, 1 + 10 + payload->len + 4);
+    siot_vbuf_reserve(out, 1 + 10 + len + 4);
     siot_vbuf_u8(out, tag);
-    siot_vbuf_uvar(out, payload->len);
-    siot_vbuf_put(out, payload->data, payload->len);
-    uint32_t crc = siot_crc32(0, &tag, 1);
-    crc = siot_crc32(crc, payload->data, payload->len);
-    siot_vbuf_u32le(out, crc);
+    siot_vbuf_uvar(out, len);
+    siot_vbuf_put(out, payload, len);
+    siot_vbuf_u32le(out, siot_crc32(siot_crc32(0, &tag, 1), payload, len));
+}
+
+static void end_section(siot_vbuf *out, uint8_t tag, const siot_vbuf *payload)
+{
+    siot_put_section(out, tag, payload->data, payload->len);
 }
 
 /* ---- the pieces of a file (also written one by one when a rank spilled) */
@@ -1932,22 +1935,30 @@ static int check_magic(file_dec *fd, const void *p, size_t n)
     return 0;
 }
 
+int siot_rd_section(siot_rd *rd, uint8_t *tag, const uint8_t **payload, uint64_t *len)
+{
+    *tag = siot_rd_u8(rd);
+    *len = siot_rd_uvar(rd);
+    if (rd->err || *len > siot_rd_left(rd) || siot_rd_left(rd) - *len < 4)
+        return SIOT_SECTION_SHORT;
+    *payload = rd->p;
+    rd->p += *len;
+    uint32_t want = siot_rd_u32le(rd);
+    return siot_crc32(siot_crc32(0, tag, 1), *payload, (size_t)*len) != want && siot_format_verify_crc
+               ? SIOT_SECTION_BAD_CRC
+               : 0;
+}
+
 /* The next section's tag and payload, its framing and checksum checked. */
 static int next_section(file_dec *fd, uint8_t *tag, const uint8_t **payload, uint64_t *len)
 {
     siot_rd *rd = &fd->d.rd;
     if (siot_rd_left(rd) == 0)
         return fd_fail(fd, "trace is truncated (no end marker)");
-    *tag = siot_rd_u8(rd);
-    *len = siot_rd_uvar(rd);
-    if (rd->err || *len > siot_rd_left(rd) || siot_rd_left(rd) - *len < 4)
+    int framed = siot_rd_section(rd, tag, payload, len);
+    if (framed == SIOT_SECTION_SHORT)
         return fd_fail(fd, "trace is truncated (a section runs past the end of the file)");
-    *payload = rd->p;
-    rd->p += *len;
-    uint32_t want = siot_rd_u32le(rd);
-    uint32_t crc = siot_crc32(0, tag, 1);
-    crc = siot_crc32(crc, *payload, *len);
-    if (crc != want && siot_format_verify_crc) {
+    if (framed == SIOT_SECTION_BAD_CRC) {
         snprintf(fd->whybuf, sizeof fd->whybuf, "trace is corrupt (checksum mismatch in section %u)", *tag);
         return fd_fail(fd, fd->whybuf);
     }

@@ -82,6 +82,16 @@ int siot_nodes_section(siot_node *const *nodes, uint32_t n, siot_fmap *m, siot_v
 int siot_block_tables(const siot_trace *t, const siot_fmap *m, siot_vbuf *out);
 int siot_file_end(uint32_t nsec, siot_vbuf *out);
 
+/* A section's frame (tag, uvar length, payload, CRC-32 of tag and payload),
+ * shared by the file's sections and the packed form's pieces (core/pack.h).
+ * siot_rd_section reads one: 0; SIOT_SECTION_SHORT when it runs past the
+ * end of rd (rd then failed); SIOT_SECTION_BAD_CRC when its checksum does
+ * not match and siot_format_verify_crc is set (tag, payload and len are set
+ * then, and rd is past it). */
+void siot_put_section(siot_vbuf *out, uint8_t tag, const void *payload, size_t len);
+enum { SIOT_SECTION_SHORT = -1, SIOT_SECTION_BAD_CRC = -2 };
+int siot_rd_section(siot_rd *rd, uint8_t *tag, const uint8_t **payload, uint64_t *len);
+
 /* Parses p[0..n) into t (initialised here), unpacking a packed file first
  * (t->unpacked_bytes its size unpacked). On failure returns -1, leaves a
  * one-line reason in err and t freed. */

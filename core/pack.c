@@ -37,11 +37,7 @@ static int pack_piece(z_stream *z, const uint8_t *piece, size_t n, siot_vbuf *bo
     if (deflate(z, Z_FINISH) != Z_STREAM_END)
         return -1;
     body->len += bound - z->avail_out;
-    uint8_t tag = SIOT_SEC_PACK;
-    siot_vbuf_u8(out, tag);
-    siot_vbuf_uvar(out, body->len);
-    siot_vbuf_put(out, body->data, body->len);
-    siot_vbuf_u32le(out, siot_crc32(siot_crc32(0, &tag, 1), body->data, body->len));
+    siot_put_section(out, SIOT_SEC_PACK, body->data, body->len);
     return out->oom ? -1 : 0;
 }
 
@@ -101,18 +97,14 @@ static int unpack_piece(z_stream *z, siot_rd *rd, siot_vbuf *raw, uint64_t len, 
 /* One PACK section: framing and checksum, then its piece. */
 static int unpack_section(z_stream *z, siot_rd *rd, siot_vbuf *raw, uint64_t budget, const char **why)
 {
-    uint8_t tag = siot_rd_u8(rd);
-    uint64_t len = siot_rd_uvar(rd);
-    if (rd->err || tag != SIOT_SEC_PACK || len > siot_rd_left(rd) || siot_rd_left(rd) - len < 4) {
-        *why = tag != SIOT_SEC_PACK && !rd->err ? "trace is corrupt (a section other than a packed piece in a packed file)"
-                                                : "trace is truncated (a packed piece runs past the end of the file)";
-        return -1;
-    }
-    const uint8_t *payload = rd->p;
-    rd->p += len;
-    uint32_t crc = siot_crc32(siot_crc32(0, &tag, 1), payload, (size_t)len);
-    if (siot_rd_u32le(rd) != crc && siot_format_verify_crc) {
-        *why = "trace is corrupt (checksum mismatch in a packed piece)";
+    uint8_t tag = 0;
+    const uint8_t *payload = NULL;
+    uint64_t len = 0;
+    int framed = siot_rd_section(rd, &tag, &payload, &len);
+    if (framed != 0 || tag != SIOT_SEC_PACK) {
+        *why = framed == SIOT_SECTION_SHORT ? "trace is truncated (a packed piece runs past the end of the file)"
+               : tag != SIOT_SEC_PACK       ? "trace is corrupt (a section other than a packed piece in a packed file)"
+                                            : "trace is corrupt (checksum mismatch in a packed piece)";
         return -1;
     }
     siot_rd piece;

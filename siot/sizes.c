@@ -131,11 +131,11 @@ static int scan_sections(const uint8_t *p, size_t n, uint64_t out[8])
     siot_rd_init(&rd, p + 12, n - 12);
     while (siot_rd_left(&rd) > 0) {
         size_t before = siot_rd_left(&rd);
-        uint8_t tag = siot_rd_u8(&rd);
-        uint64_t len = siot_rd_uvar(&rd);
-        if (rd.err || len > siot_rd_left(&rd) || siot_rd_left(&rd) - len < 4)
+        uint8_t tag;
+        const uint8_t *payload;
+        uint64_t len;
+        if (siot_rd_section(&rd, &tag, &payload, &len) == SIOT_SECTION_SHORT)
             return -1;
-        rd.p += len + 4;
         out[tag & 7] += before - siot_rd_left(&rd);
     }
     return 0;
