@@ -103,8 +103,52 @@ static void check_hist(const siot_hist *h, const refstats *r)
     CHECK(bins_ok);
 }
 
+/* The arena: zeroed 8-aligned blocks; chunks of 2 MiB and more are
+ * mappings of their own aligned on 2 MiB (core/arena.c), whose blocks are
+ * zeroed and keep their contents when the chunks move to another arena. */
+static void test_arena_chunks(void)
+{
+    siot_arena a, b;
+    siot_arena_init(&a);
+    siot_arena_init(&b);
+    const size_t block = 232, n = (12u << 20) / block; /* 12 MiB: chunks 64 KiB .. 4 MiB */
+    int zeroed = 1, aligned8 = 1, huge = 0, huge_aligned = 1;
+    unsigned char *first = NULL, *last = NULL;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char *p = siot_arena_alloc(&a, block);
+        if (!p) {
+            CHECK(p != NULL);
+            break;
+        }
+        for (size_t j = 0; j < block; j++)
+            zeroed &= p[j] == 0;
+        aligned8 &= ((uintptr_t)p & 7) == 0;
+        memset(p, (int)(i & 0xff) | 1, block);
+        first = first ? first : p;
+        last = p;
+    }
+    for (siot_arena_chunk *c = a.head; c; c = c->next)
+        if (c->mapped) {
+            huge++;
+            huge_aligned &= ((uintptr_t)c & ((2u << 20) - 1)) == 0 && c->mapped % (2u << 20) == 0 &&
+                            c->size == c->mapped - sizeof *c;
+        }
+    CHECK(zeroed);
+    CHECK(aligned8);
+    CHECK(huge >= 2); /* 64K+128K+...+2M = 4 MiB - 64K, then 4 MiB chunks */
+    CHECK(huge_aligned);
+    CHECK_EQ_I64(a.used_bytes, n * block);
+    siot_arena_take(&b, &a);
+    CHECK(a.head == NULL && a.used_bytes == 0);
+    CHECK_EQ_I64(b.used_bytes, n * block);
+    CHECK(first && first[0] == 1 && last && last[block - 1] == (((n - 1) & 0xff) | 1));
+    siot_arena_free(&b);
+    CHECK(b.head == NULL && b.used_bytes == 0);
+}
+
 int main(void)
 {
+    test_arena_chunks();
     siot_arena a;
     siot_arena_init(&a);
     siot_vbuf scratch;
