@@ -4,6 +4,7 @@
  *
  * usage: mpirun -np P ioreplay [--root DIR] [--level posix] [--verify] [--explain]
  *                              [--no-compute] [--time-scale X] [--seed N] [--quiet]
+ *                              [--call-timeout S]
  *                              [--progress] FILE */
 
 #include <errno.h>
@@ -27,6 +28,7 @@
 #include "replay/inputs.h"
 #include "replay/order.h"
 #include "replay/progress.h"
+#include "replay/watchdog.h"
 #include "replay/synth.h"
 #include "core/roles.h"
 #include "replay/plan.h"
@@ -80,6 +82,13 @@ static const char *USAGE =
     "  --time-scale X   multiply the simulated computation times by X\n"
     "  --seed N         seed of the random draws from the histograms (default 1)\n"
     "  --quiet          no report at the end\n"
+    "  --call-timeout S a replayed call that has not returned S seconds (default\n"
+    "                   600; 0: never) after twice its longest recorded time\n"
+    "                   (times --time-scale when over 1)\n"
+    "                   ends the replay with a line naming it (exit 1): a\n"
+    "                   collective that another rank left after an I/O error\n"
+    "                   (files in the root that differ from the run's) waits\n"
+    "                   for good in MPICH's and Open MPI's MPI-IO\n"
     "  --progress       rank 0 shows its progress (events done of total, rate,\n"
     "                   time left) on stderr; the default when stderr is a\n"
     "                   terminal, which under mpirun it is not: MPI launchers\n"
@@ -89,15 +98,15 @@ static const char *USAGE =
     "Exit status: 0 when every call at the replayed level was reissued and\n"
     "returned its recorded result (and, with --verify, the round trip is\n"
     "faithful); 1 when calls could not be reissued or returned other results\n"
-    "(counted by function and reason at the end; --explain lists each), or the\n"
-    "round trip differs; 2 bad usage, an unreadable or corrupt trace, a rank\n"
+    "(counted by function and reason at the end; --explain lists each), the\n"
+    "round trip differs, or a call passed --call-timeout; 2 bad usage, an unreadable or corrupt trace, a rank\n"
     "count that does not match the trace, or a root that cannot be used (with\n"
     "one line saying why, before any I/O).\n";
 
 typedef struct opts {
     const char *root, *file, *inputs;
     int posix_level, no_compute, quiet, progress, verify, explain, check;
-    double scale;
+    double scale, call_timeout;
     uint64_t seed;
 } opts;
 
@@ -113,22 +122,15 @@ static int env_rank(void)
     return v ? atoi(v) : 0;
 }
 
-static uint64_t now_ns(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
-
 /* Simulated computation: sleep most of it, spin the end for precision. */
 static void compute_for(uint64_t ns)
 {
-    uint64_t end = now_ns() + ns;
+    uint64_t end = rp_now_ns() + ns;
     if (ns > 2000000) {
         struct timespec t = {(time_t)((ns - 1000000) / 1000000000u), (long)((ns - 1000000) % 1000000000u)};
         nanosleep(&t, NULL);
     }
-    while (now_ns() < end)
+    while (rp_now_ns() < end)
         ;
 }
 
@@ -146,6 +148,7 @@ static int parse(int argc, char **argv, opts *o, const char **why)
     o->root = "siot-replay";
     o->scale = 1.0;
     o->seed = 1;
+    o->call_timeout = 600;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--root") && i + 1 < argc)
@@ -177,6 +180,13 @@ static int parse(int argc, char **argv, opts *o, const char **why)
             o->scale = strtod(argv[++i], &end);
             if (*end || !(o->scale >= 0) || !isfinite(o->scale)) {
                 *why = "--time-scale takes a number >= 0";
+                return -1;
+            }
+        } else if (!strcmp(a, "--call-timeout") && i + 1 < argc) {
+            char *end;
+            o->call_timeout = strtod(argv[++i], &end);
+            if (*end || !(o->call_timeout >= 0) || !isfinite(o->call_timeout)) {
+                *why = "--call-timeout takes a number of seconds >= 0";
                 return -1;
             }
         } else if (!strcmp(a, "--seed") && i + 1 < argc)
@@ -441,7 +451,10 @@ static int replay_event(run *r, const rp_step *st, siot_vbuf *scratch, siot_valu
     r->c.polled = 0;
     r->c.retest_until = 0;
     r->c.read_by_order = r->o.posix_level && st->in_mpiio && SIOT_CLASS_BASE(f->cls) == SIOT_CLASS_read;
+    /* a wait for another rank's computation lasts as long as it, scaled */
+    rp_watch_enter(st->seq, f->name, (uint64_t)((double)e->dur.max * (r->o.scale > 1 ? r->o.scale : 1)));
     int rc = r->fmap[e->func](&r->c, vals, siot_eval_int(e->ret, &st->ctx, 0));
+    rp_watch_leave();
     if (rc != RP_DONE && r->c.polled)
         return POLLED;
     if (rc != RP_DONE) {
@@ -611,16 +624,18 @@ int main(int argc, char **argv)
     if (verify_start(&r, argv) != 0 || start(&r, &argc, &argv) != 0)
         return 2;
     prepare(&r);
+    if (rp_watch_start(r.rank, r.o.call_timeout) != 0)
+        fprintf(stderr, "ioreplay: rank %d: the watchdog thread could not start: --call-timeout is off\n", r.rank);
     stage_inputs(&r);
     PMPI_Barrier(MPI_COMM_WORLD);
-    uint64_t t0 = now_ns();
+    uint64_t t0 = rp_now_ns();
     replay_rank(&r);
     /* aio requests the program never completed, and the bytes of all: an
      * aio call's own event carries none (aio_return reports them) */
     rp_aio_finish(&r.c);
     r.rep[R_READ] += (double)r.c.aio_read_bytes;
     r.rep[R_WRITTEN] += (double)r.c.aio_written_bytes;
-    r.rep[R_REPLAY] = (double)(now_ns() - t0) * 1e-9;
+    r.rep[R_REPLAY] = (double)(rp_now_ns() - t0) * 1e-9;
     r.rep[R_DIFF] = (double)r.c.different_results;
     r.rep[R_REFUSED] = (double)r.c.refused_paths;
     r.rep[R_ORDER] = (double)r.c.order_reads;
