@@ -100,6 +100,13 @@ for r in range(P):
     if len(st) != 1 or (st[0]["array_of_blocklengths"], st[0]["array_of_displacements"], st[0]["array_of_types"]) != \
             ([1, 1], [0, 2 * P * B * 4], [blk, blk]):
         sys.exit("rank %d: MPI_Type_struct %s" % (r, st))
+    # the decoding: get_contents' addresses are what it returned (the
+    # struct's displacements), not the array as the program passed it (-1)
+    gc = [e["args"] for e in mine.get("MPI_Type_get_contents", [])]
+    if len(gc) != 1 or gc[0].get("array_of_addresses") != [0, 2 * P * B * 4] or \
+            gc[0].get("array_of_integers") != [NB, 1, 1]:
+        sys.exit("rank %d: MPI_Type_get_contents %s, want addresses [0, %d] and integers [%d, 1, 1]"
+                 % (r, gc, 2 * P * B * 4, NB))
     view = mine["MPI_File_set_view"][0]["args"]
     w = mine["MPI_File_write"][0]
     if view["filetype"] != st[0]["newtype"] or view["disp"] != r * B * 4 or w["args"]["datatype"] != hv[0]["newtype"] \
@@ -123,7 +130,7 @@ PY
 # every call replayed (MPI_Init and MPI_Finalize by ioreplay itself), none differently
 grep -Eq "calls not replayed +0 +0 +0.0 +0$" ts.report && grep -Eq "different results +0 +0 " ts.report ||
     { cat ts.report >&2; fail "tstruct_f: calls not replayed or with different results"; }
-echo "   MPI_ADDRESS/MPI_TYPE_HVECTOR/MPI_TYPE_STRUCT recorded; the replay wrote the same layout"
+echo "   MPI_ADDRESS/MPI_TYPE_HVECTOR/MPI_TYPE_STRUCT and MPI_TYPE_GET_CONTENTS's addresses recorded; the replay wrote the same layout"
 
 # Fortran unit I/O goes through libgfortran: seen with -static-libgfortran
 # (its calls are --wrap's) and with the shared library (they reach the

@@ -6,7 +6,10 @@
 ! in the file, rank r's blocks are at r*B and (2P + r)*B integers, so the
 ! integers from P*B to 2P*B stay zero (independent writes: Open MPI's
 ! collective buffering fills such holes with whatever its buffer held).
-! See 83-fortran.sh.
+! The file type's layout, made again with MPI_TYPE_CREATE_STRUCT, is then
+! decoded as a library layered on MPI-IO decodes a type it is given
+! (MPI_TYPE_GET_ENVELOPE, MPI_TYPE_GET_CONTENTS): the addresses returned are
+! its displacements, 0 and 2*P*B*4 bytes. See 83-fortran.sh.
 module tstruct_data
   implicit none
   integer, parameter :: B = 4, NB = 2
@@ -21,6 +24,8 @@ program tstruct_f
   integer :: a0, a1
   integer :: blens(NB), displs(NB), types(NB)
   integer :: status(MPI_STATUS_SIZE)
+  integer(kind=MPI_ADDRESS_KIND) :: adispls(NB), gaddrs(NB)
+  integer :: stype, ni, na, nd, comb, gints(NB + 1), gtypes(NB)
   call MPI_Init(ierr)
   call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
   call MPI_Comm_size(MPI_COMM_WORLD, nprocs, ierr)
@@ -41,6 +46,19 @@ program tstruct_f
   types = blk
   call MPI_Type_struct(NB, blens, displs, types, ftype, ierr)
   call MPI_Type_commit(ftype, ierr)
+  adispls(1) = 0
+  adispls(2) = 2 * nprocs * B * 4
+  call MPI_Type_create_struct(NB, blens, adispls, types, stype, ierr)
+  call MPI_Type_get_envelope(stype, ni, na, nd, comb, ierr)
+  if (ni /= NB + 1 .or. na /= NB .or. nd /= NB) call MPI_Abort(MPI_COMM_WORLD, 4, ierr)
+  gaddrs = -1
+  call MPI_Type_get_contents(stype, ni, na, nd, gints, gaddrs, gtypes, ierr)
+  if (gaddrs(1) /= 0 .or. gaddrs(2) /= 2 * nprocs * B * 4) call MPI_Abort(MPI_COMM_WORLD, 5, ierr)
+  ! a derived constituent's handle returned is the caller's to free
+  do i = 1, nd
+    call MPI_Type_free(gtypes(i), ierr)
+  end do
+  call MPI_Type_free(stype, ierr)
   call MPI_File_open(MPI_COMM_WORLD, 'tstruct.out', MPI_MODE_CREATE + MPI_MODE_WRONLY, MPI_INFO_NULL, fh, ierr)
   call MPI_File_set_view(fh, int(rank * B * 4, MPI_OFFSET_KIND), MPI_INTEGER, ftype, 'native', MPI_INFO_NULL, ierr)
   call MPI_File_write(fh, buf, 1, mtype, status, ierr)

@@ -751,6 +751,8 @@ static const role_def ROLES[] = {
      .doc = "`intarr3(N)`: N triples (first, last, stride), as `MPI_Group_range_incl` takes them"},
     {R(aintarr), 0, .rec = "    siot_mpi_put_aints(ev, $k, $n, $L);\n", .rp = "    MPI_Aint *$n = rp_aints(c, &a[$k], $i);\n",
      .fpre = "    MPI_Aint $n_s[64];\n    int64_t $n_n = $L;\n    MPI_Aint *$n = siot_f2c_aints($n_f, sizeof($FI), $n_n, $n_s, 64);\n",
+     /* read again after the call, into the same array: an output (get_contents' addresses) is the call's */
+     .fpost = "    if ($n && ret == MPI_SUCCESS) siot_f2c_aints($n_f, sizeof($FI), $n_n, $n, (int)$n_n);\n",
      .doc_type = "`const MPI_Aint []`",
      .doc = "`aintarr(N)`: array of N values"},
     {R(countarr), NOFORT, .rec = "    siot_mpi_put_counts(ev, $k, $n, $L);\n", .rp = "    MPI_Count *$n = rp_counts(c, &a[$k], $i);\n",
