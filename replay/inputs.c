@@ -29,6 +29,14 @@ typedef struct infile {
     int input;       /* its first access opened it without creating it (1),
                       * or removed it (2: staged empty, its data is the run's) */
     int64_t end, eof; /* the furthest byte read; where a read met the end (-1) */
+    /* Was it there before the run? A size the run saw (lseek to the end,
+     * MPI_File_get_size) on a rank before that rank wrote to it, beyond
+     * anything the whole run wrote or set, was the file's own: a run over
+     * an old output (a benchmark run twice, MPI_MODE_CREATE without a
+     * delete). Appends leave it unknown (their offsets are not followed). */
+    int64_t seen_size, made_end;
+    int wrote_rank; /* the last rank + 1 that wrote to it (the walk goes rank by rank) */
+    int appends;
     patch *p;
     size_t np, cap;
 } infile;
@@ -55,6 +63,7 @@ typedef struct stager {
     handle *h;
     size_t nh, hcap;
     int oom;
+    int rank; /* the rank being walked */
     const rp_state *c; /* the run's working directory (rp_from_cwd) */
     char joined[2 * PATH_MAX]; /* a path under an *at call's directory (path_arg) */
 } stager;
@@ -187,6 +196,17 @@ static int creates(const siot_event *e, const siot_funcdesc *f, const siot_ctx *
     return 1; /* creat, mkstemp and the like */
 }
 
+/* An open for appending: O_APPEND, or an fopen mode "a". */
+static int appends(const siot_event *e, const siot_funcdesc *f, const siot_ctx *c, siot_vbuf *scratch)
+{
+    if (siot_arg_index(f, SIOT_ROLE_oflags) >= 0)
+        return (siot_arg_int(e, f, c, SIOT_ROLE_oflags, 0) & O_APPEND) != 0;
+    int k = siot_arg_index(f, SIOT_ROLE_str);
+    siot_value v;
+    return k >= 0 && (uint32_t)k < e->nargs && siot_eval(e->args[k], c, scratch, &v) == 0 && v.kind == SIOT_V_STR &&
+           v.slen > 0 && v.s[0] == 'a';
+}
+
 static void on_open(stager *s, const siot_event *e, const siot_funcdesc *f, const siot_ctx *c, siot_vbuf *scratch)
 {
     siot_value v;
@@ -202,6 +222,7 @@ static void on_open(stager *s, const siot_event *e, const siot_funcdesc *f, cons
     }
     int64_t ret = siot_eval_int(e->ret, c, -1);
     infile *in = &s->f[file];
+    in->appends |= appends(e, f, c, scratch);
     if (dir)
         in->input = 0;
     else if (in->input < 0 && ret >= 0)
@@ -261,10 +282,27 @@ static void on_read(stager *s, handle *h, const siot_event *e, const siot_funcde
         h->pos = at + bytes;
 }
 
-static void on_seek(handle *h, const siot_event *e, const siot_funcdesc *f, const siot_ctx *c)
+/* A size of the file the rank saw, before it wrote to it itself. */
+static void saw_size(stager *s, infile *in, int64_t size)
+{
+    if (in->wrote_rank != s->rank + 1 && size > in->seen_size)
+        in->seen_size = size;
+}
+
+/* What the run wrote or set up to: the size it can account for. */
+static void made_up_to(stager *s, infile *in, int64_t end)
+{
+    in->wrote_rank = s->rank + 1;
+    if (end > in->made_end)
+        in->made_end = end;
+}
+
+static void on_seek(stager *s, handle *h, const siot_event *e, const siot_funcdesc *f, const siot_ctx *c)
 {
     int64_t ret = siot_eval_int(e->ret, c, -1);
     if (f->retrole == SIOT_ROLE_r_off && ret >= 0) { /* lseek: the new position */
+        if (siot_arg_int(e, f, c, SIOT_ROLE_whence, -1) == SEEK_END)
+            saw_size(s, &s->f[h->file], ret - siot_arg_int(e, f, c, SIOT_ROLE_offset, 0));
         h->pos = ret;
         return;
     }
@@ -352,10 +390,52 @@ static void on_paths(stager *s, const siot_event *e, const siot_funcdesc *f, con
     }
 }
 
+static void on_write(stager *s, handle *h, const siot_event *e, const siot_funcdesc *f, const siot_ctx *c)
+{
+    int has_offset = siot_arg_index(f, SIOT_ROLE_offset) >= 0;
+    int64_t at = has_offset ? siot_arg_int(e, f, c, SIOT_ROLE_offset, 0) : h->pos;
+    int64_t bytes = siot_eval_int(e->bytes, c, 0);
+    made_up_to(s, &s->f[h->file], at + (bytes > 0 ? bytes : 0));
+    if (!has_offset && bytes > 0)
+        h->pos = at + bytes;
+}
+
+/* MPI-IO: a file handle's size as MPI_File_get_size gave it, and the sizes
+ * MPI_File_set_size and MPI_File_preallocate set (the POSIX calls beneath
+ * carry the data written). */
+static void on_mpiio(stager *s, const siot_event *e, const siot_funcdesc *f, const siot_ctx *c, siot_vbuf *scratch)
+{
+    enum { MPIFILE = 2 };
+    unsigned base = SIOT_CLASS_BASE(f->cls);
+    int64_t ret = siot_eval_int(e->ret, c, -1);
+    if (ret != 0)
+        return;
+    if (base == SIOT_CLASS_open) {
+        siot_value v;
+        if (path_arg(s, e, f, c, siot_arg_index(f, SIOT_ROLE_path), scratch, &v) != 0)
+            return;
+        size_t file = file_of(s, v.s, v.slen);
+        if (file == (size_t)-1)
+            s->oom = 1;
+        else
+            bind(s, MPIFILE, siot_arg_int(e, f, c, SIOT_ROLE_newfile, -1), file);
+        return;
+    }
+    handle *h = find_handle(s, MPIFILE, siot_arg_int(e, f, c, SIOT_ROLE_file, -1));
+    if (!h)
+        return;
+    if (strcmp(f->name, "MPI_File_get_size") == 0)
+        saw_size(s, &s->f[h->file], siot_arg_int(e, f, c, SIOT_ROLE_outoff, -1));
+    else if (strcmp(f->name, "MPI_File_set_size") == 0 || strcmp(f->name, "MPI_File_preallocate") == 0)
+        made_up_to(s, &s->f[h->file], siot_arg_int(e, f, c, SIOT_ROLE_offset, 0));
+}
+
 static void on_event(stager *s, const siot_trace *t, const siot_event *e, const siot_ctx *c, siot_vbuf *scratch)
 {
     const siot_funcdesc *f = &t->funcs[e->func];
     on_paths(s, e, f, c, scratch);
+    if (f->layer == SIOT_LAYER_mpiio)
+        on_mpiio(s, e, f, c, scratch);
     if (f->layer != SIOT_LAYER_posix && f->layer != SIOT_LAYER_stdio)
         return;
     unsigned base = SIOT_CLASS_BASE(f->cls);
@@ -373,7 +453,12 @@ static void on_event(stager *s, const siot_trace *t, const siot_event *e, const 
     else if (base == SIOT_CLASS_read && s->f[h->file].input == 1)
         on_read(s, h, e, f, c);
     else if (base == SIOT_CLASS_seek)
-        on_seek(h, e, f, c);
+        on_seek(s, h, e, f, c);
+    else if (base == SIOT_CLASS_write)
+        on_write(s, h, e, f, c);
+    else if (base == SIOT_CLASS_meta && siot_arg_index(f, SIOT_ROLE_offset) >= 0) /* ftruncate, fallocate */
+        made_up_to(s, &s->f[h->file],
+                   siot_arg_int(e, f, c, SIOT_ROLE_offset, 0) + siot_arg_int(e, f, c, SIOT_ROLE_count, 0));
 }
 
 static int walk(stager *s, const siot_trace *t, const char **err)
@@ -389,6 +474,7 @@ static int walk(stager *s, const siot_trace *t, const char **err)
             break;
         }
         s->nh = 0;
+        s->rank = (int)r;
         while (!s->oom && (n = siot_iter_next(&it, &c)))
             on_event(s, t, &n->u.ev, &c, &scratch);
         if (it.err)
@@ -436,9 +522,17 @@ static char merged(const patch *p, int64_t i, char cur)
     return p->byte;
 }
 
+/* The file was there before the run, with at least seen_size bytes. */
+static int was_there(const infile *in)
+{
+    return in->input != 2 && !in->appends && in->seen_size > in->made_end;
+}
+
 static int64_t synthesise(const infile *in, int out)
 {
     int64_t size = in->eof >= in->end ? in->eof : in->end;
+    if (was_there(in) && in->seen_size > size)
+        size = in->seen_size;
     if (syscall(SYS_ftruncate, out, size) != 0)
         return -1;
     char buf[4096];
@@ -528,7 +622,7 @@ void rp_stage_inputs(const siot_trace *t, rp_state *c, const char *inputs_dir, r
     if (walk(&s, t, &res->err) == 0) {
         stage_dirs(&s, c, res);
         for (size_t i = 0; i < s.nf; i++)
-            if (s.f[i].input > 0)
+            if (s.f[i].input > 0 || was_there(&s.f[i]))
                 stage_one(&s.f[i], c, inputs_dir, res);
     }
     pathset_free(&s.dirs);

@@ -7,6 +7,10 @@
  * newline), text that each fscanf format reads in the bytes it consumed
  * (replay/scantext.h); binary data is zeros. With --inputs DIR the real files are
  * copied from DIR instead (DIR/PATH for a recorded path, leading / dropped).
+ * An old output the run wrote over without removing it (MPI_MODE_CREATE
+ * over last run's file) is staged too, at the size the run saw it have
+ * (an lseek to its end, MPI_File_get_size) before it wrote to it, when
+ * that is beyond anything the run wrote or set.
  * Rank 0 only, before any replayed call; written with raw system calls so
  * that a traced replay (--verify) does not record them. A file already in
  * the root is left as it is. The directories that the run's paths went

@@ -503,6 +503,16 @@ int64_t rp_mpi_err_class(int code)
     return cls;
 }
 
+void rp_out_result(rp_state *c, int64_t recorded, int64_t got)
+{
+    if (recorded == got || c->skip_why)
+        return;
+    c->different_results++;
+    c->result_differs = 1;
+    c->result_recorded = recorded;
+    c->result_got = got;
+}
+
 int rp_result(rp_state *c, int64_t recorded, int64_t got)
 {
     if (c->skip_why) /* a replayer of replay= could not reissue the call, and said why */
@@ -511,12 +521,7 @@ int rp_result(rp_state *c, int64_t recorded, int64_t got)
         c->order_reads++;
         return RP_DONE;
     }
-    if (recorded != got) {
-        c->different_results++;
-        c->result_differs = 1;
-        c->result_recorded = recorded;
-        c->result_got = got;
-    }
+    rp_out_result(c, recorded, got);
     return RP_DONE;
 }
 

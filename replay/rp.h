@@ -129,6 +129,9 @@ static inline const char *rp_missing(const rp_state *c, int kind, int64_t id)
 }
 /* Compares the replay's result with the recorded one (for the report). */
 int rp_result(rp_state *c, int64_t recorded, int64_t got);
+/* The same for a value the call wrote (a size, a position): counted as a
+ * different result; the call stays reissued. */
+void rp_out_result(rp_state *c, int64_t recorded, int64_t got);
 /* An MPI return code as traces record it: 0 or the error class. */
 int64_t rp_mpi_err_class(int code);
 

@@ -26,6 +26,10 @@
 # first (MPI_File_delete, unlink) and succeeds: the replay stages them
 # (empty) so that its removals succeed too, faithful; run where they are not,
 # the removals fail in the run and in the replay alike, faithful again.
+# Run again over an old output it does not remove (MPI_MODE_CREATE over it),
+# the size MPI_File_get_size recorded at the open says the file was there:
+# the replay stages it at that size, faithful; over a shorter file in the
+# root, the replay says the size differs (exit 1).
 . "$(dirname "$0")/../lib.sh"
 build_traced inputs
 SRC=$ROOT/tests/progs/inputs.c
@@ -168,4 +172,38 @@ if rm != [("MPI_File_delete", 0), ("unlink", 0)]:
 ' || fail "rerun: the recorded removals"
 [ "$(stat -c %s root-with/out.dat)" = $((2 * NB * 4)) ] || fail "rerun: the replayed out.dat is not 2 ranks x $NB ints"
 echo "   old outputs removed first: staged empty, removals replayed with their results, faithful with and without them"
+# run over an old output it keeps (no delete): the size MPI_File_get_size
+# gave at the open, the old file's (the test wrote it: OLD bytes, larger
+# than anything the run writes), says the file was there; the replay stages
+# it at that size, so that the size, the non-creating opens of the other
+# ranks (POSIX level) and the file's final size are the run's
+OLD=100000
+klevels=default
+[ "$MPI" = mpich ] && klevels="default posix"
+for level in $klevels; do
+    rm -rf orig-keep "root-keep-$level" && mkdir -p orig-keep
+    head -c $OLD /dev/zero > orig-keep/out.dat
+    (cd orig-keep && SIOT_TRACE=$WORK/keep.siot mpirun_np 2 "$WORK/rerun" . keep) || fail "rerun over a kept output"
+    [ "$level" = default ] && { jsonl keep.siot | python3 -c '
+import json, sys
+got = [e["args"]["size"] for e in map(json.loads, sys.stdin) if e["func"] == "MPI_File_get_size"]
+if got != [int(sys.argv[1])] * 2:
+    sys.exit("MPI_File_get_size recorded %s, want the old size %s on both ranks" % (got, sys.argv[1]))
+' $OLD || fail "rerun keep: the recorded size at the open"; }
+    st=0
+    mpirun_np 2 "$B/bin/ioreplay" --verify --explain --level "$level" --root "$WORK/root-keep-$level" keep.siot \
+        > "keep-$level.report" || st=$?
+    [ $st = 0 ] || { cat "keep-$level.report" >&2; fail "rerun over a kept output, $level level: ioreplay --verify exited $st"; }
+    grep -q "^round trip: faithful" "keep-$level.report" || { cat "keep-$level.report" >&2; fail "rerun keep ($level): not faithful"; }
+    [ "$(stat -c %s "root-keep-$level/out.dat")" = "$(stat -c %s orig-keep/out.dat)" ] ||
+        fail "rerun keep ($level): the replayed out.dat is $(stat -c %s "root-keep-$level/out.dat") bytes, the run's $(stat -c %s orig-keep/out.dat)"
+done
+# the same trace replayed over a shorter file already in the root: the size
+# at the open differs, and the replay says so (exit 1, MPI_File_get_size)
+rm -rf root-short && mkdir -p root-short && head -c 10 /dev/zero > root-short/out.dat
+st=0
+mpirun_np 2 "$B/bin/ioreplay" --explain --root "$WORK/root-short" keep.siot > short.report || st=$?
+[ $st = 1 ] && grep -Eq "MPI_File_get_size: returned 10, recorded $OLD" short.report ||
+    { cat short.report >&2; fail "a size at the open other than the run's: exit $st, MPI_File_get_size not listed"; }
+echo "   old output kept: staged at its size ($OLD B), faithful at $klevels; a shorter one in the root: exit 1, MPI_File_get_size listed"
 pass "input deck staged (from the trace, or copied), absolute paths, derived-datatype collective view: faithful at $levels; --check and --explain name what cannot be replayed"

@@ -4,8 +4,11 @@
  * each ignoring an error (the file may not be there), then the ranks create
  * the shared file collectively and write NB ints each, and rank 0 writes
  * its log anew. Exit 3 when the data read back is not what was written.
+ * With "keep", nothing is removed: the shared file is opened over the old
+ * one (MPI_MODE_CREATE without a delete, as a benchmark run twice does),
+ * and its size at the open, MPI_File_get_size's, is the old file's.
  *
- * usage: rerun DIR   (the outputs are DIR/out.dat and DIR/log.txt) */
+ * usage: rerun DIR [keep]   (the outputs are DIR/out.dat and DIR/log.txt) */
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
@@ -21,9 +24,10 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     const char *dir = argc > 1 ? argv[1] : ".";
+    int keep = argc > 2 && strcmp(argv[2], "keep") == 0;
     snprintf(out, sizeof out, "%s/out.dat", dir);
     snprintf(log, sizeof log, "%s/log.txt", dir);
-    if (rank == 0) {
+    if (rank == 0 && !keep) {
         MPI_File_delete(out, MPI_INFO_NULL); /* an error (no such file) is no failure here */
         unlink(log);
     }
@@ -33,6 +37,8 @@ int main(int argc, char **argv)
     for (int i = 0; i < NB; i++)
         v[i] = rank * NB + i;
     MPI_File_open(MPI_COMM_WORLD, out, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh);
+    MPI_Offset at_open;
+    MPI_File_get_size(fh, &at_open);
     MPI_File_write_at_all(fh, (MPI_Offset)rank * NB * sizeof(int), v, NB, MPI_INT, MPI_STATUS_IGNORE);
     MPI_File_read_at_all(fh, (MPI_Offset)rank * NB * sizeof(int), back, NB, MPI_INT, MPI_STATUS_IGNORE);
     MPI_File_close(&fh);

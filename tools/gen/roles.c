@@ -589,7 +589,9 @@ static const role_def ROLES[] = {
      .doc_type = "`DIR *`", .doc = "small id"},
     {R(outint), OWN, .rec = OUT_REC, .rp = OUT_RP, .fpre = OUT_RP, .fpost_hook = outint_fpost, .doc_type = "`int *` (out)",
      .doc = "the value written by the call, -1 if the pointer was NULL; `@index1`: an index the Fortran bindings count from 1"},
-    {R(outoff), OWN, .rec = OUT_REC, .rp = OUT_RP, .fpre = OUT_RP, .fpost = "    if (ret == MPI_SUCCESS) $n_v = *($FI *)$n_f;\n",
+    /* the replay's value against the recorded one: a size (MPI_File_get_size) says the file's state differs */
+    {R(outoff), OWN, .rec = OUT_REC, .rp = OUT_RP, .rp_post = "    if ($ok) rp_out_result(c, rp_i(&a[$k]), (int64_t)$n_v);\n",
+     .fpre = OUT_RP, .fpost = "    if (ret == MPI_SUCCESS) $n_v = *($FI *)$n_f;\n",
      .doc_type = "`MPI_Offset *` / `MPI_Aint *` / `off_t *` (out)", .doc = "the value written by the call"},
     /* An address in memory differs between runs (ASLR) and ranks, so a recorded
      * one could never match its replay and would keep ranks from merging; the
