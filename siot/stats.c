@@ -455,7 +455,11 @@ static void print_human(stats *s, const char *path, FILE *o)
         fprintf(o, "  %-22s %12s %13s %18s\n", LAYER_TITLE[l], a, b, c);
     }
 
-    fprintf(o, "\nTime per function        calls        total         mean          max (rank)\n");
+    int w = 20; /* the longest name called (ncmpi_put_vara_short_all: 24) widens the column */
+    for (uint32_t i = 0; i < t->nfuncs; i++)
+        if (s->fn[i].calls && (int)strlen(t->funcs[i].name) > w)
+            w = (int)strlen(t->funcs[i].name);
+    fprintf(o, "\nTime per function%*s        calls        total         mean          max (rank)\n", w - 20, "");
     for (uint32_t i = 0; i < t->nfuncs; i++) {
         const fnstat *f = &s->fn[i];
         if (!f->calls)
@@ -463,7 +467,7 @@ static void print_human(stats *s, const char *path, FILE *o)
         siot_fmt_ns(a, sizeof a, f->time_ns);
         siot_fmt_ns(b, sizeof b, f->time_ns / (double)f->calls);
         siot_fmt_ns(c, sizeof c, (double)f->max_ns);
-        fprintf(o, "  %-20s %9" PRIu64 " %12s %12s %12s (%d)\n", t->funcs[i].name, f->calls, a, b, c, f->max_rank);
+        fprintf(o, "  %-*s %9" PRIu64 " %12s %12s %12s (%d)\n", w, t->funcs[i].name, f->calls, a, b, c, f->max_rank);
     }
 
     print_files_human(&s->files, o);
