@@ -92,6 +92,17 @@ int64_t siot_h5_new(hid_t id)
     return siot_h_new(SIOT_H_HID, (uintptr_t)id);
 }
 
+/* Did the close (or H5Idec_ref) that just returned take the identifier's
+ * last reference? A close drops one: the identifier lives on while
+ * H5Iinc_ref left it more (netCDF-4 keeps its datasets so), and it is gone
+ * only when HDF5 no longer knows it. HDF5 is asked rather than the
+ * references counted here, so that increments made where nothing is traced
+ * (inside a library built without the wrappers) count too. */
+static int last_reference_gone(hid_t id, int ok)
+{
+    return ok && H5Iis_valid(id) <= 0;
+}
+
 int64_t siot_h5_close(hid_t id, int ok)
 {
     if (id <= 0)
@@ -100,7 +111,9 @@ int64_t siot_h5_close(hid_t id, int ok)
     if (c)
         return c;
     set_base();
-    return ok ? siot_h_release(SIOT_H_HID, (uintptr_t)id) : siot_h_id(SIOT_H_HID, (uintptr_t)id);
+    if (last_reference_gone(id, ok))
+        return siot_h_release(SIOT_H_HID, (uintptr_t)id);
+    return siot_h_id(SIOT_H_HID, (uintptr_t)id);
 }
 
 int64_t siot_h5_space_rank(hid_t space)

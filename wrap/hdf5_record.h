@@ -24,7 +24,9 @@
 
 int64_t siot_h5_id(hid_t id);
 int64_t siot_h5_new(hid_t id);
-/* The id of an identifier being closed; released when ok. */
+/* The id of an identifier a close or H5Idec_ref was given: released when
+ * the call succeeded (ok) and took its last reference (HDF5 no longer knows
+ * it); kept while H5Iinc_ref's references hold it (docs/handles.md). */
 int64_t siot_h5_close(hid_t id, int ok);
 /* Rank of a dataspace (0 when it cannot be told). */
 int64_t siot_h5_space_rank(hid_t space);

@@ -3,7 +3,8 @@
 # process, the sec2 driver): direct chunk I/O with its bytes and the POSIX
 # transfer of exactly the chunk beneath it, a point selection with its
 # coordinates, soft links, objects and committed types, the file size the
-# program was told; ioreplay reproduces the run.
+# program was told; ioreplay reproduces the run. HDF5 ids kept alive by
+# H5Iinc_ref over their closes (tests/progs/h5keep.c, 2 processes, MPI-IO).
 . "$(dirname "$0")/../lib.sh"
 SRC=$ROOT/tests/progs/h5more.c
 $MPICC -std=c11 -O1 -g -I/usr/include/hdf5/$MPI -c "$SRC" -o h5more.o || fail "compile h5more.c"
@@ -63,6 +64,77 @@ print("   direct chunk I/O of %d bytes over exactly one POSIX transfer each, %d 
       "committed type, file size %d" % (B, NPTS, coords, told))
 PY
 roundtrip h5more 1 "$WORK/h5more" out.h5
+# HDF5 identifiers kept by reference counts (tests/progs/h5keep.c, netCDF-4's
+# way, P=2, the MPI-IO driver): a dataset raised by H5Iinc_ref outlives the
+# close that drops one reference. Its reads and closes record the id of its
+# open, no identifier made meanwhile takes that id, the last reference
+# (H5Idec_ref, H5Dclose) releases it, and the file's row counts the bytes.
+# Before, H5Oclose released the id: the reads went to a new id of no file.
+KSRC=$ROOT/tests/progs/h5keep.c
+$MPICC -std=c11 -O1 -g -I/usr/include/hdf5/$MPI -c "$KSRC" -o h5keep.o || fail "compile h5keep.c"
+$MPICC h5keep.o -Wl,@"$B/wrap-hdf5.flags" -o h5keep || fail "link h5keep against the tracer"
+NPER=$(c_define NPER "$KSRC")
+READS=$(c_define READS "$KSRC")
+KP=2
+mpirun_np $KP ./h5keep keep.h5 > /dev/null || fail "h5keep"
+jsonl h5keep.siot > k.jsonl
+"$SIOT" stats --json h5keep.siot > k.stats.json || fail "siot stats --json h5keep.siot"
+python3 - k.jsonl k.stats.json "$NPER" "$READS" "$KP" <<'PY' || fail "HDF5 ids kept by H5Iinc_ref"
+import json, sys
+ev = [json.loads(l) for l in open(sys.argv[1])]
+stats = json.load(open(sys.argv[2]))
+NPER, READS, P = map(int, sys.argv[3:6])
+HID_BASE = 256  # created ids start there (docs/handles.md): smaller results are counts and errors
+
+
+def calls(evs, f):
+    return [e for e in evs if e["func"] == f]
+
+
+def first(evs, f):
+    c = calls(evs, f)
+    if not c:
+        sys.exit("no %s call" % f)
+    return c[0]
+
+
+def check_rank(r):
+    mine = sorted((e for e in ev if e["rank"] == r and e["layer"] == "hdf5"), key=lambda e: e["seq"])
+    reopened = mine[mine.index(calls(mine, "H5Fopen")[0]):]  # after the file was written
+    o, d = first(reopened, "H5Oopen")["ret"], first(reopened, "H5Dopen2")["ret"]
+    if o < HID_BASE or d != o:
+        # at both opens only the access list and the file were open: the id
+        # H5Idec_ref released is the lowest free one again
+        sys.exit("rank %d: H5Oopen made %s, H5Dopen2 %s: the last reference did not release the id" % (r, o, d))
+    reads = calls(reopened, "H5Dread")
+    if len(reads) != READS or any(e["args"]["dset_id"] != o or e["bytes"] != NPER * 4 for e in reads):
+        sys.exit("rank %d: H5Dread on %s of %s bytes; the program reads %d x %d B through dataset %d" %
+                 (r, [e["args"]["dset_id"] for e in reads], [e["bytes"] for e in reads], READS, NPER * 4, o))
+    closed = [e["args"]["object_id"] for e in calls(reopened, "H5Oclose")] + \
+             [e["args"]["dset_id"] for e in calls(reopened, "H5Dclose")] + \
+             [e["args"]["id"] for e in calls(reopened, "H5Idec_ref")]
+    if closed != [o] * 5:
+        sys.exit("rank %d: H5Oclose, H5Dclose x3, H5Idec_ref closed %s, the program closes dataset %d" % (r, closed, o))
+    counts = [e["ret"] for e in calls(reopened, "H5Iinc_ref")] + [e["ret"] for e in calls(reopened, "H5Idec_ref")]
+    if counts != [2, 2, 2, 0]:
+        sys.exit("rank %d: H5Iinc_ref x3, H5Idec_ref returned %s" % (r, counts))
+    made = [e for e in reopened if e["func"] not in ("H5Oopen", "H5Dopen2") and e["ret"] == o]
+    if made:
+        sys.exit("rank %d: the kept dataset's id %d given to %s" % (r, o, [e["func"] for e in made]))
+    return o
+
+
+ids = [check_rank(r) for r in range(P)]
+rows = [f for f in stats["files"] if f["layer"] == "hdf5" and f["name"].endswith("keep.h5")]
+want = (P * READS * NPER * 4, P * NPER * 4)
+if len(rows) != 1 or (rows[0]["bytes_read"], rows[0]["bytes_written"]) != want:
+    sys.exit("hdf5 file rows %s; the program reads %d and writes %d bytes of keep.h5" % (rows, want[0], want[1]))
+print("   kept dataset %s: %d reads through it, its closes and H5Idec_ref on it; keep.h5 hdf5 read %d, written %d B"
+      % (ids, READS, want[0], want[1]))
+PY
+"$B/bin/ioreplay" --check h5keep.siot > k.check || { cat k.check >&2; fail "ioreplay --check h5keep.siot failed"; }
+grep -q '^replayable: all' k.check || { cat k.check >&2; fail "ioreplay --check: not every call of h5keep replayable"; }
+roundtrip h5keep $KP "$WORK/h5keep" keep.h5
 # The HDF5 layer's library preloaded alone (libsiotrace.so then comes in as
 # its dependency, after the C library and MPI): it hung, each interposer
 # calling itself as the real function. Now the program runs as untraced,
@@ -92,4 +164,4 @@ mapfile -t ENV < <(preload LD_PRELOAD="$B/lib/libsiotrace-hdf5.so:$B/lib/libsiot
 jsonl both.siot > both.jsonl
 grep -q '"func":"H5Dwrite_chunk"' both.jsonl || fail "preloaded with libsiotrace.so, H5Dwrite_chunk is not traced"
 echo "   libsiotrace-hdf5.so preloaded alone: the program untraced with one line why; with libsiotrace.so: traced"
-pass "HDF5 chunk I/O, point selections, links, objects, committed types and the file size recorded, replayed"
+pass "HDF5 chunk I/O, point selections, links, objects, committed types, the file size, ids kept by H5Iinc_ref recorded, replayed"

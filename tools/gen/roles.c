@@ -767,7 +767,8 @@ static const role_def ROLES[] = {
      .doc = "HDF5 id (docs/handles.md): 0 for `H5P_DEFAULT`/`H5S_ALL`, fixed ids for predefined types and "
             "property-list classes, created ones from 256"},
     {R(closehid), 0, .rec = "    siot_put_int(ev, $k, siot_h5_close($n, $ok));\n", .doc_type = "`hid_t`",
-     .doc = "the id of the object being closed; released when the call succeeds"},
+     .doc = "the id of the object being closed (or whose reference `H5Idec_ref` drops); released when the call "
+            "succeeds and took its last reference (`H5Iinc_ref` keeps it alive)"},
     {R(dims), 0, .rec = "    siot_put_i64s(ev, $k, $n, $L);\n", .doc_type = "`const hsize_t []`",
      .doc = "`dims(N)`: array of N values (`H5S_UNLIMITED` is -1)"},
     {R(ncid), 0, .rec_hook = ncid_rec, .doc_type = "int", .doc = "netCDF file id as a small id; released by close-class calls"},
