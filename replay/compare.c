@@ -15,7 +15,7 @@
 
 /* What an event's call chain is in: an MPI-IO call; a call left out with
  * what it called (a poll that found nothing, a call the filter leaves out). */
-enum { IN_IO = 1, IN_LEFT_OUT = 2 };
+enum { IN_IO = 1, IN_LEFT_OUT = 2, IN_LIB = 4 };
 
 /* A rank's events, filtered: each comes with its index among the kept
  * events and the index of its nearest kept ancestor (-1 when none). */
@@ -24,10 +24,11 @@ typedef struct fiter {
     const siot_diff_filter *flt;
     int64_t seq, kept;
     int64_t *st_seq, *st_keep; /* ancestors: seq, kept index of the nearest kept one (or -1) */
-    uint8_t *st_io;            /* ... IN_IO, IN_LEFT_OUT */
+    uint8_t *st_io;            /* ... IN_IO, IN_LEFT_OUT, IN_LIB */
     size_t st_n, st_cap;
     int cur_io;                  /* the last event returned is inside an MPI-IO call */
-    int64_t cur_ret;             /* ... and its result, when rendered */
+    int cur_lib;                 /* ... inside an HDF5 or PnetCDF call */
+    int64_t cur_ret, cur_bytes;  /* ... and its result and bytes, when rendered */
     const int64_t *left_out;     /* the filter's left-out seqs of this rank, and how many are left */
     uint64_t n_left_out;
     rp_idmap order;              /* MPI object id -> its number in creation order */
@@ -116,6 +117,7 @@ static const siot_node *fiter_next(fiter *f, siot_ctx *c, int64_t *index, int64_
             f->st_n--;
         int64_t anc = f->st_n ? f->st_keep[f->st_n - 1] : -1;
         int io = f->st_n ? f->st_io[f->st_n - 1] & IN_IO : 0;
+        int lib = f->st_n ? f->st_io[f->st_n - 1] & IN_LIB : 0;
         /* a poll that found nothing (a replay does not reissue it) and a call
          * the filter leaves out are left out with what they called (the
          * aio_error calls of MPI-IO's poll functions in MPI_Test) */
@@ -152,7 +154,9 @@ static const siot_node *fiter_next(fiter *f, siot_ctx *c, int64_t *index, int64_
         }
         f->st_seq[f->st_n] = f->seq;
         f->st_keep[f->st_n] = keep ? f->kept : anc;
-        f->st_io[f->st_n] = (uint8_t)((io || fd->layer == SIOT_LAYER_mpiio ? IN_IO : 0) | (left ? IN_LEFT_OUT : 0));
+        int in_lib = lib || fd->layer == SIOT_LAYER_hdf5 || fd->layer == SIOT_LAYER_pnetcdf;
+        f->st_io[f->st_n] = (uint8_t)((io || fd->layer == SIOT_LAYER_mpiio ? IN_IO : 0) | (left ? IN_LEFT_OUT : 0) |
+                                      (in_lib ? IN_LIB : 0));
         f->st_n++;
         f->seq++;
         if (!keep)
@@ -160,6 +164,7 @@ static const siot_node *fiter_next(fiter *f, siot_ctx *c, int64_t *index, int64_
         *index = f->kept++;
         *parent = anc;
         f->cur_io = io;
+        f->cur_lib = lib;
         return n;
     }
     return NULL;
@@ -338,6 +343,7 @@ static int render(fiter *fi, const siot_node *n, const siot_ctx *c, int64_t pare
     }
     int64_t ret = siot_eval_int(e->ret, c, 0);
     fi->cur_ret = ret;
+    fi->cur_bytes = siot_eval_int(e->bytes, c, 0);
     if (by_order && SIOT_CLASS_BASE(f->cls) == SIOT_CLASS_read && ret >= 0)
         hn = snprintf(head, sizeof head, "} ret=(by order) errno=%" PRId64, siot_eval_int(e->err, c, 0));
     else
@@ -401,8 +407,10 @@ static int compare_rank(cmp_state *k, uint32_t r)
             break;
         }
         /* the first trace says whether a read was the MPI-IO library's (a
-         * replay at the POSIX level made it itself) */
-        int by_order = k->flt && k->flt->reads_by_order && ia.cur_io;
+         * replay at the POSIX level made it itself), or HDF5's or PnetCDF's
+         * (at the default level, their MPI-IO calls are what is reissued) */
+        int by_order = k->flt && ((k->flt->reads_by_order == SIOT_BY_ORDER_IN_MPIIO && ia.cur_io) ||
+                                  (k->flt->reads_by_order == SIOT_BY_ORDER_IN_LIBRARY && ia.cur_lib));
         if (render(&ia, na, &ca, pa, by_order, &k->la, &k->sa) || render(&ib, nb, &cb, pb, by_order, &k->lb, &k->sb)) {
             snprintf(k->err, k->errlen, "rank %u event %" PRId64 ": a value cannot be evaluated", r, xa);
             rc = -1;
@@ -410,7 +418,7 @@ static int compare_rank(cmp_state *k, uint32_t r)
         }
         k->compared++;
         if (k->la.len == k->lb.len && memcmp(k->la.data, k->lb.data, k->la.len) == 0) {
-            k->order_reads += ia.cur_ret != ib.cur_ret;
+            k->order_reads += by_order && (ia.cur_ret != ib.cur_ret || ia.cur_bytes != ib.cur_bytes);
             continue;
         }
         k->found++;

@@ -17,6 +17,8 @@
 /* Which events take part: layers (bit per layer; 0 = all) and, with
  * outermost, only those without a taking-part ancestor (the calls a replay
  * reissues itself). Parents are the nearest taking-part ancestors. */
+enum { SIOT_BY_ORDER_IN_MPIIO = 1, SIOT_BY_ORDER_IN_LIBRARY = 2 };
+
 typedef struct siot_diff_filter {
     uint32_t layers;
     int outermost;
@@ -27,10 +29,13 @@ typedef struct siot_diff_filter {
      * of its kind created in the rank's compared events (a library's own
      * objects, left out, shift the recorder's ids but not these) */
     int creation_order;
-    /* reads made by MPI-IO calls: the size they returned is not compared
-     * (at the POSIX level it depends on the order of other ranks' writes,
-     * which the MPI-IO library's messages gave); those that differ are
-     * counted apart */
+    /* reads made by an I/O library: the size they returned is not compared
+     * (it depends on the order of other ranks' writes, which the library's
+     * messages and locks gave); those that differ are counted apart. At the
+     * POSIX level the reads inside MPI-IO calls (SIOT_BY_ORDER_IN_MPIIO), at
+     * the default level the MPI-IO reads inside HDF5 and PnetCDF calls
+     * (SIOT_BY_ORDER_IN_LIBRARY: HDF5's sieve buffer reading past the end
+     * that other ranks' independent writes had or had not reached yet) */
     int reads_by_order;
     /* per rank, the seqs (ascending) of the first trace's events to leave
      * out with what they called: the calls a replay did not reissue, so the

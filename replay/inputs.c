@@ -37,6 +37,10 @@ typedef struct infile {
     int64_t seen_size, made_end;
     int wrote_rank; /* the last rank + 1 that wrote to it (the walk goes rank by rank) */
     int appends;
+    /* a rank that saw it have seen_size bytes then cut it shorter before
+     * writing to it (HDF5's H5F_ACC_TRUNC over an old file: get_size, then
+     * set_size 0): the old content was there, whatever the run wrote after */
+    int cut_old;
     patch *p;
     size_t np, cap;
 } infile;
@@ -297,6 +301,14 @@ static void made_up_to(stager *s, infile *in, int64_t end)
         in->made_end = end;
 }
 
+/* ftruncate, truncate, MPI_File_set_size to size. */
+static void set_to(stager *s, infile *in, int64_t size)
+{
+    if (in->wrote_rank != s->rank + 1 && in->seen_size > size)
+        in->cut_old = 1;
+    made_up_to(s, in, size);
+}
+
 static void on_seek(stager *s, handle *h, const siot_event *e, const siot_funcdesc *f, const siot_ctx *c)
 {
     int64_t ret = siot_eval_int(e->ret, c, -1);
@@ -426,7 +438,9 @@ static void on_mpiio(stager *s, const siot_event *e, const siot_funcdesc *f, con
         return;
     if (strcmp(f->name, "MPI_File_get_size") == 0)
         saw_size(s, &s->f[h->file], siot_arg_int(e, f, c, SIOT_ROLE_outoff, -1));
-    else if (strcmp(f->name, "MPI_File_set_size") == 0 || strcmp(f->name, "MPI_File_preallocate") == 0)
+    else if (strcmp(f->name, "MPI_File_set_size") == 0)
+        set_to(s, &s->f[h->file], siot_arg_int(e, f, c, SIOT_ROLE_offset, 0));
+    else if (strcmp(f->name, "MPI_File_preallocate") == 0)
         made_up_to(s, &s->f[h->file], siot_arg_int(e, f, c, SIOT_ROLE_offset, 0));
 }
 
@@ -456,7 +470,9 @@ static void on_event(stager *s, const siot_trace *t, const siot_event *e, const 
         on_seek(s, h, e, f, c);
     else if (base == SIOT_CLASS_write)
         on_write(s, h, e, f, c);
-    else if (base == SIOT_CLASS_meta && siot_arg_index(f, SIOT_ROLE_offset) >= 0) /* ftruncate, fallocate */
+    else if (base == SIOT_CLASS_meta && strstr(f->name, "truncate"))
+        set_to(s, &s->f[h->file], siot_arg_int(e, f, c, SIOT_ROLE_offset, 0));
+    else if (base == SIOT_CLASS_meta && siot_arg_index(f, SIOT_ROLE_offset) >= 0) /* fallocate */
         made_up_to(s, &s->f[h->file],
                    siot_arg_int(e, f, c, SIOT_ROLE_offset, 0) + siot_arg_int(e, f, c, SIOT_ROLE_count, 0));
 }
@@ -525,7 +541,7 @@ static char merged(const patch *p, int64_t i, char cur)
 /* The file was there before the run, with at least seen_size bytes. */
 static int was_there(const infile *in)
 {
-    return in->input != 2 && !in->appends && in->seen_size > in->made_end;
+    return in->input != 2 && !in->appends && (in->seen_size > in->made_end || in->cut_old);
 }
 
 static int64_t synthesise(const infile *in, int out)

@@ -10,7 +10,8 @@
  * An old output the run wrote over without removing it (MPI_MODE_CREATE
  * over last run's file) is staged too, at the size the run saw it have
  * (an lseek to its end, MPI_File_get_size) before it wrote to it, when
- * that is beyond anything the run wrote or set.
+ * that is beyond anything the run wrote or set, or when the rank then cut
+ * it shorter before writing (HDF5's H5F_ACC_TRUNC: get_size, set_size 0).
  * Rank 0 only, before any replayed call; written with raw system calls so
  * that a traced replay (--verify) does not record them. A file already in
  * the root is left as it is. The directories that the run's paths went

@@ -91,7 +91,7 @@ int rp_verify_compare(const siot_trace *orig, const char *replay_trace, int posi
      * sends that complete as they are made) */
     siot_diff_filter flt = {
         .outermost = !posix_level, .sandbox_paths = 1, .no_mpi_in_mpiio = posix_level, .creation_order = 1,
-        .reads_by_order = posix_level};
+        .reads_by_order = posix_level ? SIOT_BY_ORDER_IN_MPIIO : SIOT_BY_ORDER_IN_LIBRARY};
     flt.layers = 1u << SIOT_LAYER_posix | 1u << SIOT_LAYER_stdio | 1u << SIOT_LAYER_mpi;
     if (!posix_level)
         flt.layers |= 1u << SIOT_LAYER_mpiio;
@@ -115,10 +115,11 @@ int rp_verify_compare(const siot_trace *orig, const char *replay_trace, int posi
         fprintf(out, "round trip: not checked: %s\n", err);
     else if (rc == 0 && res.order_reads)
         fprintf(out,
-                "round trip: faithful%s (%" PRIu64 " calls at the %s level, of which %" PRIu64 " reads made by MPI-IO "
-                "calls returned another size: the file's size then depended on the order of the ranks' writes, "
-                "which the MPI-IO library's own messages and locks set; the replay's trace: %s)\n",
-                except, res.compared, level, res.order_reads, replay_trace);
+                "round trip: faithful%s (%" PRIu64 " calls at the %s level, of which %" PRIu64 " reads made by %s "
+                "calls returned another size: the file's size then depended on the order of the ranks' writes; "
+                "the replay's trace: %s)\n",
+                except, res.compared, level, res.order_reads, posix_level ? "MPI-IO" : "HDF5 or PnetCDF",
+                replay_trace);
     else if (rc == 0)
         fprintf(out, "round trip: faithful%s (%" PRIu64 " calls at the %s level; the replay's trace: %s)\n", except,
                 res.compared, level, replay_trace);
