@@ -12,7 +12,7 @@ SRC=$ROOT/tests/progs/h5more.c
 $MPICC -std=c11 -O1 -g -I/usr/include/hdf5/$MPI -c "$SRC" -o h5more.o || fail "compile h5more.c"
 $MPICC h5more.o -Wl,@"$B/wrap-hdf5.flags" -o h5more || fail "link h5more against the tracer"
 def() { sed -n "s/^#define $1 \([0-9]*\).*/\1/p" "$SRC"; }
-CH=$(def CH) NPTS=$(def NPTS)
+CH=$(def CH) NPTS=$(def NPTS) NC=$(def NC)
 COORDS=$(sed -n 's/.*coord\[NPTS\]\[2\] = {\(.*\)}, n = NPTS;/\1/p' "$SRC" | tr -c '0-9\n' ' ')
 [ -n "$CH" ] && [ -n "$NPTS" ] && [ -n "$COORDS" ] || fail "cannot read CH/NPTS/coord from h5more.c"
 
@@ -20,11 +20,12 @@ mpirun_np 1 ./h5more out.h5 > run.out || fail "h5more"
 told=$(sed -n 's/^filesize //p' run.out)
 [ "$told" = "$(stat -c %s out.h5)" ] || fail "H5Fget_filesize told the program $told, the file has $(stat -c %s out.h5) bytes"
 jsonl h5more.siot > h.jsonl
-python3 - h.jsonl "$CH" "$NPTS" "$told" "$COORDS" <<'PY' || fail "the HDF5 calls"
+python3 - h.jsonl "$CH" "$NPTS" "$told" "$COORDS" "$NC" <<'PY' || fail "the HDF5 calls"
 import json, sys
 ev = [json.loads(l) for l in open(sys.argv[1])]
 CH, NPTS, told = map(int, sys.argv[2:5])
 coords = [int(x) for x in sys.argv[5].split()]
+NC = int(sys.argv[6])
 B = CH * CH * 4  # one chunk of ints
 
 
@@ -50,8 +51,11 @@ if one("H5Dwrite_chunk")["args"]["data_size"] != B:
 sel = one("H5Sselect_elements")["args"]
 if sel["num_elem"] != NPTS or sel["coord"] != coords:
     sys.exit("H5Sselect_elements recorded %s, the program selects %d points %s" % (sel, NPTS, coords))
-if one("H5Dwrite")["bytes"] != NPTS * 4:
-    sys.exit("H5Dwrite of the points: %s bytes" % one("H5Dwrite")["bytes"])
+# the points (ints), and the records of which the file keeps one int member
+# each: what the file gets, not the structs' size in memory
+writes = sorted(e["bytes"] for e in ev if e["func"] == "H5Dwrite")
+if writes != sorted([NPTS * 4, NC * 4]):
+    sys.exit("H5Dwrite bytes %s, want %d (the points) and %d (NC records' int member)" % (writes, NPTS * 4, NC * 4))
 soft = one("H5Lcreate_soft")["args"]
 if (soft["link_target"], soft["link_name"]) != ("/ds", "alias") or one("H5Lexists")["ret"] != 1:
     sys.exit("soft link %s, H5Lexists %s" % (soft, one("H5Lexists")["ret"]))
