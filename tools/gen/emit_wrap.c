@@ -157,7 +157,8 @@ static void emit_ret_value(const func *f)
         o("    ev->ret = ret ? siot_h_new(SIOT_H_STREAM, (uintptr_t)ret) : -1;\n");
         break;
     case SIOT_ROLE_r_newdir:
-        o("    ev->ret = ret ? siot_h_new(SIOT_H_DIR, (uintptr_t)ret) : -1;\n");
+        /* the DIR* and its descriptor share an id (src/handles.h siot_dir_new) */
+        o("    ev->ret = ret ? siot_dir_new(ret, %d) : -1;\n", find_role(f, SIOT_ROLE_fd) != NULL);
         break;
     case SIOT_ROLE_r_ptr:
         o("    ev->ret = siot_ptr_ok((const void *)ret);\n");
