@@ -30,6 +30,8 @@ for r in range(P):
     for e in mine:
         if e["func"] in ("open", "open64"):
             opens.setdefault(e["args"]["pathname"], e["ret"])
+            if e["args"]["mode"] != 0:  # O_DIRECTORY opens, given no mode (spec-format.md, omode)
+                sys.exit("rank %d: open(%s) recorded mode %s, not given one" % (r, e["args"]["pathname"], e["args"]["mode"]))
     d, i = opens.get("atdir.%d" % r), opens.get("indir")
     if d is None or i is None or d < 0 or i < 0:
         sys.exit("rank %d: opens %s" % (r, opens))
