@@ -110,6 +110,8 @@ static void learn(const rp_step *st, known *k)
     int kind = rp_kind_created(st->fn->retrole);
     if (kind >= 0 && ret >= 0)
         know(k, kind, ret);
+    if (kind == RP_K_DIR && ret >= 0) /* and its descriptor, of the same id (rp_set_dir) */
+        know(k, RP_K_FD, ret);
     for (uint32_t a = 0; a < st->fn->nargs && a < st->ev->nargs; a++)
         if ((kind = rp_kind_created(st->fn->argroles[a])) >= 0)
             know(k, kind, siot_eval_int(st->ev->args[a], &st->ctx, -1));

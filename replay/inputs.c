@@ -216,7 +216,8 @@ static void on_open(stager *s, const siot_event *e, const siot_funcdesc *f, cons
     siot_value v;
     if (path_arg(s, e, f, c, siot_arg_index(f, SIOT_ROLE_path), scratch, &v) != 0)
         return;
-    int dir = (siot_arg_int(e, f, c, SIOT_ROLE_oflags, 0) & O_DIRECTORY) != 0;
+    int opendir = f->retrole == SIOT_ROLE_r_newdir;
+    int dir = opendir || (siot_arg_int(e, f, c, SIOT_ROLE_oflags, 0) & O_DIRECTORY) != 0;
     if (dir) /* staged as a directory, never as an input file */
         pathset_add(s, &s->dirs, v.s, v.slen);
     size_t file = file_of(s, v.s, v.slen);
@@ -233,7 +234,8 @@ static void on_open(stager *s, const siot_event *e, const siot_funcdesc *f, cons
         in->input = !creates(e, f, c, scratch);
     else if (in->input < 0 && creates(e, f, c, scratch))
         in->input = 0;
-    if (ret >= 0 && (f->retrole == SIOT_ROLE_r_newfd || f->retrole == SIOT_ROLE_r_newstream))
+    /* an opendir's DIR* has its descriptor's id, bound as a descriptor */
+    if (ret >= 0 && (f->retrole == SIOT_ROLE_r_newfd || f->retrole == SIOT_ROLE_r_newstream || opendir))
         bind(s, f->retrole == SIOT_ROLE_r_newstream, ret, file);
 }
 
@@ -453,7 +455,7 @@ static void on_event(stager *s, const siot_trace *t, const siot_event *e, const 
     if (f->layer != SIOT_LAYER_posix && f->layer != SIOT_LAYER_stdio)
         return;
     unsigned base = SIOT_CLASS_BASE(f->cls);
-    if (base == SIOT_CLASS_open) {
+    if (base == SIOT_CLASS_open || (f->retrole == SIOT_ROLE_r_newdir && siot_arg_index(f, SIOT_ROLE_path) >= 0)) {
         on_open(s, e, f, c, scratch);
         return;
     }

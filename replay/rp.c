@@ -65,8 +65,23 @@ FILE *rp_stream(rp_state *c, int64_t id) { return (FILE *)map_get(&c->stream, id
 void rp_set_stream(rp_state *c, int64_t id, FILE *f) { map_set(&c->stream, id, (uintptr_t)f); }
 void rp_drop_stream(rp_state *c, int64_t id) { map_set(&c->stream, id, 0); }
 DIR *rp_dir(rp_state *c, int64_t id) { return (DIR *)map_get(&c->dir, id); }
-void rp_set_dir(rp_state *c, int64_t id, DIR *d) { map_set(&c->dir, id, (uintptr_t)d); }
-void rp_drop_dir(rp_state *c, int64_t id) { map_set(&c->dir, id, 0); }
+void rp_set_dir(rp_state *c, int64_t id, DIR *d)
+{
+    map_set(&c->dir, id, (uintptr_t)d);
+    int fd = dirfd(d);
+    if (fd >= 0 && (rp_fd(c, id) < 0 || rp_fd(c, id) == fd)) { /* fdopendir: the one it was given */
+        rp_set_fd(c, id, fd);
+        map_set(&c->dirfd, id, (uintptr_t)fd + 1);
+    }
+}
+void rp_drop_dir(rp_state *c, int64_t id)
+{
+    uintptr_t fd = map_get(&c->dirfd, id);
+    if (fd && map_get(&c->fd, id) == fd) /* closedir closed it */
+        rp_drop_fd(c, id);
+    map_set(&c->dirfd, id, 0);
+    map_set(&c->dir, id, 0);
+}
 
 /* MPI handles: ids below a kind's base are the predefined objects. */
 MPI_Comm rp_comm(rp_state *c, int64_t id)
@@ -1138,7 +1153,8 @@ void rp_free(rp_state *c)
     }
     siot_vbuf_free(&c->winmem);
     siot_vbuf_free(&c->more_refs);
-    rp_map *maps[] = {&c->fd, &c->stream, &c->dir, &c->comm, &c->group, &c->dtype, &c->op, &c->file, &c->req, &c->win};
+    rp_map *maps[] = {&c->fd,    &c->stream, &c->dir,  &c->dirfd, &c->comm, &c->group,
+                      &c->dtype, &c->op,     &c->file, &c->req,   &c->win};
     for (unsigned i = 0; i < sizeof maps / sizeof *maps; i++)
         free(maps[i]->v);
     if (c->random_owned)

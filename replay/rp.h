@@ -50,6 +50,9 @@ typedef struct rp_state {
     int rank;
     /* handles by kind */
     rp_map fd, stream, dir, comm, group, dtype, op, file, req, win;
+    /* the descriptor + 1 of each DIR* in `dir`, which `fd` also maps under
+     * the DIR*'s id (rp_set_dir) */
+    rp_map dirfd;
     /* Groups and datatypes made again while their id is live (the trace's
      * second MPI_Comm_group of one communicator, a type MPI_Type_get_contents
      * returned: one id, two references): the references the newest one in
@@ -159,6 +162,11 @@ FILE *rp_stream(rp_state *c, int64_t id);
 void rp_set_stream(rp_state *c, int64_t id, FILE *f);
 void rp_drop_stream(rp_state *c, int64_t id);
 DIR *rp_dir(rp_state *c, int64_t id);
+/* A DIR* and its descriptor share the recorded id (src/handles.h
+ * siot_dir_new): rp_set_dir maps the id to dirfd(d) among the descriptors
+ * too (for an *at call on it, an fstat of it), unless the id already names
+ * another descriptor (a trace made before they shared ids); rp_drop_dir,
+ * after closedir, drops that descriptor too. */
 void rp_set_dir(rp_state *c, int64_t id, DIR *d);
 void rp_drop_dir(rp_state *c, int64_t id);
 /* dup2's target: a free descriptor number that will stand for the id. */

@@ -509,6 +509,10 @@ siot_handle_op siot_handle_op_of(const siot_funcdesc *f, int fcntl_dup)
         if (kout < 0)
             kout = siot_arg_index(f, SIOT_ROLE_outncid);
         op = (siot_handle_op){SIOT_HOP_OPEN, kpath, kout, siot_handle_kind(kout >= 0 ? f->argroles[kout] : f->retrole)};
+    } else if (f->retrole == SIOT_ROLE_r_newdir && kpath >= 0) {
+        /* opendir: its DIR* has its descriptor's id (docs/handles.md), which
+         * an *at call's directory argument names */
+        op = (siot_handle_op){SIOT_HOP_OPEN, kpath, -1, HK_FD};
     } else if (f->retrole == SIOT_ROLE_r_newhid && hk == HK_HID) {
         op = (siot_handle_op){SIOT_HOP_DERIVE, kh, -1, HK_HID};
     } else if ((b == SIOT_CLASS_open || b == SIOT_CLASS_dup || fcntl_dup) && hk == HK_FD) {

@@ -3,6 +3,7 @@
  * bitmap is the lock-free filter wrappers test before every call. */
 #include "src/handles.h"
 
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -150,6 +151,29 @@ int64_t siot_h_closing(int kind, const void *handle)
 {
     siot_lock();
     int64_t id = handle ? siot_h_release(kind, (uintptr_t)handle) : -1;
+    siot_unlock();
+    return id;
+}
+
+int64_t siot_dir_new(void *dir, int given_fd)
+{
+    int fd = dirfd((DIR *)dir);
+    /* fdopendir's descriptor is already traced, under the id its open gave */
+    int64_t fid = given_fd && siot_fd_traced(fd) ? siot_fd_id(fd) : siot_fd_new(fd);
+    if (fid < 0 || siot_fd_id(fd) != fid) /* beyond the bitmap: an id of its own */
+        return siot_h_new(SIOT_H_DIR, (uintptr_t)dir);
+    return siot_h_new_at(SIOT_H_DIR, (uintptr_t)dir, (int32_t)fid);
+}
+
+int64_t siot_dir_closing(void *dir)
+{
+    if (!dir)
+        return -1;
+    int fd = dirfd((DIR *)dir);
+    siot_lock();
+    int64_t id = siot_h_release(SIOT_H_DIR, (uintptr_t)dir);
+    if (id >= 0 && siot_fd_id(fd) == id) /* its descriptor, which closedir closes */
+        siot_fd_drop(fd);
     siot_unlock();
     return id;
 }

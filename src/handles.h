@@ -5,8 +5,8 @@
  * siot_end and siot_finish, or around a call that takes it). The filters
  * siot_fd_traced (an atomic bitmap) is lock-free; siot_stream_traced and
  * siot_dir_traced are lock-free for the handles not traced (siot_h_maybe)
- * and take the lock for the others; siot_fd_closing and siot_h_closing take
- * the lock themselves (lock.h, rule 1).
+ * and take the lock for the others; siot_fd_closing, siot_h_closing and
+ * siot_dir_closing take the lock themselves (lock.h, rule 1).
  * Errors: an unknown handle has id -1; a table that cannot grow gives -1.
  */
 #ifndef SIOT_HANDLES_H
@@ -127,6 +127,18 @@ int siot_fd_closing_range(int64_t first, int64_t last, int flags, int64_t *ids);
 int siot_fd_range_traced(int64_t first, int64_t last);
 /* The same for a FILE* or DIR* (kind SIOT_H_STREAM, SIOT_H_DIR) about to be closed. */
 int64_t siot_h_closing(int kind, const void *handle);
+/* A DIR* a traced opendir or fdopendir just returned (under the lock): its
+ * descriptor (dirfd) is traced as a descriptor opened by that call (for
+ * fdopendir, given_fd, the one it was given keeps its open's id), and the
+ * DIR* takes the same id, so that an *at call on dirfd(dir) (the role
+ * dirfd) records the id the opendir returned. Only a descriptor beyond the
+ * bitmap leaves the DIR* an id of its own (docs/handles.md). dirfd() itself
+ * is not traced: a query. */
+int64_t siot_dir_new(void *dir, int given_fd);
+/* A traced DIR* about to be closed (closedir): its id and, when it is the
+ * DIR*'s, its descriptor's released; returns the id (-1 if not traced).
+ * Takes the lock. */
+int64_t siot_dir_closing(void *dir);
 /* Lock-free: 0 when a FILE* or DIR* (kind SIOT_H_STREAM, SIOT_H_DIR) is
  * certainly not traced; 1 when it may be (the filters then look it up). */
 int siot_h_maybe(int kind, uintptr_t key);

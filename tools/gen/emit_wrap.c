@@ -157,7 +157,8 @@ static void emit_ret_value(const func *f)
         o("    ev->ret = ret ? siot_h_new(SIOT_H_STREAM, (uintptr_t)ret) : -1;\n");
         break;
     case SIOT_ROLE_r_newdir:
-        o("    ev->ret = ret ? siot_h_new(SIOT_H_DIR, (uintptr_t)ret) : -1;\n");
+        /* the DIR* and its descriptor share an id (src/handles.h siot_dir_new) */
+        o("    ev->ret = ret ? siot_dir_new(ret, %d) : -1;\n", find_role(f, SIOT_ROLE_fd) != NULL);
         break;
     case SIOT_ROLE_r_ptr:
         o("    ev->ret = siot_ptr_ok((const void *)ret);\n");
@@ -355,8 +356,9 @@ static void emit_variadic_prologue(const func *f)
         if (!fl)
             die(f->file, f->line, "omode needs an oflags parameter");
         o("    %s %s = 0;\n", v->type, v->name);
-        o("    if (%s & (O_CREAT | O_TMPFILE)) {\n        va_list ap;\n        va_start(ap, %s);\n", fl->name,
-          last->name);
+        /* O_TMPFILE holds O_DIRECTORY's bit: an open of a directory passes no mode */
+        o("    if ((%s & O_CREAT) || (%s & O_TMPFILE) == O_TMPFILE) {\n        va_list ap;\n        va_start(ap, %s);\n",
+          fl->name, fl->name, last->name);
         o("        %s = (%s)va_arg(ap, int);\n        va_end(ap);\n    }\n", v->name, v->type);
     } else if (v->role == SIOT_ROLE_vargs) {
         /* printf-like: the arguments go on to the v-version as a va_list */

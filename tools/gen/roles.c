@@ -157,6 +157,8 @@ static void closing_pre(const func *f, const param *p)
     const char *closed = closed_table(f, p);
     if (closed && strcmp(closed, "fd") == 0)
         o("    int64_t siot_cid_%s = siot_fd_closing(%s);\n", p->name, p->name);
+    else if (p->role == SIOT_ROLE_dir && closed) /* with the descriptor it shares its id with */
+        o("    int64_t siot_cid_%s = siot_dir_closing(%s);\n", p->name, p->name);
     else if (closed)
         o("    int64_t siot_cid_%s = siot_h_closing(%s, %s);\n", p->name, closed, p->name);
 }
@@ -577,8 +579,9 @@ static const role_def ROLES[] = {
     {R(fd), OWN, .pre_hook = closing_pre, .rec_hook = fd_rec, .rp_hook = fd_rp, .post_hook = closed_post, .doc_type = "int",
      .doc = "its id (docs/handles.md); the call is recorded only if the descriptor was opened under tracing"},
     {R(dirfd), OWN, .rec = "    siot_put_int(ev, $k, siot_fd_id($n));\n", .rp_hook = dirfd_rp, .doc_type = "int",
-     .doc = "an `*at` call's directory: `AT_FDCWD` as -100, a descriptor opened under tracing by its id, any other as -1; "
-            "the replay passes its own descriptor of that directory"},
+     .doc = "an `*at` call's directory: `AT_FDCWD` as -100, a descriptor opened under tracing by its id (the "
+            "descriptor of a traced `DIR*`, `dirfd(d)`, by the `DIR*`'s id), any other as -1; the replay passes its "
+            "own descriptor of that directory"},
     {R(fdnew), 0, .rec_hook = fdnew_rec, .rp_hook = fdnew_rp, .post_hook = fdnew_post, .doc_type = "int",
      .doc = "`dup2`'s target: the id it has after the call, or the one it lost when the source is not traced"},
     {R(stream), 0, .pre_hook = closing_pre, .rec_hook = stream_rec,
@@ -586,7 +589,7 @@ static const role_def ROLES[] = {
      .doc_type = "`FILE *`", .doc = "small id (`stdin`=0, `stdout`=1, `stderr`=2, others from 3)"},
     {R(dir), 0, .pre_hook = closing_pre, .rec_hook = stream_rec,
      .rp = "    DIR *$n = rp_dir(c, rp_i(&a[$k]));\n    if (!$n)\n        return rp_skip(c, rp_kind_missing(RP_K_DIR));\n", .post_hook = closed_post,
-     .doc_type = "`DIR *`", .doc = "small id"},
+     .doc_type = "`DIR *`", .doc = "small id: its descriptor's (docs/handles.md)"},
     {R(outint), OWN, .rec = OUT_REC, .rp = OUT_RP, .fpre = OUT_RP, .fpost_hook = outint_fpost, .doc_type = "`int *` (out)",
      .doc = "the value written by the call, -1 if the pointer was NULL; `@index1`: an index the Fortran bindings count from 1"},
     /* the replay's value against the recorded one: a size (MPI_File_get_size) says the file's state differs */
