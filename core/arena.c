@@ -5,8 +5,6 @@
 #include "core/salloc.h"
 #include <stdint.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 /* A chunk of 2 MiB or more is a mapping of its own, aligned on 2 MiB and
  * advised to be backed by transparent huge pages (where the system leaves
@@ -20,10 +18,8 @@ static const size_t huge_page = (size_t)2 << 20;
 
 static siot_arena_chunk *map_huge_chunk(size_t bytes)
 {
-    /* The system call, not mmap: the program's mmap is wrapped (traced). */
-    char *m = (char *)syscall(SYS_mmap, NULL, bytes + huge_page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                              -1, 0);
-    if (m == MAP_FAILED || (intptr_t)m < 0)
+    char *m = siot_map_anon(bytes + huge_page);
+    if (!m)
         return NULL;
     char *lo = (char *)(((uintptr_t)m + huge_page - 1) & ~(uintptr_t)(huge_page - 1));
     if (lo > m)

@@ -21,6 +21,12 @@ static struct {
 } chunks[MAX_CHUNKS];
 static int nchunks;
 
+void *siot_map_anon(size_t n)
+{
+    void *m = (void *)syscall(SYS_mmap, NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return m == MAP_FAILED || (intptr_t)m < 0 ? NULL : m;
+}
+
 int siot_eowns(const void *p)
 {
     for (int i = 0; i < nchunks; i++)
@@ -38,8 +44,8 @@ void *siot_emalloc(size_t n)
         if (nchunks == MAX_CHUNKS)
             return NULL;
         size_t sz = need > CHUNK_MIN ? (need + 4095) & ~(size_t)4095 : CHUNK_MIN;
-        void *m = (void *)syscall(SYS_mmap, NULL, sz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (m == MAP_FAILED || (intptr_t)m < 0)
+        void *m = siot_map_anon(sz);
+        if (!m)
             return NULL;
         chunks[nchunks].base = m;
         chunks[nchunks].size = sz;

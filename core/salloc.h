@@ -20,6 +20,9 @@
 
 extern _Atomic int siot_emergency;
 
+/* n bytes of fresh zeroed memory, by the mmap system call itself (the
+ * program's mmap is wrapped, and traced); NULL when it fails. */
+void *siot_map_anon(size_t n);
 void *siot_emalloc(size_t n);
 void *siot_erealloc(void *p, size_t n);
 int siot_eowns(const void *p);

@@ -187,28 +187,31 @@ static int path_arg(stager *s, const siot_event *e, const siot_funcdesc *f, cons
     return 0;
 }
 
-/* An open that can create or empty the file: its data then comes from the program. */
-static int creates(const siot_event *e, const siot_funcdesc *f, const siot_ctx *c, siot_vbuf *scratch)
+/* Whether an open means to: its flags hold one of bits, or its fopen mode
+ * starts with one of modes; dflt for a call with neither (creat, mkstemp). */
+static int open_means(const siot_event *e, const siot_funcdesc *f, const siot_ctx *c, siot_vbuf *scratch, int bits,
+                      const char *modes, int dflt)
 {
     if (siot_arg_index(f, SIOT_ROLE_oflags) >= 0)
-        return (siot_arg_int(e, f, c, SIOT_ROLE_oflags, 0) & (O_CREAT | O_TRUNC)) != 0;
+        return (siot_arg_int(e, f, c, SIOT_ROLE_oflags, 0) & bits) != 0;
     int k = siot_arg_index(f, SIOT_ROLE_str);
     siot_value v;
     if (k >= 0 && (uint32_t)k < e->nargs && siot_eval(e->args[k], c, scratch, &v) == 0 && v.kind == SIOT_V_STR &&
         v.slen > 0)
-        return v.s[0] == 'w' || v.s[0] == 'a';
-    return 1; /* creat, mkstemp and the like */
+        return v.s[0] && strchr(modes, v.s[0]) != NULL;
+    return dflt;
+}
+
+/* An open that can create or empty the file: its data then comes from the program. */
+static int creates(const siot_event *e, const siot_funcdesc *f, const siot_ctx *c, siot_vbuf *scratch)
+{
+    return open_means(e, f, c, scratch, O_CREAT | O_TRUNC, "wa", 1);
 }
 
 /* An open for appending: O_APPEND, or an fopen mode "a". */
 static int appends(const siot_event *e, const siot_funcdesc *f, const siot_ctx *c, siot_vbuf *scratch)
 {
-    if (siot_arg_index(f, SIOT_ROLE_oflags) >= 0)
-        return (siot_arg_int(e, f, c, SIOT_ROLE_oflags, 0) & O_APPEND) != 0;
-    int k = siot_arg_index(f, SIOT_ROLE_str);
-    siot_value v;
-    return k >= 0 && (uint32_t)k < e->nargs && siot_eval(e->args[k], c, scratch, &v) == 0 && v.kind == SIOT_V_STR &&
-           v.slen > 0 && v.s[0] == 'a';
+    return open_means(e, f, c, scratch, O_APPEND, "a", 0);
 }
 
 static void on_open(stager *s, const siot_event *e, const siot_funcdesc *f, const siot_ctx *c, siot_vbuf *scratch)
