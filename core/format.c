@@ -220,6 +220,142 @@ static void enc_rmod(siot_vbuf *b, const siot_expr *x)
     siot_vbuf_free(&s);
 }
 
+/* Minor 6: a per-rank table whose rank lists are runs of consecutive ranks
+ * (a process grid's first row apart, `{r0-3:-2 r4-15:-4+1*rank}`; HDF5's
+ * metadata entries spread over ranks) written as the runs in rank order
+ * instead of a rank list per entry: uvar nruns<<1 | in_order, then per run
+ * uvar (length-1)<<1 | g (g: a uvar gap from the previous run's end, or
+ * from rank 0, follows) and, unless in_order (run i is entry i), uvar its
+ * entry; then the entries' values. Taken when shorter: 10 bytes for the
+ * grid's row against 17, whose rank lists grew with the grid's width. */
+#define RANKED_RUNS_TAG 14u
+
+typedef struct rank_run {
+    uint32_t start, len, entry;
+} rank_run;
+
+/* Sorts r[0..n) by start, bottom-up merging through tmp (not qsort: glibc's
+ * may call malloc, and a trace can be written from a signal handler). */
+static void sort_runs(rank_run *r, rank_run *tmp, uint32_t n)
+{
+    for (uint32_t w = 1; w < n; w *= 2) {
+        for (uint32_t lo = 0; lo < n; lo += 2 * w) {
+            uint32_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            uint32_t i = lo, j = mid, k = lo;
+            while (i < mid || j < hi)
+                tmp[k++] = j >= hi || (i < mid && r[i].start <= r[j].start) ? r[i++] : r[j++];
+        }
+        memcpy(r, tmp, (size_t)n * sizeof *r);
+        if (w > UINT32_MAX / 2)
+            break;
+    }
+}
+
+/* The table's rank lists as runs sorted by rank; 0 when one is not a
+ * consecutive run in the form a reader gives back (one rank: no dimension;
+ * more: one dimension of stride 1), an entry's runs are out of order, or
+ * two runs overlap. *n gets their number. */
+static rank_run *ranked_runs(const siot_expr *x, uint32_t *n)
+{
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < x->n; i++)
+        total += x->u.ranked[i].rl.n;
+    rank_run *r = total && total < UINT32_MAX / 2 ? siot_calloc(2 * (size_t)total, sizeof *r) : NULL;
+    uint32_t k = 0;
+    for (uint32_t i = 0; r && i < x->n; i++) {
+        const siot_ranklist *rl = &x->u.ranked[i].rl;
+        for (uint32_t j = 0; j < rl->n; j++) {
+            const siot_rentry *e = &rl->e[j];
+            int one = e->ndims == 0, line = e->ndims == 1 && e->dims[0].stride == 1 && e->dims[0].count >= 2;
+            if (e->start < 0 || !(one || line) || (j > 0 && e->start <= rl->e[j - 1].start)) {
+                siot_free(r);
+                return NULL;
+            }
+            r[k++] = (rank_run){(uint32_t)e->start, one ? 1 : e->dims[0].count, i};
+        }
+    }
+    if (!r)
+        return NULL;
+    sort_runs(r, r + total, k);
+    for (uint32_t j = 1; j < k; j++)
+        if (r[j].start < r[j - 1].start + r[j - 1].len) {
+            siot_free(r);
+            return NULL;
+        }
+    *n = k;
+    return r;
+}
+
+static int runs_in_order(const rank_run *r, uint32_t n, uint32_t nentries)
+{
+    if (n != nentries)
+        return 0;
+    for (uint32_t j = 0; j < n; j++)
+        if (r[j].entry != j)
+            return 0;
+    return 1;
+}
+
+/* The runs' bytes (as enc_ranked_runs writes them, the values aside). */
+static size_t runs_bytes(const rank_run *r, uint32_t n, int in_order)
+{
+    size_t b = uvar_len((uint64_t)n << 1 | 1);
+    for (uint32_t j = 0, end = 0; j < n; end = r[j].start + r[j].len, j++) {
+        b += uvar_len((uint64_t)(r[j].len - 1) << 1 | 1);
+        if (r[j].start > end)
+            b += uvar_len(r[j].start - end);
+        if (!in_order)
+            b += uvar_len(r[j].entry);
+    }
+    return b;
+}
+
+static void enc_ranked_runs(siot_vbuf *b, const siot_expr *x, const rank_run *r, uint32_t n, int in_order)
+{
+    siot_vbuf_u8(b, RANKED_RUNS_TAG);
+    siot_vbuf_uvar(b, x->n);
+    siot_vbuf_uvar(b, (uint64_t)n << 1 | (uint64_t)in_order);
+    for (uint32_t j = 0, end = 0; j < n; end = r[j].start + r[j].len, j++) {
+        uint32_t gap = r[j].start - end;
+        siot_vbuf_uvar(b, (uint64_t)(r[j].len - 1) << 1 | (gap > 0));
+        if (gap > 0)
+            siot_vbuf_uvar(b, gap);
+        if (!in_order)
+            siot_vbuf_uvar(b, r[j].entry);
+    }
+    for (uint32_t i = 0; i < x->n; i++)
+        enc_expr(b, x->u.ranked[i].x);
+}
+
+static void enc_ranked(siot_vbuf *b, const siot_expr *x)
+{
+    uint32_t n = 0;
+    rank_run *r = ranked_runs(x, &n);
+    if (r) {
+        int in_order = runs_in_order(r, n, x->n);
+        size_t lists = 0;
+        for (uint32_t i = 0; i < x->n; i++) {
+            const siot_ranklist *rl = &x->u.ranked[i].rl;
+            lists += uvar_len(rl->n);
+            for (uint32_t j = 0; j < rl->n; j++)
+                lists += uvar_len((uint64_t)rl->e[j].start) + 1 +
+                         (rl->e[j].ndims ? uvar_len(rl->e[j].dims[0].count) + 1 : 0);
+        }
+        if (runs_bytes(r, n, in_order) < lists) {
+            enc_ranked_runs(b, x, r, n, in_order);
+            siot_free(r);
+            return;
+        }
+        siot_free(r);
+    }
+    siot_vbuf_u8(b, SIOT_X_RANKED);
+    siot_vbuf_uvar(b, x->n);
+    for (uint32_t i = 0; i < x->n; i++) {
+        enc_ranklist(b, &x->u.ranked[i].rl);
+        enc_expr(b, x->u.ranked[i].x);
+    }
+}
+
 /* A varint through a cursor the caller reserved room for: the nodes
  * section writes a few dozen bytes an event (hotpath irregular: every call
  * a node of its own, encoded at the end), and one reserve for several
@@ -259,6 +395,10 @@ static void enc_expr(siot_vbuf *b, const siot_expr *x)
         enc_rmod(b, x);
         return;
     }
+    if (x && x->tag == SIOT_X_RANKED) {
+        enc_ranked(b, x);
+        return;
+    }
     if (!x) {
         siot_vbuf_u8(b, SIOT_X_NONE);
         return;
@@ -296,13 +436,6 @@ static void enc_expr(siot_vbuf *b, const siot_expr *x)
         siot_vbuf_uvar(b, x->len);
         siot_vbuf_svar(b, x->sum);
         enc_expr(b, x->u.items[0]);
-        break;
-    case SIOT_X_RANKED:
-        siot_vbuf_uvar(b, x->n);
-        for (uint32_t i = 0; i < x->n; i++) {
-            enc_ranklist(b, &x->u.ranked[i].rl);
-            enc_expr(b, x->u.ranked[i].x);
-        }
         break;
     case SIOT_X_SEQL:
         enc_seql(b, x);
@@ -1009,6 +1142,20 @@ size_t siot_hist_size(const siot_hist *h, siot_vbuf *scratch)
     return scratch->len;
 }
 
+void siot_hist_parts(const siot_hist *h, siot_vbuf *scratch, uint64_t part[SIOT_HIST_PARTS])
+{
+    uint64_t total = siot_hist_size(h, scratch);
+    uint8_t head[HIST_HEAD_MAX];
+    memset(part, 0, SIOT_HIST_PARTS * sizeof *part);
+    part[0] = uvar_len(h->count);
+    if (h->count == 0)
+        return;
+    part[1] = 4; /* two 16-bit times in the file form */
+    part[2] = (uint64_t)(put_hist_head(head, h, 0) - head) - part[0] - part[1];
+    part[3] = siot_hist_moments_size(h);
+    part[4] = total - part[0] - part[1] - part[2] - part[3];
+}
+
 /* An event's own bytes (a loop's: its count and body list, not the body's
  * nodes); function ids as written (at most as many bytes as here). */
 size_t siot_node_own_size(const siot_node *n, uint32_t nranks, siot_vbuf *scratch)
@@ -1297,6 +1444,70 @@ static void dec_ranked(dec *d, siot_expr *x, int want_int)
     }
 }
 
+/* Minor 6 (RANKED_RUNS_TAG): the runs, then each entry's rank list built
+ * from its runs in rank order (the canonical form: one rank without a
+ * dimension, more as one dimension of stride 1), then the values. */
+static int dec_rank_runs(dec *d, siot_expr *x, rank_run **out, uint32_t *nout)
+{
+    uint64_t v = siot_rd_uvar(&d->rd), n = v >> 1;
+    int in_order = (int)(v & 1);
+    if (d->rd.err || n == 0 || n > siot_rd_left(&d->rd) || n < x->n || (in_order && n != x->n))
+        return dfail(d, "rank table runs do not match its entries");
+    rank_run *r = dalloc(d, (size_t)n * sizeof *r);
+    uint64_t end = 0;
+    for (uint64_t j = 0; r && j < n && !d->rd.err; j++) {
+        uint64_t w = siot_rd_uvar(&d->rd), len = (w >> 1) + 1;
+        uint64_t start = end + (w & 1 ? siot_rd_uvar(&d->rd) : 0);
+        uint64_t entry = in_order ? j : siot_rd_uvar(&d->rd);
+        if (d->rd.err)
+            return -1;
+        if (len > d->t->nranks || start > d->t->nranks - len || entry >= x->n || (w & 1 && start == end))
+            return dfail(d, "rank table run outside the job or its entries");
+        r[j] = (rank_run){(uint32_t)start, (uint32_t)len, (uint32_t)entry};
+        end = start + len;
+    }
+    *out = r;
+    *nout = (uint32_t)n;
+    return r && !d->rd.err ? 0 : -1;
+}
+
+static void dec_ranked_runs(dec *d, siot_expr *x, int want_int)
+{
+    x->tag = SIOT_X_RANKED;
+    x->n = (uint32_t)siot_rd_count(&d->rd, 2, "rank table longer than the data");
+    rank_run *r = NULL;
+    uint32_t n = 0;
+    if (d->rd.err || x->n == 0 || dec_rank_runs(d, x, &r, &n) != 0) {
+        if (!d->rd.err && x->n == 0)
+            dfail(d, "rank table runs do not match its entries");
+        return;
+    }
+    x->u.ranked = dalloc(d, x->n * sizeof *x->u.ranked);
+    for (uint32_t j = 0; x->u.ranked && j < n; j++)
+        x->u.ranked[r[j].entry].rl.n++;
+    for (uint32_t i = 0; x->u.ranked && i < x->n; i++) {
+        siot_ranklist *rl = &x->u.ranked[i].rl;
+        if (rl->n == 0) {
+            dfail(d, "rank table entry without ranks");
+            return;
+        }
+        rl->e = dalloc(d, rl->n * sizeof *rl->e);
+        if (!rl->e)
+            return;
+        rl->n = 0;
+    }
+    for (uint32_t j = 0; x->u.ranked && j < n; j++) {
+        siot_ranklist *rl = &x->u.ranked[r[j].entry].rl;
+        siot_rentry *e = &rl->e[rl->n++];
+        e->start = (int32_t)r[j].start;
+        e->ndims = r[j].len > 1;
+        if (e->ndims)
+            e->dims[0] = (siot_rdim){.count = r[j].len, .stride = 1};
+    }
+    for (uint32_t i = 0; x->u.ranked && i < x->n && !d->rd.err; i++)
+        x->u.ranked[i].x = dec_expr(d, want_int);
+}
+
 /* One run of a SEQL: its length, then a constant, a progression or an expression. */
 static int dec_run(dec *d, siot_expr *x, siot_run *r, uint64_t *start, int64_t *prev, int want_int)
 {
@@ -1444,6 +1655,9 @@ static void dec_tagged(dec *d, siot_expr *x, int want_int)
         break;
     case SIOT_X_RANKED:
         dec_ranked(d, x, want_int);
+        break;
+    case RANKED_RUNS_TAG:
+        dec_ranked_runs(d, x, want_int);
         break;
     case SIOT_X_SEQL:
         dec_seql(d, x, want_int);

@@ -27,7 +27,7 @@
 #include "core/model.h"
 
 #define SIOT_FORMAT_MAJOR 1
-#define SIOT_FORMAT_MINOR 5
+#define SIOT_FORMAT_MINOR 6
 #define SIOT_MAX_RANKS (1u << 24)
 #define SIOT_MAX_FUNCS 65536u
 #define SIOT_MAX_SITE_DEPTH 256u
@@ -59,6 +59,11 @@ size_t siot_hist_size(const siot_hist *h, siot_vbuf *scratch);
  * while they take at most 3 bytes each, else 3-byte floats (docs/format.md,
  * minors 1 and 2), so at most 6; 0 below 2 samples. */
 size_t siot_hist_moments_size(const siot_hist *h);
+/* A histogram's file-form bytes by part: [0] count, [1] min and max,
+ * [2] the maximum's rank and occurrence, [3] mean and M2, [4] the bin mask
+ * and bins; their sum is siot_hist_size's. */
+#define SIOT_HIST_PARTS 5
+void siot_hist_parts(const siot_hist *h, siot_vbuf *scratch, uint64_t part[SIOT_HIST_PARTS]);
 size_t siot_node_own_size(const siot_node *n, uint32_t nranks, siot_vbuf *scratch);
 #define SIOT_NSECTION_SIZES 7
 int siot_section_sizes(const siot_trace *t, uint64_t out[SIOT_NSECTION_SIZES]);

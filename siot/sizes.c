@@ -31,6 +31,7 @@ typedef struct sizes {
     const siot_trace *t;
     siot_vbuf scratch;
     uint64_t by_tag[NTAGS], n_by_tag[NTAGS];
+    uint64_t hist_part[SIOT_HIST_PARTS];
     uint64_t hist_bytes, nhist, moment_bytes, loop_bytes, nloops, event_bytes, nevents;
     bigevent top[TOP_EVENTS];
     uint32_t ntop;
@@ -79,6 +80,13 @@ static void on_event(sizes *z, const siot_node *n, uint32_t depth, uint64_t iter
     z->hist_bytes += h;
     z->nhist += 2;
     z->moment_bytes += siot_hist_moments_size(&e->comp) + siot_hist_moments_size(&e->dur);
+    const siot_hist *hs[2] = {&e->comp, &e->dur};
+    for (int i = 0; i < 2; i++) {
+        uint64_t part[SIOT_HIST_PARTS];
+        siot_hist_parts(hs[i], &z->scratch, part);
+        for (int j = 0; j < SIOT_HIST_PARTS; j++)
+            z->hist_part[j] += part[j];
+    }
     if (h > b.worst_bytes) {
         b.worst_bytes = h;
         b.worst = -2;
@@ -202,6 +210,9 @@ int siot_dump_sizes(const siot_trace *t, const char *path, uint64_t file_bytes, 
     fprintf(fp, "  %" PRIu64 " events %" PRIu64 " B (of which histograms %" PRIu64 " B in %" PRIu64
                 ", their means and M2 %" PRIu64 " B), %" PRIu64 " loops %" PRIu64 " B\n",
             z.nevents, z.event_bytes, z.hist_bytes, z.nhist, z.moment_bytes, z.nloops, z.loop_bytes);
+    fprintf(fp, "  histograms by part: counts %" PRIu64 ", min and max %" PRIu64 ", the maximum's rank and occurrence %" PRIu64
+                ", means and M2 %" PRIu64 ", bin masks and bins %" PRIu64 "\n",
+            z.hist_part[0], z.hist_part[1], z.hist_part[2], z.hist_part[3], z.hist_part[4]);
     fprintf(fp, "  values by kind (bytes in count):");
     for (unsigned k = 1; k < NTAGS; k++)
         if (z.n_by_tag[k])

@@ -786,6 +786,11 @@ static void check_compact_hists(void)
     siot_vbuf_init(&sc);
     CHECK_EQ_I64(siot_hist_size(c, &sc), 18);
     CHECK_EQ_I64(siot_hist_moments_size(c), 6);
+    /* siot dump --sizes by part: count 1, times 4, the maximum's rank and
+     * occurrence 2, mean and standard deviation 6, mask 2 and bins 3 */
+    uint64_t part[SIOT_HIST_PARTS];
+    siot_hist_parts(c, &sc, part);
+    CHECK(part[0] == 1 && part[1] == 4 && part[2] == 2 && part[3] == 6 && part[4] == 5);
     CHECK(c->mean == 75500.0 / 4 && c->m2 == 13948750000.0 / 4);
     siot_hist want[2] = {*c, {0}};
     want[0].max = 70016; /* 547 << 7: the file form's 0.1% */
@@ -1278,6 +1283,144 @@ static void check_rmod_runs(void)
     siot_vbuf_free(&again);
 }
 
+/* A per-rank table in runs of ranks (minor 6, wire tag 14). A grid's first
+ * row apart, {r0-3:-2 r4-15:-4+1*rank}, reads back with every rank's value
+ * and is written again in 10 bytes (17 as rank lists); runs interleaved
+ * between entries, with gaps, keep each entry's ranks; runs that do not
+ * match the entries, leave the job, overlap or leave an entry without ranks
+ * are refused. */
+typedef struct trun {
+    uint64_t gap, len, entry;
+} trun;
+
+static void w_ranked_runs(siot_vbuf *b, uint64_t n, uint64_t nruns, int in_order, const trun *r)
+{
+    siot_vbuf_u8(b, 14);
+    siot_vbuf_uvar(b, n);
+    siot_vbuf_uvar(b, nruns << 1 | (uint64_t)in_order);
+    for (uint64_t j = 0; j < nruns; j++) {
+        siot_vbuf_uvar(b, (r[j].len - 1) << 1 | (r[j].gap > 0));
+        if (r[j].gap > 0)
+            siot_vbuf_uvar(b, r[j].gap);
+        if (!in_order)
+            siot_vbuf_uvar(b, r[j].entry);
+    }
+    for (uint64_t i = 0; i < n; i++) { /* entry i: -2 - i, the last -4 + rank */
+        if (i + 1 < n) {
+            w_const(b, -2 - (int64_t)i);
+            continue;
+        }
+        siot_vbuf_u8(b, SIOT_X_AFFINE);
+        siot_vbuf_svar(b, -4);
+        siot_vbuf_svar(b, 1);
+        siot_vbuf_uvar(b, 0);
+    }
+}
+
+/* Decodes arg in a file of 16 ranks, checks each rank's value (want[r],
+ * 99: a rank of no entry) and that writing it again gives size bytes and
+ * the same value. */
+static void ranked_runs_accepted(const char *what, const siot_vbuf *arg, const int64_t *want, int64_t size,
+                                 const char *printed)
+{
+    siot_vbuf f, again, s;
+    siot_vbuf_init(&f);
+    siot_vbuf_init(&again);
+    siot_vbuf_init(&s);
+    file_with_arg(&f, 16, arg);
+    siot_trace x, y;
+    if (!expect_accept(what, &f, &x)) {
+        CHECK(0);
+    } else {
+        const siot_expr *v = x.top[0]->u.ev.args[0];
+        CHECK(v->tag == SIOT_X_RANKED);
+        for (int r = 0; r < 16; r++) {
+            siot_ctx c = {.rank = r};
+            CHECK_EQ_I64(siot_eval_int(v, &c, 99), want[r]);
+        }
+        CHECK_EQ_I64((int64_t)siot_expr_size(v, &s), size);
+        if (printed) {
+            s.len = 0;
+            siot_x_format(v, &s);
+            CHECK(s.len == strlen(printed) && memcmp(s.data, printed, s.len) == 0);
+        }
+        CHECK(siot_trace_encode(&x, &again) == 0);
+        if (expect_accept(what, &again, &y)) {
+            for (int r = 0; r < 16; r++) {
+                siot_ctx c = {.rank = r};
+                CHECK_EQ_I64(siot_eval_int(y.top[0]->u.ev.args[0], &c, 99), want[r]);
+            }
+            siot_trace_free(&y);
+        } else {
+            CHECK(0);
+        }
+        siot_trace_free(&x);
+    }
+    siot_vbuf_free(&f);
+    siot_vbuf_free(&again);
+    siot_vbuf_free(&s);
+}
+
+static void check_ranked_runs(void)
+{
+    siot_vbuf arg, f;
+    siot_vbuf_init(&arg);
+    siot_vbuf_init(&f);
+    const trun row[2] = {{0, 4, 0}, {0, 12, 1}};
+    w_ranked_runs(&arg, 2, 2, 1, row);
+    int64_t want[16];
+    for (int r = 0; r < 16; r++)
+        want[r] = r < 4 ? -2 : r - 4;
+    /* tag, entries, runs, two run lengths, -2 in one byte, -4+1*rank in 4 */
+    ranked_runs_accepted("rank table in runs", &arg, want, 1 + 1 + 1 + 2 + 1 + 4, "{r0-3:-2 r4-15:-4+1*rank}");
+    /* entry 0 at ranks 0-1 and 8-9, entry 1 at rank 2, entry 2 (-4+rank)
+     * at 5-7 and 12: ranks 3-4, 10-11 and 13-15 in none */
+    const trun mixed[5] = {{0, 2, 0}, {0, 1, 1}, {2, 3, 2}, {0, 2, 0}, {2, 1, 2}};
+    arg.len = 0;
+    w_ranked_runs(&arg, 3, 5, 0, mixed);
+    for (int r = 0; r < 16; r++)
+        want[r] = r < 2 || r == 8 || r == 9 ? -2 : r == 2 ? -3 : (r >= 5 && r <= 7) || r == 12 ? r - 4 : 99;
+    /* tag, entries, runs, five runs of 2, 2, 3, 2, 3 bytes, values 1+1+4 */
+    ranked_runs_accepted("rank table in runs, interleaved", &arg, want, 1 + 1 + 1 + 12 + 6, NULL);
+    static const struct {
+        const char *what;
+        uint64_t n, nruns;
+        int in_order;
+        trun r[3];
+    } bad[] = {
+        {"rank table runs without entries", 0, 1, 0, {{0, 4, 0}}},
+        {"rank table runs fewer than its entries", 3, 2, 0, {{0, 4, 0}, {0, 4, 1}}},
+        {"rank table runs in order, more than its entries", 2, 3, 1, {{0, 4, 0}, {0, 4, 1}, {0, 4, 2}}},
+        {"rank table run past the job", 2, 2, 1, {{0, 4, 0}, {0, 13, 1}}},
+        {"rank table run gap past the job", 2, 2, 1, {{0, 4, 0}, {20, 1, 1}}},
+        {"rank table run of an entry not there", 2, 2, 0, {{0, 4, 0}, {0, 4, 2}}},
+        {"rank table entry without ranks", 2, 2, 0, {{0, 4, 0}, {0, 4, 0}}},
+    };
+    for (unsigned i = 0; i < sizeof bad / sizeof *bad; i++) {
+        arg.len = f.len = 0;
+        w_ranked_runs(&arg, bad[i].n, bad[i].nruns, bad[i].in_order, bad[i].r);
+        file_with_arg(&f, 16, &arg);
+        CHECK(expect_reject(bad[i].what, &f));
+    }
+    /* a gap said to follow that is 0, and a table cut short */
+    arg.len = f.len = 0;
+    siot_vbuf_u8(&arg, 14);
+    siot_vbuf_uvar(&arg, 1);
+    siot_vbuf_uvar(&arg, 1 << 1 | 1);
+    siot_vbuf_uvar(&arg, 3 << 1 | 1);
+    siot_vbuf_uvar(&arg, 0);
+    w_const(&arg, 5);
+    file_with_arg(&f, 16, &arg);
+    CHECK(expect_reject("rank table run with a gap of 0", &f));
+    arg.len = f.len = 0;
+    w_ranked_runs(&arg, 2, 2, 1, row);
+    arg.len -= 3;
+    file_with_arg(&f, 16, &arg);
+    CHECK(expect_reject("rank table in runs cut short", &f));
+    siot_vbuf_free(&arg);
+    siot_vbuf_free(&f);
+}
+
 /* A value by quotient (minor 4, tag 13): 5 + 100*rank + 7*(rank/4) reads
  * back with every rank's value, is written again in 8 bytes and prints
  * in the grid form 5+100*(rank%4)+407*(rank/4); a divisor of 0 or over
@@ -1528,6 +1671,7 @@ int main(void)
     check_all_ranks();
     check_main_no_errno();
     check_rmod_runs();
+    check_ranked_runs();
     check_rdiv();
     build_rich(&t);
     siot_vbuf_init(&enc);
