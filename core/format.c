@@ -561,6 +561,8 @@ enum { HF_MEAN_SUM = 1, HF_M2_INT = 2, HF_BINS_EXACT = 4 };
 enum { F24_BYTES = 3, F24_MBITS = 18, F24_BIAS = 16, F24_EMAX = 63 };
 #define F24_MMASK ((1u << F24_MBITS) - 1)
 #define F24_MAX ((uint32_t)F24_EMAX << F24_MBITS | F24_MMASK)
+/* Minor 6: the standard deviation in 2 bytes, m·2^(e−20), e<<10|m */
+enum { F16_BYTES = 2, F16_MBITS = 10, F16_BIAS = 20 };
 
 /* The sum of the samples S with (double)S / count == mean, written as
  * S - count*base (base: the min the reader sees). The reader's computation,
@@ -643,39 +645,56 @@ static void enc_bins(siot_vbuf *b, const siot_hist *h, const uint8_t *q, unsigne
 }
 
 /* The integer forms replace a double (exact) while shorter than its 8
- * bytes, and in the file form a 3-byte float while not longer than it. */
+ * bytes, and in the file form a float while not longer than it (the mean's
+ * 3 bytes, the standard deviation's 2). */
 static int moments_form(const siot_hist *h, int exact, int64_t *delta, uint64_t *k)
 {
-    unsigned maxlen = exact ? 7 : F24_BYTES;
-    return (mean_as_delta(h, stored_min(h->min, exact), maxlen, delta) ? HF_MEAN_SUM : 0) |
-           (m2_as_int(h, maxlen, k) ? HF_M2_INT : 0);
+    return (mean_as_delta(h, stored_min(h->min, exact), exact ? 7 : F24_BYTES, delta) ? HF_MEAN_SUM : 0) |
+           (m2_as_int(h, exact ? 7 : F16_BYTES, k) ? HF_M2_INT : 0);
 }
 
-/* Minor 2 (flag 64), the file form: a mean, or a standard deviation, that
- * no exact integer gives back in 3 bytes is m·2^(e−16) in 3 bytes, e<<18|m
- * (m of 18 bits, at least 2^17 when e > 0): a relative error under 4e-6,
- * far below the clock's 1e-4 (src/clock.c), and a size that does not grow
- * with the samples as the exact sum and count·M2 do. */
-static uint32_t f24(double v)
+/* Minor 2 (flag 64), the file form: a mean that no exact integer gives back
+ * in 3 bytes is m·2^(e−16) in 3 bytes, e<<18|m (m of 18 bits, at least 2^17
+ * when e > 0): a relative error under 4e-6, far below the clock's 1e-4
+ * (src/clock.c), and a size that does not grow with the samples as the
+ * exact sum does. Minor 6 (flag 128): the standard deviation, a measure of
+ * spread known to a few percent from the samples themselves, in 2 bytes,
+ * m·2^(e−20), e<<10|m (m of 10 bits, at least 2^9 when e > 0): to 2^-10,
+ * about the 0.1% to which the minimum and maximum are kept, from 0.001 ns
+ * to 104 days. */
+static uint32_t fcode(double v, unsigned mbits, int bias)
 {
+    uint32_t max = 63u << mbits | ((1u << mbits) - 1);
     if (!(v > 0))
         return 0;
     if (!isfinite(v))
-        return F24_MAX; /* (a histogram's moments are finite: not reached) */
+        return max; /* (a histogram's moments are finite: not reached) */
     int x;
-    frexp(v, &x); /* v = f·2^x, f in [0.5, 1): m = f·2^18 needs e = x − 2 */
-    int e = x - 2 < 0 ? 0 : x - 2;
-    if (e > F24_EMAX)
-        return F24_MAX;
-    uint64_t m = (uint64_t)llround(ldexp(v, F24_BIAS - e));
-    if (m >> F24_MBITS) { /* rounded up to 2^18 */
+    frexp(v, &x); /* v = f·2^x, f in [0.5, 1): m = f·2^mbits needs e = x + bias − mbits */
+    int e = x + bias - (int)mbits < 0 ? 0 : x + bias - (int)mbits;
+    if (e > 63)
+        return max;
+    uint64_t m = (uint64_t)llround(ldexp(v, bias - e));
+    if (m >> mbits) { /* rounded up to 2^mbits */
         m >>= 1;
         e++;
     }
-    return e > F24_EMAX ? F24_MAX : (uint32_t)e << F24_MBITS | (uint32_t)m;
+    return e > 63 ? max : (uint32_t)e << mbits | (uint32_t)m;
 }
 
-static double f24_value(uint32_t code) { return ldexp((double)(code & F24_MMASK), (int)(code >> F24_MBITS) - F24_BIAS); }
+static double fcode_value(uint32_t code, unsigned mbits, int bias)
+{
+    return ldexp((double)(code & ((1u << mbits) - 1)), (int)(code >> mbits) - bias);
+}
+
+static uint32_t f24(double v) { return fcode(v, F24_MBITS, F24_BIAS); }
+
+static void put_f16(siot_vbuf *b, double v)
+{
+    uint32_t c = fcode(v, F16_MBITS, F16_BIAS);
+    uint8_t t[2] = {(uint8_t)c, (uint8_t)(c >> 8)};
+    siot_vbuf_put(b, t, 2);
+}
 
 static void put_f24(siot_vbuf *b, double v)
 {
@@ -696,7 +715,7 @@ size_t siot_hist_moments_size(const siot_hist *h)
     uint64_t k = 0;
     int form = moments_form(h, 0, &delta, &k);
     return (form & HF_MEAN_SUM ? uvar_len(siot_zigzag(delta)) : F24_BYTES) +
-           (form & HF_M2_INT ? uvar_len(k) : F24_BYTES);
+           (form & HF_M2_INT ? uvar_len(k) : F16_BYTES);
 }
 
 /* count >= 2 in the compact form: uvar mask<<3|form, mean, M2, bins. Out of
@@ -723,7 +742,7 @@ static __attribute__((noinline)) void enc_hist_stats(siot_vbuf *b, const siot_hi
     else if (exact)
         siot_vbuf_f64(b, h->m2);
     else
-        put_f24(b, hist_sd(h));
+        put_f16(b, hist_sd(h));
     enc_bins(b, h, q, lo, mask, form, exact);
 }
 
@@ -904,8 +923,9 @@ static void header_section(const siot_trace *t, int exact, siot_vbuf *s, siot_vb
 {
     s->len = 0;
     siot_vbuf_uvar(s, t->nranks);
-    uint32_t flags = (t->flags | SIOT_TF_COMPACT) & ~(uint32_t)(SIOT_TF_QBINS | SIOT_TF_MOMENTS24);
-    siot_vbuf_uvar(s, exact ? flags : flags | SIOT_TF_QBINS | SIOT_TF_MOMENTS24);
+    const uint32_t file_form = SIOT_TF_QBINS | SIOT_TF_MOMENTS24 | SIOT_TF_SD16;
+    uint32_t flags = (t->flags | SIOT_TF_COMPACT) & ~file_form;
+    siot_vbuf_uvar(s, exact ? flags : flags | file_form);
     siot_vbuf_uvar(s, t->start_ns);
     put_cstr(s, t->exe);
     put_cstr(s, t->flavour);
@@ -1712,16 +1732,19 @@ static int dec_hist_times(dec *d, siot_hist *h)
     return d->rd.err ? -1 : 0;
 }
 
-/* A 3-byte float of minor 2 (flag 64); the canonical code only. */
-static double dec_f24(dec *d)
+/* A 3-byte float of minor 2 (flag 64), a 2-byte one of minor 6 (flag
+ * 128); the canonical code only. */
+static double dec_float(dec *d, unsigned bytes, unsigned mbits, int bias)
 {
-    uint32_t c = siot_rd_u8(&d->rd);
-    c |= (uint32_t)siot_rd_u8(&d->rd) << 8;
-    c |= (uint32_t)siot_rd_u8(&d->rd) << 16;
-    if (!d->rd.err && (c >> F24_MBITS) > 0 && (c & F24_MMASK) >> (F24_MBITS - 1) == 0)
+    uint32_t c = 0;
+    for (unsigned i = 0; i < bytes; i++)
+        c |= (uint32_t)siot_rd_u8(&d->rd) << (8 * i);
+    if (!d->rd.err && (c >> mbits) > 0 && (c & ((1u << mbits) - 1)) >> (mbits - 1) == 0)
         dfail(d, "histogram moment not normalised");
-    return f24_value(c);
+    return fcode_value(c, mbits, bias);
 }
+
+static double dec_f24(dec *d) { return dec_float(d, F24_BYTES, F24_MBITS, F24_BIAS); }
 
 /* Mean and M2: doubles, or in the compact form the integers of
  * enc_hist_stats, or with flag 64 3-byte floats of the mean and the
@@ -1739,7 +1762,7 @@ static int dec_hist_moments(dec *d, siot_hist *h, int form)
     if (form & HF_M2_INT) {
         h->m2 = (double)siot_rd_uvar(&d->rd) / (double)h->count;
     } else if (f24s) {
-        double sd = dec_f24(d);
+        double sd = d->t->flags & SIOT_TF_SD16 ? dec_float(d, F16_BYTES, F16_MBITS, F16_BIAS) : dec_f24(d);
         h->m2 = (double)h->count * sd * sd;
     } else {
         h->m2 = siot_rd_f64(&d->rd);

@@ -246,6 +246,7 @@ enum {
     SIOT_TF_QBINS = 16,      /* histogram bins stored as fractions of the count (files) */
     SIOT_TF_COMPACT = 32,    /* minor 1: compact histograms, call sites as a tree (docs/format.md) */
     SIOT_TF_MOMENTS24 = 64,  /* minor 2: histogram means and deviations as 3-byte floats (files) */
+    SIOT_TF_SD16 = 128,      /* minor 6: histogram standard deviations as 2-byte floats (files) */
 };
 
 typedef struct siot_kv {

@@ -777,27 +777,28 @@ static void check_compact_hists(void)
      * 13,948,750,000, bins 9, 10, 11, 16. File form: count 1, min and max 4,
      * rank 1, occurrence 3: 1, mask<<3|form 2 (mask 0x87 from bin 9), mean as
      * 75500 - 4*1000 (3 bytes), 4*M2 (5 bytes: too long, so the standard
-     * deviation as a 3-byte float instead), bins but the last 3: 18 bytes,
-     * against 20 with the integer M2 of minor 1 and 29 with two doubles. */
+     * deviation as a 2-byte float instead, minor 6), bins but the last 3:
+     * 17 bytes, against 18 in minor 2, 20 with the integer M2 of minor 1
+     * and 29 with two doubles. */
     static const uint64_t S[4] = {1000, 1500, 3000, 70000};
     for (int i = 0; i < 4; i++)
         CHECK(siot_hist_add(&t.arena, c, S[i], i, 3));
     siot_vbuf sc;
     siot_vbuf_init(&sc);
-    CHECK_EQ_I64(siot_hist_size(c, &sc), 18);
-    CHECK_EQ_I64(siot_hist_moments_size(c), 6);
+    CHECK_EQ_I64(siot_hist_size(c, &sc), 17);
+    CHECK_EQ_I64(siot_hist_moments_size(c), 5);
     /* siot dump --sizes by part: count 1, times 4, the maximum's rank and
-     * occurrence 2, mean and standard deviation 6, mask 2 and bins 3 */
+     * occurrence 2, mean and standard deviation 5, mask 2 and bins 3 */
     uint64_t part[SIOT_HIST_PARTS];
     siot_hist_parts(c, &sc, part);
-    CHECK(part[0] == 1 && part[1] == 4 && part[2] == 2 && part[3] == 6 && part[4] == 5);
+    CHECK(part[0] == 1 && part[1] == 4 && part[2] == 2 && part[3] == 5 && part[4] == 5);
     CHECK(c->mean == 75500.0 / 4 && c->m2 == 13948750000.0 / 4);
     siot_hist want[2] = {*c, {0}};
     want[0].max = 70016; /* 547 << 7: the file form's 0.1% */
-    /* sd = sqrt(M2 / 4) = 29526.2066 in [2^14, 2^15): exponent 13, m =
-     * round(sd * 2^3) = 236210, sd' = 29526.25, M2' = 4 * sd'^2 (a relative
-     * error of 3e-6) */
-    want[0].m2 = 4.0 * 29526.25 * 29526.25;
+    /* sd = sqrt(M2 / 4) = 29526.2066 in [2^14, 2^15): exponent 25, m =
+     * round(sd * 2^(20-25)) = 923, sd' = 29536, M2' = 4 * sd'^2 (a relative
+     * error of 7e-4) */
+    want[0].m2 = 4.0 * 29536 * 29536;
     /* A mean and M2 no sum of integers gives (set by hand, as a merged or
      * decoded trace may hold): the doubles stay. */
     for (int i = 0; i < 300; i++)
@@ -808,14 +809,15 @@ static void check_compact_hists(void)
     want[1].bins = siot_arena_alloc(&t.arena, SIOT_HBINS * sizeof *want[1].bins);
     want[1].bins[12] = 300; /* 5000..7093 ns: one bin */
     want[1].min = 5000, want[1].max = 7096; /* 887 << 3 */
-    /* The file form's 3-byte floats: the mean 6046.5 (and a bit) in [2^12,
-     * 2^13) is m = round(6046.5 * 2^5) = 193488, 6046.5; M2 = 1.1 * 110248775
-     * + 0.3 over 300 samples, sd = 635.80304 in [2^9, 2^10): m = round(sd *
-     * 2^8) = 162766, sd' = 635.8046875, M2' = 300 * sd'^2. */
+    /* The file form's floats: the mean 6046.5 (and a bit) in [2^12, 2^13)
+     * in 3 bytes is m = round(6046.5 * 2^5) = 193488, 6046.5; M2 = 1.1 *
+     * 110248775 + 0.3 over 300 samples, sd = 635.80304 in [2^9, 2^10), in
+     * 2 bytes (minor 6) is e 20, m = round(sd * 2^(20-20)) = 636, sd' = 636, M2' =
+     * 300 * sd'^2. */
     want[1].mean = 6046.5;
-    want[1].m2 = 300.0 * 635.8046875 * 635.8046875;
-    /* count 2, times 4, rank 1, occurrence 299: 2, mask<<3|0: 1, floats 6, one bin 1 */
-    CHECK_EQ_I64(siot_hist_size(u, &sc), 2 + 4 + 1 + 2 + 1 + 6 + 1);
+    want[1].m2 = 300.0 * 636 * 636;
+    /* count 2, times 4, rank 1, occurrence 299: 2, mask<<3|0: 1, floats 3 + 2, one bin 1 */
+    CHECK_EQ_I64(siot_hist_size(u, &sc), 2 + 4 + 1 + 2 + 1 + 5 + 1);
     compact_round_trip(&t, want);
     /* One sample: count 1, times 4, (rank+1)<<1|1 when the occurrence is 0
      * (then not written), else the occurrence after it. */
@@ -1017,13 +1019,14 @@ static int hist4_floats_read(const siot_trace *t)
            siot_hist_bin_count(h, 10) == 2;
 }
 
-static int moments24_file(const char *what, const uint8_t mean[3], const uint8_t sd[3], int want_ok)
+/* sd_bytes: 3 (minor 2), or 2 with flag 128 (minor 6) */
+static int moments_file(const char *what, const uint8_t mean[3], const uint8_t *sd, unsigned sd_bytes, int want_ok)
 {
     craft c;
     craft_compact(&c, 1);
     c.hdr.len = 0;
     siot_vbuf_uvar(&c.hdr, 1);
-    siot_vbuf_uvar(&c.hdr, SIOT_TF_COMPACT | SIOT_TF_MOMENTS24);
+    siot_vbuf_uvar(&c.hdr, SIOT_TF_COMPACT | SIOT_TF_MOMENTS24 | (sd_bytes == 2 ? SIOT_TF_SD16 : 0));
     siot_vbuf_uvar(&c.hdr, 0);
     for (int i = 0; i < 4; i++)
         put_str(&c.hdr, "x");
@@ -1031,9 +1034,14 @@ static int moments24_file(const char *what, const uint8_t mean[3], const uint8_t
     craft_hist4(&c, 1000, 1000);
     siot_vbuf_uvar(&c.nodes, 0x3 << 3 | 4); /* bins 9 and 10, exact; both moments floats */
     siot_vbuf_put(&c.nodes, mean, 3);
-    siot_vbuf_put(&c.nodes, sd, 3);
+    siot_vbuf_put(&c.nodes, sd, sd_bytes);
     siot_vbuf_uvar(&c.nodes, 2); /* bin 9: 2, bin 10: the other 2 */
     return crafted_ok(what, &c, want_ok, hist4_floats_read);
+}
+
+static int moments24_file(const char *what, const uint8_t mean[3], const uint8_t sd[3], int want_ok)
+{
+    return moments_file(what, mean, sd, 3, want_ok);
 }
 
 static void check_moments24(void)
@@ -1051,11 +1059,19 @@ static void check_moments24(void)
     /* the largest code, 262143 * 2^47: finite, rejected by the range check */
     static const uint8_t TOP[3] = {0xFF, 0xFF, 0xFF};
     CHECK(moments24_file("the largest float", TOP, S500, 0));
+    /* Minor 6: the deviation in 2 bytes, 500 = 1000 * 2^(19-20): e 19, m
+     * 1000, 19<<10|1000 = 0x4FE8; e 1 with m 5 < 2^9 is not canonical; e 63
+     * with m 1023 (about 9e15) is finite and past the range. */
+    static const uint8_t S500_16[2] = {0xE8, 0x4F}, DENORM16[2] = {0x05, 0x04}, TOP16[2] = {0xFF, 0xFF};
+    CHECK(moments_file("a 2-byte deviation", M1500, S500_16, 2, 1));
+    CHECK(moments_file("a 2-byte deviation not normalised", M1500, DENORM16, 2, 0));
+    CHECK(moments_file("the largest 2-byte deviation", M1500, TOP16, 2, 0));
 
-    /* Sizes: a mean and sd the integers give back in at most 3 bytes keep
-     * them (2 samples 1000 and 1001: sum delta 1, 2*M2 = 1: 2 bytes); a
-     * bounded size whatever the count (10^6 samples of 1000..1999: floats
-     * of 3 bytes each, where the exact sum delta alone takes 5). */
+    /* Sizes: a mean and sd the integers give back in at most 3 and 2
+     * bytes keep them (2 samples 1000 and 1001: sum delta 1, 2*M2 = 1: 2
+     * bytes); a bounded size whatever the count (10^6 samples of
+     * 1000..1999: floats of 3 and 2 bytes, where the exact sum delta alone
+     * takes 5). */
     siot_arena a;
     siot_arena_init(&a);
     siot_hist h = {0};
@@ -1064,7 +1080,7 @@ static void check_moments24(void)
     CHECK_EQ_I64(siot_hist_moments_size(&h), 2);
     for (uint64_t i = 0; i < 1000000; i++)
         CHECK(siot_hist_add(&a, &h, 1000 + i % 1000, 0, i + 2));
-    CHECK_EQ_I64(siot_hist_moments_size(&h), 6);
+    CHECK_EQ_I64(siot_hist_moments_size(&h), 5);
     siot_arena_free(&a);
 }
 
@@ -1708,12 +1724,13 @@ int main(void)
         t.top[1]->u.loop.body[0]->u.ev.dur = big;
         CHECK(siot_trace_encode(&t, &qf) == 0);
         CHECK(decode_exact(qf.data, qf.len, &qd, err, sizeof err) == 0);
-        CHECK(qd.flags == (SIOT_TF_COMPRESSED | SIOT_TF_QBINS | SIOT_TF_COMPACT | SIOT_TF_MOMENTS24));
+        CHECK(qd.flags == (SIOT_TF_COMPRESSED | SIOT_TF_QBINS | SIOT_TF_COMPACT | SIOT_TF_MOMENTS24 | SIOT_TF_SD16));
         const siot_hist *e = &t.top[1]->u.loop.body[0]->u.ev.dur, *g = &qd.top[1]->u.loop.body[0]->u.ev.dur;
         CHECK(e->count > 255);
-        /* mean and standard deviation to 2^-18 (3-byte floats), M2 to twice that */
+        /* the mean to 2^-18 (a 3-byte float), the standard deviation to
+         * 2^-10 (2 bytes, minor 6), M2 to twice that */
         CHECK(g->count == e->count && g->min == e->min && g->max == e->max && fabs(g->mean / e->mean - 1) < 4e-6 &&
-              fabs(g->m2 / e->m2 - 1) < 8e-6 && g->max_rank == e->max_rank && g->max_occ == e->max_occ);
+              fabs(g->m2 / e->m2 - 1) < 2e-3 && g->max_rank == e->max_rank && g->max_occ == e->max_occ);
         uint64_t sum = 0;
         for (unsigned b = 0; b < SIOT_HBINS; b++) {
             uint64_t ec = siot_hist_bin_count(e, b), gc = siot_hist_bin_count(g, b);
