@@ -327,21 +327,29 @@ static void enc_ranked_runs(siot_vbuf *b, const siot_expr *x, const rank_run *r,
         enc_expr(b, x->u.ranked[i].x);
 }
 
+/* The bytes of the table's rank lists as enc_ranklist writes them, for
+ * lists of runs (ranked_runs accepted them: one dimension of stride 1 at
+ * most). */
+static size_t run_lists_bytes(const siot_expr *x)
+{
+    size_t bytes = 0;
+    for (uint32_t i = 0; i < x->n; i++) {
+        const siot_ranklist *rl = &x->u.ranked[i].rl;
+        bytes += uvar_len(rl->n);
+        for (uint32_t j = 0; j < rl->n; j++)
+            bytes += uvar_len((uint64_t)rl->e[j].start) + 1 +
+                     (rl->e[j].ndims ? uvar_len(rl->e[j].dims[0].count) + 1 : 0);
+    }
+    return bytes;
+}
+
 static void enc_ranked(siot_vbuf *b, const siot_expr *x)
 {
     uint32_t n = 0;
     rank_run *r = ranked_runs(x, &n);
     if (r) {
         int in_order = runs_in_order(r, n, x->n);
-        size_t lists = 0;
-        for (uint32_t i = 0; i < x->n; i++) {
-            const siot_ranklist *rl = &x->u.ranked[i].rl;
-            lists += uvar_len(rl->n);
-            for (uint32_t j = 0; j < rl->n; j++)
-                lists += uvar_len((uint64_t)rl->e[j].start) + 1 +
-                         (rl->e[j].ndims ? uvar_len(rl->e[j].dims[0].count) + 1 : 0);
-        }
-        if (runs_bytes(r, n, in_order) < lists) {
+        if (runs_bytes(r, n, in_order) < run_lists_bytes(x)) {
             enc_ranked_runs(b, x, r, n, in_order);
             siot_free(r);
             return;
@@ -1477,11 +1485,13 @@ static int dec_rank_runs(dec *d, siot_expr *x, rank_run **out, uint32_t *nout)
     uint64_t end = 0;
     for (uint64_t j = 0; r && j < n && !d->rd.err; j++) {
         uint64_t w = siot_rd_uvar(&d->rd), len = (w >> 1) + 1;
-        uint64_t start = end + (w & 1 ? siot_rd_uvar(&d->rd) : 0);
+        uint64_t gap = w & 1 ? siot_rd_uvar(&d->rd) : 0;
         uint64_t entry = in_order ? j : siot_rd_uvar(&d->rd);
         if (d->rd.err)
             return -1;
-        if (len > d->t->nranks || start > d->t->nranks - len || entry >= x->n || (w & 1 && start == end))
+        /* (gap and len at most nranks first: end + gap cannot wrap) */
+        uint64_t start = gap <= d->t->nranks ? end + gap : UINT64_MAX;
+        if (len > d->t->nranks || start > d->t->nranks - len || entry >= x->n || (w & 1 && gap == 0))
             return dfail(d, "rank table run outside the job or its entries");
         r[j] = (rank_run){(uint32_t)start, (uint32_t)len, (uint32_t)entry};
         end = start + len;

@@ -1387,7 +1387,8 @@ static void check_ranked_runs(void)
     int64_t want[16];
     for (int r = 0; r < 16; r++)
         want[r] = r < 4 ? -2 : r - 4;
-    /* tag, entries, runs, two run lengths, -2 in one byte, -4+1*rank in 4 */
+    /* tag, entries, runs, two run lengths, -2 in one byte, -4+1*rank in 4
+     * (17 bytes as two rank lists) */
     ranked_runs_accepted("rank table in runs", &arg, want, 1 + 1 + 1 + 2 + 1 + 4, "{r0-3:-2 r4-15:-4+1*rank}");
     /* entry 0 at ranks 0-1 and 8-9, entry 1 at rank 2, entry 2 (-4+rank)
      * at 5-7 and 12: ranks 3-4, 10-11 and 13-15 in none */
@@ -1409,6 +1410,7 @@ static void check_ranked_runs(void)
         {"rank table runs in order, more than its entries", 2, 3, 1, {{0, 4, 0}, {0, 4, 1}, {0, 4, 2}}},
         {"rank table run past the job", 2, 2, 1, {{0, 4, 0}, {0, 13, 1}}},
         {"rank table run gap past the job", 2, 2, 1, {{0, 4, 0}, {20, 1, 1}}},
+        {"rank table run gap wrapping around", 2, 2, 1, {{0, 4, 0}, {UINT64_MAX - 1, 1, 1}}},
         {"rank table run of an entry not there", 2, 2, 0, {{0, 4, 0}, {0, 4, 2}}},
         {"rank table entry without ranks", 2, 2, 0, {{0, 4, 0}, {0, 4, 0}}},
     };
