@@ -253,13 +253,17 @@ static void sort_runs(rank_run *r, rank_run *tmp, uint32_t n)
 
 /* The table's rank lists as runs sorted by rank; 0 when one is not a
  * consecutive run in the form a reader gives back (one rank: no dimension;
- * more: one dimension of stride 1), an entry's runs are out of order, or
- * two runs overlap. *n gets their number. */
+ * more: one dimension of stride 1), an entry's runs are out of order, two
+ * runs overlap, or an entry has no rank (a table read from a file may: the
+ * runs could not say it). *n gets their number. */
 static rank_run *ranked_runs(const siot_expr *x, uint32_t *n)
 {
     uint64_t total = 0;
-    for (uint32_t i = 0; i < x->n; i++)
+    for (uint32_t i = 0; i < x->n; i++) {
+        if (x->u.ranked[i].rl.n == 0)
+            return NULL;
         total += x->u.ranked[i].rl.n;
+    }
     rank_run *r = total && total < UINT32_MAX / 2 ? siot_calloc(2 * (size_t)total, sizeof *r) : NULL;
     uint32_t k = 0;
     for (uint32_t i = 0; r && i < x->n; i++) {

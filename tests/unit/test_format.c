@@ -1420,6 +1420,38 @@ static void check_ranked_runs(void)
         file_with_arg(&f, 16, &arg);
         CHECK(expect_reject(bad[i].what, &f));
     }
+    /* A plain table (tag 5) with an entry of no rank, as a file may hold:
+     * read, it is written again in rank lists (the runs could not say the
+     * empty entry) and read back (the fuzzer's find). */
+    arg.len = f.len = 0;
+    siot_vbuf_u8(&arg, SIOT_X_RANKED);
+    siot_vbuf_uvar(&arg, 2);
+    siot_vbuf_uvar(&arg, 0); /* entry 0: no rank */
+    w_const(&arg, 7);
+    siot_vbuf_uvar(&arg, 1); /* entry 1: ranks 0-15 */
+    siot_vbuf_uvar(&arg, 0);
+    siot_vbuf_u8(&arg, 1);
+    siot_vbuf_uvar(&arg, 16);
+    siot_vbuf_uvar(&arg, 1);
+    w_const(&arg, 9);
+    file_with_arg(&f, 16, &arg);
+    siot_trace e, e2;
+    if (expect_accept("rank table with an entry of no rank", &f, &e)) {
+        siot_vbuf again;
+        siot_vbuf_init(&again);
+        CHECK(siot_trace_encode(&e, &again) == 0);
+        int back = again.len > 12 && expect_accept("rank table with an entry of no rank, written again", &again, &e2);
+        CHECK(back);
+        if (back) {
+            siot_ctx c = {.rank = 3};
+            CHECK_EQ_I64(siot_eval_int(e2.top[0]->u.ev.args[0], &c, 99), 9);
+            siot_trace_free(&e2);
+        }
+        siot_vbuf_free(&again);
+        siot_trace_free(&e);
+    } else {
+        CHECK(0);
+    }
     /* a gap said to follow that is 0, and a table cut short */
     arg.len = f.len = 0;
     siot_vbuf_u8(&arg, 14);
