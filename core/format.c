@@ -570,11 +570,10 @@ static uint64_t stored_min(uint64_t min, int exact) { return exact ? min : time1
  * arithmetic gives back the very same double (or bin counts), so nothing of
  * what the f64 form kept is lost. */
 enum { HF_MEAN_SUM = 1, HF_M2_INT = 2, HF_BINS_EXACT = 4 };
-enum { F24_BYTES = 3, F24_MBITS = 18, F24_BIAS = 16, F24_EMAX = 63 };
-#define F24_MMASK ((1u << F24_MBITS) - 1)
-#define F24_MAX ((uint32_t)F24_EMAX << F24_MBITS | F24_MMASK)
+enum { F24_BYTES = 3, F24_MBITS = 18, F24_BIAS = 16 };
 /* Minor 6: the standard deviation in 2 bytes, m·2^(e−20), e<<10|m */
 enum { F16_BYTES = 2, F16_MBITS = 10, F16_BIAS = 20 };
+enum { FLOAT_EMAX = 63 }; /* both floats' exponents: 6 bits */
 
 /* The sum of the samples S with (double)S / count == mean, written as
  * S - count*base (base: the min the reader sees). The reader's computation,
@@ -676,7 +675,7 @@ static int moments_form(const siot_hist *h, int exact, int64_t *delta, uint64_t 
  * to 104 days. */
 static uint32_t fcode(double v, unsigned mbits, int bias)
 {
-    uint32_t max = 63u << mbits | ((1u << mbits) - 1);
+    uint32_t max = (uint32_t)FLOAT_EMAX << mbits | ((1u << mbits) - 1);
     if (!(v > 0))
         return 0;
     if (!isfinite(v))
@@ -684,14 +683,14 @@ static uint32_t fcode(double v, unsigned mbits, int bias)
     int x;
     frexp(v, &x); /* v = f·2^x, f in [0.5, 1): m = f·2^mbits needs e = x + bias − mbits */
     int e = x + bias - (int)mbits < 0 ? 0 : x + bias - (int)mbits;
-    if (e > 63)
+    if (e > FLOAT_EMAX)
         return max;
     uint64_t m = (uint64_t)llround(ldexp(v, bias - e));
     if (m >> mbits) { /* rounded up to 2^mbits */
         m >>= 1;
         e++;
     }
-    return e > 63 ? max : (uint32_t)e << mbits | (uint32_t)m;
+    return e > FLOAT_EMAX ? max : (uint32_t)e << mbits | (uint32_t)m;
 }
 
 static double fcode_value(uint32_t code, unsigned mbits, int bias)
@@ -699,20 +698,14 @@ static double fcode_value(uint32_t code, unsigned mbits, int bias)
     return ldexp((double)(code & ((1u << mbits) - 1)), (int)(code >> mbits) - bias);
 }
 
-static uint32_t f24(double v) { return fcode(v, F24_MBITS, F24_BIAS); }
-
-static void put_f16(siot_vbuf *b, double v)
+/* The float's code, little-endian in `bytes` bytes (dec_float reads it). */
+static void put_float(siot_vbuf *b, double v, unsigned bytes, unsigned mbits, int bias)
 {
-    uint32_t c = fcode(v, F16_MBITS, F16_BIAS);
-    uint8_t t[2] = {(uint8_t)c, (uint8_t)(c >> 8)};
-    siot_vbuf_put(b, t, 2);
-}
-
-static void put_f24(siot_vbuf *b, double v)
-{
-    uint32_t c = f24(v);
-    uint8_t t[3] = {(uint8_t)c, (uint8_t)(c >> 8), (uint8_t)(c >> 16)};
-    siot_vbuf_put(b, t, 3);
+    uint32_t c = fcode(v, mbits, bias);
+    uint8_t t[4];
+    for (unsigned i = 0; i < bytes; i++)
+        t[i] = (uint8_t)(c >> (8 * i));
+    siot_vbuf_put(b, t, bytes);
 }
 
 /* The standard deviation the file form keeps of M2 (M2 = count·sd²): it
@@ -748,13 +741,13 @@ static __attribute__((noinline)) void enc_hist_stats(siot_vbuf *b, const siot_hi
     else if (exact)
         siot_vbuf_f64(b, h->mean);
     else
-        put_f24(b, h->mean);
+        put_float(b, h->mean, F24_BYTES, F24_MBITS, F24_BIAS);
     if (form & HF_M2_INT)
         siot_vbuf_uvar(b, k);
     else if (exact)
         siot_vbuf_f64(b, h->m2);
     else
-        put_f16(b, hist_sd(h));
+        put_float(b, hist_sd(h), F16_BYTES, F16_MBITS, F16_BIAS);
     enc_bins(b, h, q, lo, mask, form, exact);
 }
 
