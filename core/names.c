@@ -32,6 +32,21 @@ static const flag_name AMODES[] = {
     {32, "MPI_MODE_UNIQUE_OPEN"},    {128, "MPI_MODE_APPEND"},     {256, "MPI_MODE_SEQUENTIAL"},
 };
 
+/* HDF5's H5F_ACC_* flags (H5Fpublic.h, the same in every 1.x); RDONLY is
+ * the absence of RDWR, and create flags (TRUNC, EXCL) stand alone. */
+static const flag_name H5F_ACC[] = {
+    {0x1, "H5F_ACC_RDWR"},       {0x2, "H5F_ACC_TRUNC"},       {0x4, "H5F_ACC_EXCL"},
+    {0x10, "H5F_ACC_CREAT"},     {0x20, "H5F_ACC_SWMR_WRITE"}, {0x40, "H5F_ACC_SWMR_READ"},
+};
+
+/* netCDF's mode flags (pnetcdf.h and netcdf.h agree): the bits beyond the
+ * access bit of an open and the clobber bit of a create. */
+static const flag_name NC_MODES[] = {
+    {0x8, "NC_DISKLESS"},      {0x10, "NC_MMAP"},    {0x20, "NC_64BIT_DATA"}, {0x100, "NC_CLASSIC_MODEL"},
+    {0x200, "NC_64BIT_OFFSET"}, {0x400, "NC_LOCK"},   {0x800, "NC_SHARE"},     {0x1000, "NC_NETCDF4"},
+    {0x2000, "NC_MPIIO"},      {0x4000, "NC_PERSIST"}, {0x8000, "NC_INMEMORY"},
+};
+
 /* head, then "|NAME" for each table bit set in v, then "|0x..." for bits
  * no entry names. */
 static const char *flags(const char *head, int64_t v, const flag_name *t, size_t nt, char *buf, size_t n)
@@ -54,6 +69,21 @@ static const char *open_flags(int64_t v, char *buf, size_t n)
     return flags(head, v & ~(int64_t)O_ACCMODE, OPEN_FLAGS, sizeof OPEN_FLAGS / sizeof *OPEN_FLAGS, buf, n);
 }
 
+static const char *h5f_acc(int64_t v, char *buf, size_t n)
+{
+    if (v == 0xffff) /* H5Pset_elink_acc_flags: the parent file's */
+        return "H5F_ACC_DEFAULT";
+    const char *head = (v & 0x17) ? "" : "H5F_ACC_RDONLY";
+    return flags(head, v, H5F_ACC, sizeof H5F_ACC / sizeof *H5F_ACC, buf, n);
+}
+
+/* A netCDF mode: bit `first` (NC_WRITE of an open, NC_NOCLOBBER of a
+ * create) named on or off, then the other bits. */
+static const char *nc_mode(int64_t v, int64_t first, const char *on, const char *off, char *buf, size_t n)
+{
+    return flags(v & first ? on : off, v & ~first, NC_MODES, sizeof NC_MODES / sizeof *NC_MODES, buf, n);
+}
+
 static const char *whence(int64_t v)
 {
     switch (v) {
@@ -71,6 +101,12 @@ const char *siot_value_name(unsigned role, int64_t v, char *buf, size_t n)
     switch (role) {
     case SIOT_ROLE_oflags:
         return v < 0 ? NULL : open_flags(v, buf, n);
+    case SIOT_ROLE_h5facc:
+        return v < 0 || v > 0xffff ? NULL : h5f_acc(v, buf, n);
+    case SIOT_ROLE_nccmode:
+        return v < 0 ? NULL : nc_mode(v, 0x4, "NC_NOCLOBBER", "NC_CLOBBER", buf, n);
+    case SIOT_ROLE_ncomode:
+        return v < 0 ? NULL : nc_mode(v, 0x1, "NC_WRITE", "NC_NOWRITE", buf, n);
     case SIOT_ROLE_mode:
     case SIOT_ROLE_omode:
         if (v < 0 || v > 0177777) /* permissions, with mknod's file type (0100600: S_IFREG|0600) */

@@ -1,7 +1,8 @@
 /* names: the symbolic form of recorded integers, one vocabulary for every
  * reader that shows events to a person (siot dump, dump --jsonl, export,
- * stats): open flags, file modes, whence, MPI-IO access modes, errno and
- * the predefined MPI handles. Traces are made on Linux x86-64, so flags
+ * stats): open flags, file modes, whence, MPI-IO access modes, HDF5's file
+ * access flags, netCDF's create and open modes, errno and the predefined
+ * MPI handles. Traces are made on Linux x86-64, so flags
  * and errno are this platform's numbers; MPI-IO's access modes are ROMIO's
  * (MPI_MODE_CREATE 1 ... MPI_MODE_SEQUENTIAL 256), the same in MPICH and
  * Open MPI. MPI error classes are named by the flavour's own numbers

@@ -35,6 +35,7 @@ enum siot_class {
 #define SIOT_CLS_END 0x800u   /* split collective, second half */
 
 /* Parameter and return roles. */
+#define SIOT_ROLE_IS_RETURN(r) ((r) >= 100 && (r) <= 117)
 #define SIOT_ROLE_LIST(X)                                                                          \
     X(ignore, 0) X(buf, 1) X(path, 2) X(str, 3) X(int, 4) X(count, 5) X(size, 6) X(offset, 7)     \
     X(whence, 8) X(oflags, 9) X(mode, 10) X(omode, 11) X(fcntlarg, 12) X(fd, 13) X(fdnew, 14)    \
@@ -52,6 +53,7 @@ enum siot_class {
     X(fpos, 81) X(offptr, 82) X(aiocb, 83) X(aiolist, 84) X(outaddr, 85) X(userfn, 86)      \
     X(win, 87) X(newwin, 88) X(freewin, 89) X(winbase, 90) X(winaddr, 91) X(amode, 92)       \
     X(fdrange, 93) X(wcslen, 94) X(wbuf, 95) X(wfmt, 96) X(arglist, 97) X(outdtypearr, 98) X(dirfd, 99) \
+    X(h5facc, 118) X(nccmode, 119) X(ncomode, 120) /* parameter roles after the return roles */         \
     /* return roles */                                                                          \
     X(r_int, 100) X(r_bytes, 101) X(r_items, 102) X(r_off, 103) X(r_newfd, 104)                  \
     X(r_newstream, 105) X(r_newdir, 106) X(r_ptr, 107) X(r_mpi, 108) X(r_void, 109)             \

@@ -4,7 +4,9 @@
 # versioned call is recorded under its own name, exactly as often as the
 # program makes it, with its arguments; all the MPI-IO I/O of the run lies
 # beneath an HDF5 call, the data calls' MPI-IO beneath H5Dwrite/H5Dread with
-# POSIX beneath that; ioreplay reproduces the run.
+# POSIX beneath that; the file access flags are named as the program
+# passes them (H5F_ACC_TRUNC, H5F_ACC_RDWR: not open(2)'s O_RDWR, O_WRONLY);
+# ioreplay reproduces the run.
 . "$(dirname "$0")/../lib.sh"
 P=2
 SRC=$ROOT/tests/progs/h5old.c
@@ -68,5 +70,6 @@ for r in range(P):
 print("   per rank: %d H5Dcreate1 and %d H5Dopen1 (d0..d%d), H5Gcreate1/H5Gopen1/H5Acreate1 once; "
       "%d-byte H5Dwrite/H5Dread over MPI-IO and POSIX; every MPI-IO call under an HDF5 one" % (N, N, N - 1, B))
 PY
+py check_open_modes.py "$SRC" h.jsonl || fail "H5Fcreate and H5Fopen flags by their HDF5 names"
 roundtrip h5old $P "$WORK/h5old" out.h5
 pass "the HDF5 1.6 API recorded under its versioned names, its I/O beneath it, replayed"

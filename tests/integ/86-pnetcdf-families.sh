@@ -8,7 +8,9 @@
 # completes it); the file is the one the untraced program writes. PnetCDF
 # exists for Open MPI only. The replay reissues the same MPI and MPI-IO
 # calls (varn and mput make PnetCDF call MPI_Get_address, whose address is
-# not recorded: it would differ in any replay).
+# not recorded: it would differ in any replay). The create and open modes
+# are named as the program passes them (NC_CLOBBER|NC_64BIT_DATA,
+# NC_NOWRITE), not as open(2) flags.
 . "$(dirname "$0")/../lib.sh"
 [ -f "$B/wrap-pnetcdf.flags" ] || skip "no PnetCDF on the $MPI flavour (Debian builds it for Open MPI only)"
 P=2
@@ -98,5 +100,6 @@ for r in range(int(sys.argv[2])):
         sys.exit("rank %d: MPI_Type_free of %s, get_contents returned %s" % (r, frees, derived))
 PY
 dump_has ncall.siot "note unknown_handles" && fail "handles recorded as unknown"
+py check_open_modes.py "$SRC" n.jsonl || fail "ncmpi_create and ncmpi_open modes by their netCDF names"
 roundtrip ncall $P "$WORK/ncall"
 pass "PnetCDF's varn, mput/mget, bput, varm, vard and flexible attribute calls recorded with their bytes"

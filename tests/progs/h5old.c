@@ -69,7 +69,7 @@ static void read_file(const char *path, int rank, int *buf)
 {
     hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
     H5Pset_fapl_mpio(fapl, MPI_COMM_WORLD, MPI_INFO_NULL);
-    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, fapl);
+    hid_t f = H5Fopen(path, H5F_ACC_RDWR, fapl);
     check(f >= 0, "H5Fopen");
     hid_t g = H5Gopen(f, "/data");
     check(g >= 0, "H5Gopen");

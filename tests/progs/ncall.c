@@ -122,7 +122,7 @@ int main(int argc, char **argv)
     MPI_Type_create_subarray(1, &gsize, &sub, &at, MPI_ORDER_C, pair, &ftype);
     MPI_Type_free(&pair);
     MPI_Type_commit(&ftype);
-    check(ncmpi_create(MPI_COMM_WORLD, "ncall.nc", NC_CLOBBER, MPI_INFO_NULL, &nc), "create");
+    check(ncmpi_create(MPI_COMM_WORLD, "ncall.nc", NC_CLOBBER | NC_64BIT_DATA, MPI_INFO_NULL, &nc), "create");
     check(ncmpi_def_dim(nc, "x", (MPI_Offset)size * NX, &dim), "def_dim");
     const char *names[NVALL] = {"a", "b", "c", "d", "e", "f", "g", "h"};
     for (int v = 0; v < NVALL; v++)

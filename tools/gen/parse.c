@@ -222,7 +222,7 @@ static void parse_param(param *p, char *ps, const char *file, int lineno)
         snprintf(p->arg, sizeof p->arg, "%s", paren + 1);
         *paren = 0;
     }
-    if ((p->role = role_code(role)) < 0 || p->role >= 100 || !role_of(p->role))
+    if ((p->role = role_code(role)) < 0 || SIOT_ROLE_IS_RETURN(p->role) || !role_of(p->role))
         die(file, lineno, "unknown role '%s'", role);
     if (siot_role_is_array(p->role) && p->role != SIOT_ROLE_status && !p->arg[0])
         die(file, lineno, "array role '%s' needs a length", role);
