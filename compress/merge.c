@@ -613,6 +613,13 @@ int siot_merge_notes(siot_trace *dst, const siot_trace *src)
             snprintf(buf, sizeof buf, "%llu", sum ? a + b : (a > b ? a : b));
             if (siot_trace_set_kv(dst, k, buf))
                 return -1;
+        } else if (mine && strcmp(k, "mpiio_unseen") == 0) { /* "N calls ...": the ranks' counts added */
+            char *rest;
+            unsigned long long a = strtoull(mine, &rest, 10), b = strtoull(v, NULL, 10);
+            char text[256];
+            snprintf(text, sizeof text, "%llu%s", a + b, rest);
+            if (siot_trace_set_kv(dst, k, text))
+                return -1;
         } else if (mine && strcmp(k, "clock") == 0 && strcmp(mine, v) != 0) {
             /* ranks that timed by different clocks (src/clock.h) */
             if (strcmp(mine, SIOT_CLOCKS_MIXED) != 0 && siot_trace_set_kv(dst, k, SIOT_CLOCKS_MIXED))

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/expr.h"
+#include "core/format.h"
 #include "core/ranklist.h"
 #include "compress/xmerge.h"
 #include "core/roles.h"
@@ -522,4 +523,17 @@ void siot_agg_pattern(const siot_agg_event *e, const siot_expr *x, siot_vbuf *ou
             siot_vbuf_put(out, "{*}", 3);
         }
     }
+}
+
+int siot_trace_lacks(const siot_trace *t, char *why, size_t n)
+{
+    static const char *const NOTES[] = {"mpiio_unseen", "calls_unrecorded", "truncated"};
+    for (size_t i = 0; i < sizeof NOTES / sizeof *NOTES; i++) {
+        const char *v = siot_trace_get_kv(t, NOTES[i]);
+        if (v) {
+            snprintf(why, n, "%s: %s", NOTES[i], v);
+            return 1;
+        }
+    }
+    return 0;
 }

@@ -17,6 +17,7 @@
 #ifndef SIOT_ANALYZE_H
 #define SIOT_ANALYZE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/model.h"
@@ -71,5 +72,11 @@ int siot_file_handle_arg(const siot_funcdesc *f);
  * mknodat (a regular file when its mode's type is S_IFREG or 0; siot/files.c
  * tells by the mode). */
 int siot_makes_file(const siot_funcdesc *f);
+
+/* Whether the trace says the run made calls it does not hold (notes
+ * mpiio_unseen: MPI-IO the tracer did not see; calls_unrecorded: calls it
+ * had no memory to stage; truncated: events lost to a memory limit), which
+ * no replay can reissue: 1 with "NOTE: its text" in why, else 0. */
+int siot_trace_lacks(const siot_trace *t, char *why, size_t n);
 
 #endif

@@ -8,6 +8,7 @@
 #include "core/format.h"
 #include "core/predef.h"
 #include "core/roles.h"
+#include "replay/analyze.h"
 #include "replay/handles.h"
 #include "replay/plan.h"
 
@@ -172,8 +173,12 @@ int rp_check(const siot_trace *t, int posix_level, const rp_check_entry *table, 
     for (uint32_t r = 0; r < t->nranks && rc == 0; r++)
         rc = check_rank(t, r, posix_level, table, n, ty, err, errlen);
     const char *level = posix_level ? "posix" : "default";
-    if (rc == 0 && ty->missing == 0)
+    char lacks[400];
+    int lacking = rc == 0 && siot_trace_lacks(t, lacks, sizeof lacks);
+    if (rc == 0 && ty->missing == 0 && !lacking)
         fprintf(out, "replayable: all %" PRIu64 " calls at the %s level, %u ranks\n", ty->calls, level, t->nranks);
+    else if (rc == 0 && ty->missing == 0)
+        rc = 1;
     else if (rc == 0) {
         fprintf(out, "not fully replayable: %" PRIu64 " of %" PRIu64 " calls at the %s level cannot be reissued:\n",
                 ty->missing, ty->calls, level);
@@ -182,6 +187,8 @@ int rp_check(const siot_trace *t, int posix_level, const rp_check_entry *table, 
                     ty->r[i].why, ty->r[i].rank, ty->r[i].seq);
         rc = 1;
     }
+    if (lacking)
+        fprintf(out, "not fully replayable: the run made calls the trace does not hold (%s)\n", lacks);
     const char *left_out = siot_trace_get_kv(t, "layers_left_out");
     if (rc >= 0 && left_out)
         fprintf(out, "the run recorded without the layers %s (SIOT_LAYERS): their calls are not in the trace\n",

@@ -7,6 +7,9 @@
  * reason, with the first rank and event of each. The reasons are the words
  * the replay itself uses. Single-threaded; allocates per rank.
  *
+ * A trace whose notes say the run made calls it does not hold is not fully
+ * replayable either (siot_trace_lacks, replay/analyze.h).
+ *
  * Errors: rp_check returns 0 or 1 with the verdict printed, or -1 with a
  * one-line reason in err (out of memory, a trace that cannot be walked) and
  * no verdict. An id not remembered for lack of memory counts as missing (a

@@ -23,6 +23,7 @@
 #include "core/expr.h"
 #include "core/hist.h"
 #include "core/format.h"
+#include "replay/analyze.h"
 #include "replay/check.h"
 #include "replay/explain.h"
 #include "replay/inputs.h"
@@ -69,7 +70,8 @@ static const char *USAGE =
     "                   differences with the original's call site\n"
     "  --check          without mpirun and before any I/O: whether every call at\n"
     "                   the replayed level can be reissued, and, when not, the\n"
-    "                   calls that cannot, by function and reason (exit 0 or 1)\n"
+    "                   calls that cannot, by function and reason, and whether\n"
+    "                   the trace holds every call the run made (exit 0 or 1)\n"
     "  --explain        list every call that was not reissued (with the reason)\n"
     "                   or that returned another result than the recorded one\n"
     "  --inputs DIR     the files the program read without making them are\n"
@@ -99,7 +101,9 @@ static const char *USAGE =
     "returned its recorded result (and, with --verify, the round trip is\n"
     "faithful); 1 when calls could not be reissued or returned other results\n"
     "(counted by function and reason at the end; --explain lists each), the\n"
-    "round trip differs, or a call passed --call-timeout; 2 bad usage, an unreadable or corrupt trace, a rank\n"
+    "round trip differs, a call passed --call-timeout, or the trace's notes say\n"
+    "the run made calls it does not hold (MPI-IO through PMPI_File_*, events\n"
+    "lost to a memory limit); 2 bad usage, an unreadable or corrupt trace, a rank\n"
     "count that does not match the trace, or a root that cannot be used (with\n"
     "one line saying why, before any I/O).\n";
 
@@ -656,6 +660,11 @@ int main(int argc, char **argv)
      * mpirun ends the job, rank 0's comparison with it, as soon as another
      * rank exits non-zero. */
     int rc = bad && (!r.o.verify || r.rank == 0) ? 1 : 0;
+    char lacks[400];
+    if (r.rank == 0 && siot_trace_lacks(&r.t, lacks, sizeof lacks)) {
+        printf("ioreplay: the run made calls the trace does not hold, which no replay can reissue (%s)\n", lacks);
+        rc = 1;
+    }
     if (r.o.verify && r.rank == 0 &&
         rp_verify_compare(&r.t, rp_verify_trace(), r.o.posix_level, left_out, n_left_out, stdout) != 0)
         rc = 1;

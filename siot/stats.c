@@ -421,6 +421,9 @@ static void print_human(stats *s, const char *path, FILE *o)
         fprintf(o, "  note: the trace is%s%s%s\n", t->flags & SIOT_TF_PARTIAL ? " partial" : "",
                 t->flags & SIOT_TF_APPROX ? " approximate (SIOT_TOLERANCE)" : "",
                 t->flags & SIOT_TF_TRUNCATED ? " truncated" : "");
+    char lacks[400];
+    if (siot_trace_lacks(t, lacks, sizeof lacks))
+        fprintf(o, "  note: the run made calls the trace does not hold (%s)\n", lacks);
 
     fprintf(o, "\nCalls per layer            rank 0    other ranks: mean        min        max    all ranks\n");
     for (unsigned l = 0; l < SIOT_NLAYERS + NCOMM; l++) {

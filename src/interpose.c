@@ -3,6 +3,7 @@
 
 #include <dlfcn.h>
 #include <link.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -88,6 +89,10 @@ static int inside_io_call(void)
     return l == SIOT_LAYER_mpiio || l == SIOT_LAYER_hdf5 || l == SIOT_LAYER_pnetcdf;
 }
 
+static _Atomic uint64_t unseen_mpiio;
+
+uint64_t siot_unseen_mpiio_calls(void) { return atomic_load_explicit(&unseen_mpiio, memory_order_relaxed); }
+
 int siot_caller_records(const void *ra)
 {
     switch (siot_module_class((uintptr_t)ra)) {
@@ -95,6 +100,13 @@ int siot_caller_records(const void *ra)
         return 1;
     case SIOT_MC_INSIDE_IO:
         return inside_io_call();
+    case SIOT_MC_MPIIO:
+        if (inside_io_call())
+            return 1;
+        /* MPI-IO's file I/O with no traced MPI-IO call above it: the
+         * program called PMPI_File_* itself (or a library did) */
+        atomic_fetch_add_explicit(&unseen_mpiio, 1, memory_order_relaxed);
+        return 0;
     default:
         return 0;
     }
@@ -107,10 +119,13 @@ int siot_caller_records(const void *ra)
 int siot_aio_caller_records(const void *ra)
 {
     int cls = siot_module_class((uintptr_t)ra);
-    return cls == SIOT_MC_RECORD || (cls == SIOT_MC_INSIDE_IO && inside_traced_call());
+    return cls == SIOT_MC_RECORD || ((cls == SIOT_MC_INSIDE_IO || cls == SIOT_MC_MPIIO) && inside_traced_call());
 }
+
+int siot_wrapped_library_poll(void) { return inside_traced_call() && !inside_io_call(); }
 
 int siot_library_poll(const void *ra)
 {
-    return siot_module_class((uintptr_t)ra) == SIOT_MC_INSIDE_IO && !inside_io_call();
+    int cls = siot_module_class((uintptr_t)ra);
+    return (cls == SIOT_MC_INSIDE_IO || cls == SIOT_MC_MPIIO) && !inside_io_call();
 }

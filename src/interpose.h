@@ -55,6 +55,10 @@ static inline int siot_interposed_records(unsigned layer, const void *ra)
 {
     return siot_recording(layer) && siot_caller_records(ra);
 }
+/* Calls of the MPI library's MPI-IO plugins (modules.h, SIOT_MC_MPIIO)
+ * that siot_caller_records did not record because no traced MPI-IO call
+ * was in flight (the trace's note mpiio_unseen). */
+uint64_t siot_unseen_mpiio_calls(void);
 /* The same for an aio call, a start or a completion (aio_read, aio_write,
  * lio_listio, aio_error, aio_return, aio_suspend...: tools/gen/emit_wrap.c):
  * from the MPI library also inside a traced call that is not an I/O call,
@@ -73,6 +77,11 @@ static inline int siot_interposed_aio_records(unsigned layer, const void *ra)
  * MPI_Wait): generated aio_error entries record it only when it does not
  * answer EINPROGRESS (tools/gen/emit_wrap.c, is_aio_poll). */
 int siot_library_poll(const void *ra);
+/* The same for a poll reaching a --wrap entry, whose caller's module is the
+ * program's own (MPICH's ROMIO is linked into it): inside a traced call
+ * that is not an I/O call (MPI_Wait, MPI_Test), as a program's own poll
+ * never is. */
+int siot_wrapped_library_poll(void);
 
 #define SIOT_INTERPOSER SIOT_TEXT __attribute__((visibility("default")))
 #define SIOT_INLINE static inline __attribute__((always_inline))

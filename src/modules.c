@@ -49,6 +49,11 @@ static const char *const NEVER[] = {"libc.so", "ld-linux", "libunwind", "libsiot
                                     "librdmacm", "libpsm", "libnuma", "libudev", "libltdl", "libgcc_s", "libm.so",
                                     "libdl.so", "libpthread", "librt.so", "libmunge", "libnl-", "libcuda", "libxpmem", "libopen-pal", "libopen-rte",
                                     NULL};
+/* Open MPI's MPI-IO plugins: OMPIO's io, fs, fbtl, fcoll and sharedfp
+ * components and their common library, and its ROMIO component; their POSIX
+ * calls are the file I/O of an MPI-IO call. */
+static const char *const MPIIO_LIBS[] = {"mca_io_", "mca_fs_", "mca_fbtl_", "mca_fcoll_", "mca_sharedfp_",
+                                         "libmca_common_ompio", NULL};
 static const char *const MPI_LIBS[] = {"libmpi", "libmpich", "mca_", "libmca_",
                                        "libmpl", "libhcoll", NULL};
 
@@ -68,6 +73,8 @@ static uint8_t class_of(const char *path, int is_exe)
         return SIOT_MC_RECORD;
     if (has_prefix_in(base, NEVER) || strstr(path, "/ld-linux") || strstr(path, "linux-vdso"))
         return SIOT_MC_NEVER;
+    if (has_prefix_in(base, MPIIO_LIBS))
+        return SIOT_MC_MPIIO;
     if (has_prefix_in(base, MPI_LIBS))
         return SIOT_MC_INSIDE_IO;
     return SIOT_MC_RECORD;

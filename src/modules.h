@@ -22,6 +22,8 @@ enum siot_mclass {
     SIOT_MC_RECORD,    /* the program, its libraries, I/O libraries (HDF5, PnetCDF, libgfortran...) */
     SIOT_MC_INSIDE_IO, /* the MPI library: its I/O only inside a traced MPI-IO, HDF5 or PnetCDF call */
     SIOT_MC_NEVER,     /* the C library, the loader, MPI transports, the tracer and its unwinder */
+    SIOT_MC_MPIIO,     /* the MPI library's MPI-IO plugins (OMPIO's, ROMIO's): as INSIDE_IO, but a call of
+                        * theirs outside every traced MPI-IO call is MPI-IO the tracer did not see (counted) */
 };
 
 /* The module holding address a, and its load base; 0 when none does. */

@@ -16,6 +16,7 @@
 #include "core/predef.h"
 #include "src/config.h"
 #include "src/handles.h"
+#include "src/interpose.h"
 #include "src/lock.h"
 #include "src/lock_fast.h"
 #include "src/runtime.h"
@@ -313,6 +314,16 @@ static void gather_times(siot_trace *t, const qtotals *q)
     t->rt->v[SIOT_RT_span] = q->last - q->first;
 }
 
+/* The note key, "N what", when n is not 0. */
+static void note_count(siot_trace *t, const char *key, uint64_t n, const char *what)
+{
+    char note[200];
+    if (!n)
+        return;
+    snprintf(note, sizeof note, "%llu %s", (unsigned long long)n, what);
+    siot_trace_set_kv(t, key, note);
+}
+
 static void describe_notes(siot_trace *t, const qtotals *q)
 {
     char note[160];
@@ -352,24 +363,15 @@ static void describe_notes(siot_trace *t, const qtotals *q)
                  (unsigned long long)siot_h_unknown_uses(), SIOT_ID_UNKNOWN);
         siot_trace_set_kv(t, "unknown_handles", note);
     }
-    if (siot_h_gone_lost()) {
-        snprintf(note, sizeof note,
-                 "%llu frees of handles made or freed by calls the tracer does not record came while 256 waited: "
-                 "their ids stay taken, and a reused handle value may show an old id",
-                 (unsigned long long)siot_h_gone_lost());
-        siot_trace_set_kv(t, "handle_frees_lost", note);
-    }
-    if (siot_unstaged_calls()) {
-        snprintf(note, sizeof note, "%llu calls ran unrecorded: no memory to stage them",
-                 (unsigned long long)siot_unstaged_calls());
-        siot_trace_set_kv(t, "calls_unrecorded", note);
-    }
-    if (siot_site_walk_mismatches()) {
-        snprintf(note, sizeof note,
-                 "%llu call-site walks by learned frame sizes disagreed with libunwind; libunwind's were kept",
-                 (unsigned long long)siot_site_walk_mismatches());
-        siot_trace_set_kv(t, "site_walk_mismatches", note);
-    }
+    note_count(t, "handle_frees_lost", siot_h_gone_lost(),
+               "frees of handles made or freed by calls the tracer does not record came while 256 waited: "
+               "their ids stay taken, and a reused handle value may show an old id");
+    note_count(t, "calls_unrecorded", siot_unstaged_calls(), "calls ran unrecorded: no memory to stage them");
+    note_count(t, "mpiio_unseen", siot_unseen_mpiio_calls(),
+               "file calls of MPI-IO had no traced MPI-IO call above them: not in the trace "
+               "(PMPI_File_* called directly?)");
+    note_count(t, "site_walk_mismatches", siot_site_walk_mismatches(),
+               "call-site walks by learned frame sizes disagreed with libunwind; libunwind's were kept");
 }
 
 /* The rank's trace as it stands (under the locks, the queues finished and

@@ -721,7 +721,11 @@ static const char *admission_of(const func *f)
  * not the program's I/O, and how many there are differs from run to run;
  * the exported entry asks first (aio_error only reads the request's state,
  * so asking twice changes nothing) and records only an answer that is not
- * EINPROGRESS. A program's own polls are recorded as they are. */
+ * EINPROGRESS. ROMIO, linked into the program on MPICH, reaches the --wrap
+ * entry, which cannot tell its caller by module: a poll there inside a
+ * traced MPI call that is not an I/O call (MPI_Wait, MPI_Test) is ROMIO's,
+ * and is filtered the same way. A program's own polls are recorded as they
+ * are. */
 static int is_aio_poll(const func *f)
 {
     return is_aio_completion(f) && SIOT_CLASS_BASE(f->cls) == SIOT_CLASS_test && f->retrole == SIOT_ROLE_r_int;
@@ -767,6 +771,11 @@ static void emit_entry(const func *f, int exported)
         o(");\n");
         emit_poll_filter(f);
         o("    else\n    ");
+    }
+    if (!exported && is_aio_poll(f)) {
+        o("    if (siot_wrapped_library_poll() && (ret = siot_call_%s(", f->name);
+        emit_entry_args(f);
+        o(")) == EINPROGRESS)\n        ; /* ROMIO's poll inside MPI_Wait or MPI_Test: not recorded */\n    else\n    ");
     }
     o("    %ssiot_do_%s(", isvoid ? "" : "ret = ", f->name);
     emit_entry_args(f);
