@@ -602,6 +602,23 @@ static int verify_start(run *r, char **argv)
     return 2;
 }
 
+/* Rank 0, after the replay: the calls the run made that the trace does not
+ * hold. Layers left out with SIOT_LAYERS are the user's choice, said only;
+ * calls the tracer did not see or could not keep (siot_trace_lacks) make
+ * the replay incomplete: 1. */
+static int say_what_trace_lacks(const siot_trace *t)
+{
+    const char *layers = siot_trace_get_kv(t, "layers_left_out");
+    if (layers)
+        printf("ioreplay: the run recorded without the layers %s (SIOT_LAYERS): their calls are not in the trace, "
+               "and were not replayed\n", layers);
+    char lacks[400];
+    if (!siot_trace_lacks(t, lacks, sizeof lacks))
+        return 0;
+    printf("ioreplay: the run made calls the trace does not hold, which no replay can reissue (%s)\n", lacks);
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
     static run r;
@@ -660,11 +677,8 @@ int main(int argc, char **argv)
      * mpirun ends the job, rank 0's comparison with it, as soon as another
      * rank exits non-zero. */
     int rc = bad && (!r.o.verify || r.rank == 0) ? 1 : 0;
-    char lacks[400];
-    if (r.rank == 0 && siot_trace_lacks(&r.t, lacks, sizeof lacks)) {
-        printf("ioreplay: the run made calls the trace does not hold, which no replay can reissue (%s)\n", lacks);
+    if (r.rank == 0 && say_what_trace_lacks(&r.t))
         rc = 1;
-    }
     if (r.o.verify && r.rank == 0 &&
         rp_verify_compare(&r.t, rp_verify_trace(), r.o.posix_level, left_out, n_left_out, stdout) != 0)
         rc = 1;

@@ -136,6 +136,8 @@ grep -q "^replayable: all" check-full.txt || fail "--check: no verdict on a full
 st=0
 mpirun_np 3 "$B/bin/ioreplay" --explain --root "$WORK/root-nompi" nompi.siot > nompi.report || st=$?
 [ $st = 1 ] || { cat nompi.report >&2; fail "the replay without constructors exited $st, want 1"; }
+grep -q "^ioreplay: the run recorded without the layers mpi,hdf5,pnetcdf (SIOT_LAYERS): their calls are not in the trace" nompi.report ||
+    { cat nompi.report >&2; fail "the replay does not say which layers the run left out"; }
 for r in 0 1 2; do
     grep -Eq "rank $r event [0-9]+ MPI_File_set_view: not reissued: an MPI datatype whose creation is not in the trace" \
         nompi.report || { cat nompi.report >&2; fail "--explain does not list rank $r's MPI_File_set_view"; }
