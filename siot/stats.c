@@ -594,6 +594,12 @@ static void print_json(stats *s, FILE *o)
     fprintf(o, "{\"nranks\":%u,\"total_events\":%" PRIu64 ",\"nodes\":%u,\"partial\":%s,\"approximate\":%s,", t->nranks,
             s->total, t->nnodes, t->flags & SIOT_TF_PARTIAL ? "true" : "false",
             t->flags & SIOT_TF_APPROX ? "true" : "false");
+    char lacks[400];
+    if (siot_trace_lacks(t, lacks, sizeof lacks)) { /* calls of the run the trace does not hold, and why */
+        fprintf(o, "\"lacks_calls\":");
+        json_name(o, lacks);
+        fputc(',', o);
+    }
     fprintf(o, "\"functions\":{");
     int first = 1;
     for (uint32_t i = 0; i < t->nfuncs; i++) {

@@ -5,8 +5,9 @@
 # MPI-IO. It is never silent:
 # - Open MPI: its MPI-IO plugins' POSIX calls with no traced MPI-IO call
 #   above them are counted, not recorded: the trace notes mpiio_unseen with
-#   the ranks' count, siot stats shows it, and ioreplay --check and the
-#   replay exit 1 saying the run made calls the trace does not hold;
+#   the ranks' count, siot stats shows it (--json: lacks_calls), and
+#   ioreplay --check and the replay exit 1 saying the run made calls the
+#   trace does not hold;
 # - MPICH: ROMIO's POSIX calls reach the --wrap entries and are recorded
 #   (pfile.dat's writes and reads of BLOCK bytes, without an MPI-IO parent);
 #   their replay lacks the order ROMIO's messages gave them inside the
@@ -59,6 +60,8 @@ if [ "$MPI" = openmpi ]; then
     n=$(sed -n 's/^  note mpiio_unseen: \([0-9]*\) file calls of MPI-IO had no traced MPI-IO call above them.*/\1/p' p.txt)
     [ -n "$n" ] && [ "$n" -ge $((2 * P)) ] || fail "note mpiio_unseen gives '$n', want at least a write and a read per rank"
     grep -q "note: the run made calls the trace does not hold (mpiio_unseen: $n " stats.txt || fail "siot stats does not show the note"
+    "$SIOT" stats --json p.siot | python3 -c "import json, sys; sys.exit(not json.load(sys.stdin).get('lacks_calls', '').startswith('mpiio_unseen: $n '))" ||
+        fail "siot stats --json has no lacks_calls"
     [ "$check_rc" = 1 ] && grep -q "^not fully replayable: the run made calls the trace does not hold (mpiio_unseen" check.txt ||
         { cat check.txt >&2; fail "ioreplay --check exited $check_rc without saying the trace lacks calls"; }
     [ "$replay_rc" != 0 ] && grep -q "^ioreplay: the run made calls the trace does not hold, which no replay can reissue (mpiio_unseen" replay.txt ||
