@@ -69,6 +69,12 @@ int siot_makes_file(const siot_funcdesc *f)
            siot_arg_index(f, SIOT_ROLE_mode) >= 0;
 }
 
+int siot_is_removal(const siot_funcdesc *f)
+{
+    return (f->layer == SIOT_LAYER_posix || f->layer == SIOT_LAYER_stdio) &&
+           (strcmp(f->name, "unlink") == 0 || strcmp(f->name, "unlinkat") == 0 || strcmp(f->name, "remove") == 0);
+}
+
 /* An open whose file name changes with the iteration: the loop must be
  * walked iteration by iteration for per-file rows to be exact (each
  * iteration then opens another file, so this costs one walk of the body per

@@ -72,6 +72,8 @@ int siot_file_handle_arg(const siot_funcdesc *f);
  * mknodat (a regular file when its mode's type is S_IFREG or 0; siot/files.c
  * tells by the mode). */
 int siot_makes_file(const siot_funcdesc *f);
+/* A call that removes a file by name: unlink, unlinkat, remove. */
+int siot_is_removal(const siot_funcdesc *f);
 
 /* Whether the trace says the run made calls it does not hold (notes
  * mpiio_unseen: MPI-IO the tracer did not see; calls_unrecorded: calls it

@@ -1,6 +1,7 @@
 /* compare: two traces event by event, rank by rank (replay/compare.h). */
 #include "replay/compare.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 #include "core/expr.h"
 #include "core/format.h"
 #include "core/names.h"
+#include "replay/analyze.h"
 #include "replay/walk.h"
 #include "replay/json.h"
 #include "core/roles.h"
@@ -344,11 +346,14 @@ static int render(fiter *fi, const siot_node *n, const siot_ctx *c, int64_t pare
     int64_t ret = siot_eval_int(e->ret, c, 0);
     fi->cur_ret = ret;
     fi->cur_bytes = siot_eval_int(e->bytes, c, 0);
+    int64_t err = siot_eval_int(e->err, c, 0);
     if (by_order && SIOT_CLASS_BASE(f->cls) == SIOT_CLASS_read && ret >= 0)
-        hn = snprintf(head, sizeof head, "} ret=(by order) errno=%" PRId64, siot_eval_int(e->err, c, 0));
+        hn = snprintf(head, sizeof head, "} ret=(by order) errno=%" PRId64, err);
+    else if (by_order && siot_is_removal(f) && (ret == 0 || err == ENOENT)) /* replay/rp.h, removal_by_order */
+        hn = snprintf(head, sizeof head, "} ret=(removed or gone, by order)");
     else
         hn = snprintf(head, sizeof head, "} ret=%" PRId64 " errno=%" PRId64 " bytes=%" PRId64, ret,
-                      siot_eval_int(e->err, c, 0), siot_eval_int(e->bytes, c, 0));
+                      err, siot_eval_int(e->bytes, c, 0));
     siot_vbuf_put(o, head, (size_t)hn);
     return 0;
 }
@@ -372,7 +377,7 @@ typedef struct cmp_state {
     const siot_trace *a, *b;
     const siot_diff_filter *flt;
     FILE *out;
-    uint64_t shown, max_shown, found, compared, order_reads;
+    uint64_t shown, max_shown, found, compared, order_results;
     siot_vbuf la, lb, sa, sb;
     char *err;
     size_t errlen;
@@ -418,7 +423,7 @@ static int compare_rank(cmp_state *k, uint32_t r)
         }
         k->compared++;
         if (k->la.len == k->lb.len && memcmp(k->la.data, k->lb.data, k->la.len) == 0) {
-            k->order_reads += by_order && (ia.cur_ret != ib.cur_ret || ia.cur_bytes != ib.cur_bytes);
+            k->order_results += by_order && (ia.cur_ret != ib.cur_ret || ia.cur_bytes != ib.cur_bytes);
             continue;
         }
         k->found++;
@@ -458,7 +463,7 @@ int siot_compare(const siot_trace *a, const siot_trace *b, const siot_diff_filte
     siot_vbuf_free(&k.sb);
     res->compared = k.compared;
     res->differences = k.found;
-    res->order_reads = k.order_reads;
+    res->order_results = k.order_results;
     return rc < 0 ? -1 : k.found ? 1 : 0;
 }
 

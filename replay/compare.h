@@ -35,7 +35,10 @@ typedef struct siot_diff_filter {
      * POSIX level the reads inside MPI-IO calls (SIOT_BY_ORDER_IN_MPIIO), at
      * the default level the MPI-IO reads inside HDF5 and PnetCDF calls
      * (SIOT_BY_ORDER_IN_LIBRARY: HDF5's sieve buffer reading past the end
-     * that other ranks' independent writes had or had not reached yet) */
+     * that other ranks' independent writes had or had not reached yet); at
+     * the POSIX level also whether a removal inside an MPI-IO call found
+     * its file or found it gone (every rank making and removing the same
+     * file: Open MPI's FILE.locktest.N in MPI_File_open) */
     int reads_by_order;
     /* per rank, the seqs (ascending) of the first trace's events to leave
      * out with what they called: the calls a replay did not reissue, so the
@@ -47,7 +50,7 @@ typedef struct siot_diff_filter {
 typedef struct siot_compare_result {
     uint64_t compared;    /* event pairs compared */
     uint64_t differences; /* event pairs that differ, and ranks whose traces end apart */
-    uint64_t order_reads; /* reads_by_order: equal but for the size read */
+    uint64_t order_results; /* reads_by_order: equal but for a read's size or a removal's outcome */
 } siot_compare_result;
 
 /* Every rank's events in pairs: each difference counted, the first

@@ -296,7 +296,7 @@ static void report(const opts *o, const char *root, int rank, int size, const do
     }
     static const char *names[NREPORT] = {"calls replayed",    "calls not replayed", "bytes read",
                                          "bytes written",     "recorded time (s)",  "replay time (s)",
-                                         "different results", "paths refused",    "reads sized by order",
+                                         "different results", "paths refused",    "results by order",
                                          "polls found nothing"};
     printf("ioreplay: %s on %d ranks, root %s, level %s%s\n", o->file, size, root,
            o->posix_level ? "posix" : "default", o->no_compute ? ", no computation" : "");
@@ -455,6 +455,8 @@ static int replay_event(run *r, const rp_step *st, siot_vbuf *scratch, siot_valu
     r->c.polled = 0;
     r->c.retest_until = 0;
     r->c.read_by_order = r->o.posix_level && st->in_mpiio && SIOT_CLASS_BASE(f->cls) == SIOT_CLASS_read;
+    r->c.removal_by_order = r->o.posix_level && st->in_mpiio && siot_is_removal(f) &&
+                            (siot_eval_int(e->ret, &st->ctx, -1) == 0 || siot_eval_int(e->err, &st->ctx, 0) == ENOENT);
     /* a wait for another rank's computation lasts as long as it, scaled */
     rp_watch_enter(st->seq, f->name, (uint64_t)((double)e->dur.max * (r->o.scale > 1 ? r->o.scale : 1)));
     int rc = r->fmap[e->func](&r->c, vals, siot_eval_int(e->ret, &st->ctx, 0));
@@ -659,7 +661,7 @@ int main(int argc, char **argv)
     r.rep[R_REPLAY] = (double)(rp_now_ns() - t0) * 1e-9;
     r.rep[R_DIFF] = (double)r.c.different_results;
     r.rep[R_REFUSED] = (double)r.c.refused_paths;
-    r.rep[R_ORDER] = (double)r.c.order_reads;
+    r.rep[R_ORDER] = (double)r.c.order_results;
     report(&r.o, r.root, r.rank, r.size, r.rep);
     uint64_t bad = rp_log_report(&r.log, r.size, stdout), *n_left_out = NULL;
     /* every rank's calls not reissued, for the comparison (collective) */

@@ -6,6 +6,7 @@
 
 #include "core/expr.h"
 #include "core/roles.h"
+#include "replay/analyze.h"
 
 void rp_order_init(rp_order *o) { memset(o, 0, sizeof *o); }
 
@@ -123,11 +124,7 @@ static void inside_creation(rp_order *o, const rp_step *st)
  * MPI_MODE_DELETE_ON_CLOSE) and one found it. That rank removes first
  * (barrier after its unlink), the others after (barrier before theirs);
  * a rank with no removal passes the barrier at the close's end. */
-static int removes(const rp_step *st)
-{
-    const char *n = st->fn->name;
-    return strcmp(n, "unlink") == 0 || strcmp(n, "unlinkat") == 0 || strcmp(n, "remove") == 0;
-}
+static int removes(const rp_step *st) { return siot_is_removal(st->fn); }
 
 static void inside_removal(rp_order *o, const rp_step *st)
 {

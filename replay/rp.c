@@ -533,7 +533,11 @@ int rp_result(rp_state *c, int64_t recorded, int64_t got)
     if (c->skip_why) /* a replayer of replay= could not reissue the call, and said why */
         return RP_SKIP;
     if (recorded != got && c->read_by_order && recorded >= 0 && got >= 0) {
-        c->order_reads++;
+        c->order_results++;
+        return RP_DONE;
+    }
+    if (recorded != got && c->removal_by_order && (got == 0 || (got == -1 && errno == ENOENT))) {
+        c->order_results++;
         return RP_DONE;
     }
     rp_out_result(c, recorded, got);

@@ -84,7 +84,14 @@ typedef struct rp_state {
      * does not reissue; a size other than the recorded one is counted here,
      * not as a different result. ioreplay sets it per call. */
     int read_by_order;
-    uint64_t order_reads;
+    /* The call is a removal (unlink, unlinkat, remove) made inside an
+     * MPI-IO call, reissued at the POSIX level, that succeeded or found no
+     * file in the run: when every rank makes and removes the same file
+     * there (Open MPI's MPI_File_open tests locks on FILE.locktest.N so),
+     * which rank finds it gone is the order of their calls; 0 against -1
+     * ENOENT is counted here, not as a different result. */
+    int removal_by_order;
+    uint64_t order_results; /* results of those two kinds that differed */
     /* the last call: why it was not reissued (rp_skip), and its result when
      * it differed from the recorded one (rp_result); ioreplay clears them */
     const char *skip_why;

@@ -113,12 +113,12 @@ int rp_verify_compare(const siot_trace *orig, const char *replay_trace, int posi
         snprintf(except, sizeof except, " but for the %" PRIu64 " calls not reissued (listed above), left out", nleft);
     if (rc < 0)
         fprintf(out, "round trip: not checked: %s\n", err);
-    else if (rc == 0 && res.order_reads)
+    else if (rc == 0 && res.order_results)
         fprintf(out,
-                "round trip: faithful%s (%" PRIu64 " calls at the %s level, of which %" PRIu64 " reads made by %s "
-                "calls returned another size: the file's size then depended on the order of the ranks' writes; "
-                "the replay's trace: %s)\n",
-                except, res.compared, level, res.order_reads, posix_level ? "MPI-IO" : "HDF5 or PnetCDF",
+                "round trip: faithful%s (%" PRIu64 " calls at the %s level, of which %" PRIu64 " made by %s "
+                "calls had another result that the order of the ranks' calls decided: a read's size, a removal "
+                "finding its file gone; the replay's trace: %s)\n",
+                except, res.compared, level, res.order_results, posix_level ? "MPI-IO" : "HDF5 or PnetCDF",
                 replay_trace);
     else if (rc == 0)
         fprintf(out, "round trip: faithful%s (%" PRIu64 " calls at the %s level; the replay's trace: %s)\n", except,
