@@ -533,7 +533,7 @@ void siot_agg_pattern(const siot_agg_event *e, const siot_expr *x, siot_vbuf *ou
 
 int siot_trace_lacks(const siot_trace *t, char *why, size_t n)
 {
-    static const char *const NOTES[] = {"mpiio_unseen", "calls_unrecorded", "truncated"};
+    static const char *const NOTES[] = {"mpiio_unseen", "calls_unrecorded", "truncated", "stopped", "lost"};
     for (size_t i = 0; i < sizeof NOTES / sizeof *NOTES; i++) {
         const char *v = siot_trace_get_kv(t, NOTES[i]);
         if (v) {

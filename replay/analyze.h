@@ -77,8 +77,10 @@ int siot_is_removal(const siot_funcdesc *f);
 
 /* Whether the trace says the run made calls it does not hold (notes
  * mpiio_unseen: MPI-IO the tracer did not see; calls_unrecorded: calls it
- * had no memory to stage; truncated: events lost to a memory limit), which
- * no replay can reissue: 1 with "NOTE: its text" in why, else 0. */
+ * had no memory to stage; truncated: events lost when memory ran out;
+ * stopped: recording stopped at SIOT_MAX_MEMORY with nowhere to spill;
+ * lost: ranks whose traces did not reach the job's file), which no replay
+ * can reissue: 1 with "NOTE: its text" in why (the first such note), else 0. */
 int siot_trace_lacks(const siot_trace *t, char *why, size_t n);
 
 #endif

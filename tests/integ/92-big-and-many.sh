@@ -116,4 +116,9 @@ rec, lost = int(m.group(1)), int(m.group(2))
 if rec + lost != 100000 + 2 or rec < 1000:
     sys.exit("recorded %d + lost %d events, want 100002 in all (open, 100000 lseeks, close)" % (rec, lost))
 PY
+# no replay can reissue the calls after the stop: --check says so
+st=0
+"$B/bin/ioreplay" --check big.siot > check.txt || st=$?
+[ $st = 1 ] && grep -q "^not fully replayable: the run made calls the trace does not hold (stopped: recording stopped" check.txt ||
+    { cat check.txt >&2; fail "ioreplay --check of the stopped trace exited $st without saying it lacks calls"; }
 pass "2^53 offsets, 2,000 files, 4,095-byte names, 10^7 irregular events within SIOT_MAX_MEMORY, stops said"
