@@ -4,7 +4,7 @@
 # rank r waits about (P-1-r) x STEP_MS ms in each. siot stats --json (per-rank
 # "time_s"), its CSV and text, and the report's "Time per rank" chart give
 # each rank's collective wait and computation as the source says, within 10%
-# (plus 5 ms per call for scheduling), and they differ between ranks; with
+# (plus 10 ms per call for scheduling), and they differ between ranks; with
 # the per-rank rows removed from the file, the report says its times are
 # estimates.
 . "$(dirname "$0")/../lib.sh"
