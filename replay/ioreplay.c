@@ -664,6 +664,10 @@ int main(int argc, char **argv)
     r.rep[R_ORDER] = (double)r.c.order_results;
     report(&r.o, r.root, r.rank, r.size, r.rep);
     uint64_t bad = rp_log_report(&r.log, r.size, stdout), *n_left_out = NULL;
+    /* said before MPI_Finalize: Open MPI's mpirun ends rank 0 as soon as
+     * another rank exits non-zero */
+    int lacking = r.rank == 0 && say_what_trace_lacks(&r.t);
+    fflush(stdout);
     /* every rank's calls not reissued, for the comparison (collective) */
     int64_t *left_out = r.o.verify ? rp_log_gather_left_out(&r.log, r.size, &n_left_out) : NULL;
     if (r.size != (int)r.t.nranks) {
@@ -679,7 +683,7 @@ int main(int argc, char **argv)
      * mpirun ends the job, rank 0's comparison with it, as soon as another
      * rank exits non-zero. */
     int rc = bad && (!r.o.verify || r.rank == 0) ? 1 : 0;
-    if (r.rank == 0 && say_what_trace_lacks(&r.t))
+    if (lacking)
         rc = 1;
     if (r.o.verify && r.rank == 0 &&
         rp_verify_compare(&r.t, rp_verify_trace(), r.o.posix_level, left_out, n_left_out, stdout) != 0)
