@@ -66,13 +66,19 @@ if "metadata-heavy" in found:  # severity by the share of the time, said in the 
     rule = "high" if share >= 0.5 else "low" if share < 0.1 else "medium"
     if abs(ev["metadata_share"] - share) > 1e-3 or f["severity"] != rule:
         sys.exit("%s: metadata share %s severity %s, from its times %.4f: %s" % (mode, ev["metadata_share"], f["severity"], share, rule))
-    # 3 metadata calls against a 1 MiB write: under a tenth of the time;
-    # against a 64 KiB one, a tenth or more
-    if (mode == "metabig") != (share < 0.1):
-        sys.exit("%s: metadata share %.4f" % (mode, share))
+    open("share-%s.txt" % mode, "w").write("%.6f\n" % share)
 print("   %-12s %s" % (mode, ", ".join("%s (%s)" % (f, found[f]["sites"][0]["location"]) for f in sorted(found)) or "nothing"))
 PY
 done
+# 3 metadata calls take a smaller share of the time against a 1 MiB write
+# than against a 4 KiB one (PAGE; how much smaller is the machine's: the CI of
+# 2ac15f9 measured 0.091 with 4 KiB, where the test wanted 0.1 or more)
+if [ -f share-metadata.txt ] && [ -f share-metabig.txt ]; then
+    python3 -c 'import sys; a, b = (float(open(f).read()) for f in sys.argv[1:]); sys.exit(not b < a)' \
+        share-metadata.txt share-metabig.txt ||
+        fail "metadata share $(cat share-metabig.txt) with 1 MiB writes, not under $(cat share-metadata.txt) with 4 KiB"
+    echo "   metadata share of the time: $(cat share-metadata.txt) before 4 KiB writes, $(cat share-metabig.txt) before 1 MiB ones"
+fi
 # The report has the same findings, in its own section.
 "$SIOT" report unaligned.siot -o unaligned.html || fail "siot report unaligned.siot"
 "$SIOT" report clean.siot -o clean.html || fail "siot report clean.siot"
