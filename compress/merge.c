@@ -601,24 +601,19 @@ oom:
 
 int siot_merge_notes(siot_trace *dst, const siot_trace *src)
 {
-    static const char *const summed[] = {"events_recorded", "window_misses_count", NULL};
+    /* counts added over the ranks: the leading number, the rest of the first rank's text kept */
+    static const char *const summed[] = {"events_recorded", "window_misses_count", "mpiio_unseen", NULL};
     for (uint32_t i = 0; i < src->nkv; i++) {
         const char *k = src->kv[i].key, *v = src->kv[i].val, *mine = siot_trace_get_kv(dst, k);
         int sum = 0;
         for (int s = 0; summed[s]; s++)
             sum |= strcmp(k, summed[s]) == 0;
-        char buf[64];
+        char buf[256];
         if (mine && (sum || strcmp(k, "recorder_memory_bytes") == 0)) {
-            unsigned long long a = strtoull(mine, NULL, 10), b = strtoull(v, NULL, 10);
-            snprintf(buf, sizeof buf, "%llu", sum ? a + b : (a > b ? a : b));
-            if (siot_trace_set_kv(dst, k, buf))
-                return -1;
-        } else if (mine && strcmp(k, "mpiio_unseen") == 0) { /* "N calls ...": the ranks' counts added */
             char *rest;
             unsigned long long a = strtoull(mine, &rest, 10), b = strtoull(v, NULL, 10);
-            char text[256];
-            snprintf(text, sizeof text, "%llu%s", a + b, rest);
-            if (siot_trace_set_kv(dst, k, text))
+            snprintf(buf, sizeof buf, "%llu%s", sum ? a + b : (a > b ? a : b), rest);
+            if (siot_trace_set_kv(dst, k, buf))
                 return -1;
         } else if (mine && strcmp(k, "clock") == 0 && strcmp(mine, v) != 0) {
             /* ranks that timed by different clocks (src/clock.h) */
