@@ -134,7 +134,7 @@ endif
 
 
 .PHONY: install
-.PHONY: all lib archive tools examples demo check check-one unit bench deps clean distclean fuzz fuzz-run fuzz-corpus fuzz-check docs
+.PHONY: all lib archive tools examples demo check check-build check-one check-under-load unit bench deps clean distclean fuzz fuzz-run fuzz-corpus fuzz-check docs
 all: lib tools examples
 
 LIB_FLAGS := $(LIB_LAYERS:%=$(B)/wrap-%.flags)
@@ -317,21 +317,39 @@ demo:
 	MPI=$(MPI) sh tools/demo.sh
 
 # ---------------------------------------------------------------- tests
-# Installs what the tests need when missing, builds both flavours, runs every
-# test whatever fails before it, and ends with "N passed, N failed[, N skipped]".
+# make check: installs what the tests need when missing; builds everything
+# any test of either flavour needs (check-build: both flavours, the ASan
+# tools and unit tests, the sanitizer archives, the fuzzer) before the first
+# test runs; then runs every test, whatever fails before it, several at a
+# time (tests/run/check.sh; CHECK_SLOTS=1 runs them one by one), and ends
+# with the time it took and "N passed, N failed[, N skipped]".
 RESULTS := $(abspath build/check-results.txt)
 check:
 	@sh tools/install-deps.sh
-	@mkdir -p build && rm -f $(RESULTS)
-	@for f in $(FLAVOURS); do $(MAKE) --no-print-directory MPI=$$f check-one || \
-	    echo "FAIL [$$f] build: make check-one MPI=$$f stopped before its tests ended" >> $(RESULTS); done
-	@$(MAKE) --no-print-directory fuzz-check || true
-	@sh tests/run/tally.sh $(RESULTS)
+	@mkdir -p build && rm -f $(RESULTS) && date +%s > build/check-start
+	@for f in $(FLAVOURS); do \
+	    echo "== building the $$f flavour and what its tests need (make check-build MPI=$$f)"; \
+	    $(MAKE) --no-print-directory -j$$(nproc) MPI=$$f check-build > build/check-build-$$f.log 2>&1 || \
+	    { tail -40 build/check-build-$$f.log; \
+	      echo "FAIL [$$f] build: make check-build MPI=$$f failed (build/check-build-$$f.log)" >> $(RESULTS); }; done
+	@bash tests/run/check.sh $(RESULTS) $(FLAVOURS)
+	@sh tests/run/tally.sh $(RESULTS) build/check-start
 
-check-one: all
+# Everything the tests of one flavour need. The fuzzer is built with the
+# MPICH flavour's generated tables (tests/fuzz/fuzz.mk).
+check-build: all
+	@$(MAKE) --no-print-directory -f tests/tests.mk MPI=$(MPI) build
+	@$(MAKE) --no-print-directory MPI=$(MPI) SAN=1 archive
+	@$(MAKE) --no-print-directory MPI=$(MPI) TSAN=1 archive
+ifeq ($(MPI),mpich)
+	@$(MAKE) --no-print-directory -f tests/fuzz/fuzz.mk fuzz
+endif
+
+# One flavour's tests, one after another (as make check ran them before).
+check-one: check-build
 	@$(MAKE) --no-print-directory -f tests/tests.mk MPI=$(MPI) RESULTS=$(RESULTS) run
 
-unit:
+unit: $(GEN_STAMP)
 	@$(MAKE) --no-print-directory -f tests/tests.mk MPI=$(MPI) unit
 
 # The trace reader under libFuzzer (tests/fuzz/fuzz.mk): the corpus, then a

@@ -32,6 +32,19 @@ skip() {
     exit 77
 }
 
+# kill_here SIGNAL PATTERN: like pkill -SIGNAL -f PATTERN, but only the
+# processes working in this test's directory: make check runs tests side by
+# side, and the other flavour's run of the same test starts the same command
+# lines. Status 1 when no such process was signalled.
+kill_here() {
+    local sig=$1 pat=$2 pid st=1
+    for pid in $(pgrep -f -- "$pat"); do
+        [ "$(readlink "/proc/$pid/cwd" 2> /dev/null)" = "$PWD" ] || continue
+        kill "-$sig" "$pid" 2> /dev/null && st=0
+    done
+    return $st
+}
+
 # mpirun for the flavour: mpirun_np P cmd... (MPIRUN: the command itself, for timeout and MPMD lines)
 if [ "$MPI" = openmpi ]; then
     MPIRUN=(mpirun.openmpi --oversubscribe)

@@ -21,26 +21,41 @@ RUN := tests/run/one.sh $(RESULTS)
 # a test still running after this long has hung: it fails, and the others run
 TEST_SECONDS ?= 900
 
-.PHONY: run unit integ asan-tools
+.PHONY: run build unit integ asan-tools
 run: unit integ
 
-$(T)/unit/%: tests/unit/%.c $(READER_SRC) tests/unit/unit.h
+# what the unit and integration tests need besides the flavour's own build
+INTEG_NEEDS := asan-tools $(T)/asan/ioreplay $(T)/ioreplay-traced $(T)/tools/hostile $(T)/tools/blocks
+build: $(UNIT_BIN) $(INTEG_NEEDS)
+
+# The readers' sources compiled once under ASan and UBSan (AO), and linked
+# into every unit test, siot and the test tools: each source is built once per
+# flavour, and make -j builds them side by side.
+AO := $(T)/asan-obj
+READER_AOBJ := $(READER_SRC:%.c=$(AO)/%.o)
+$(AO)/%.o: %.c
 	@mkdir -p $(@D)
-	gcc $(UCFLAGS) -o $@ $< $(READER_SRC) -lz -lm -ldl
+	gcc $(UCFLAGS) -MMD -MP -c -o $@ $<
+$(READER_AOBJ): $(B)/gen/.stamp
+-include $(READER_AOBJ:.o=.d)
+
+$(T)/unit/%: tests/unit/%.c $(READER_AOBJ) tests/unit/unit.h
+	@mkdir -p $(@D)
+	gcc $(UCFLAGS) -o $@ $< $(READER_AOBJ) -lz -lm -ldl
 
 unit: $(UNIT_BIN)
 	@for t in $(UNIT_BIN); do echo "== unit $$(basename $$t)"; $(RUN) "[$(MPI)] unit $$(basename $$t)" 600 $$t || true; done
 
 # siot built with AddressSanitizer and UBSan, for the corrupt-input tests.
 asan-tools: $(T)/asan/siot
-$(T)/asan/siot: siot/siot.c $(READER_SRC)
+$(T)/asan/siot: siot/siot.c $(READER_AOBJ)
 	@mkdir -p $(@D)
-	gcc $(UCFLAGS) -rdynamic -o $@ siot/siot.c $(READER_SRC) -lz -lm -ldl
+	gcc $(UCFLAGS) -rdynamic -o $@ siot/siot.c $(READER_AOBJ) -lz -lm -ldl
 
 # Test tools: trace rewriters built on the format library (ASan, UBSan).
-$(T)/tools/%: tests/tools/%.c $(READER_SRC)
+$(T)/tools/%: tests/tools/%.c $(READER_AOBJ)
 	@mkdir -p $(@D)
-	gcc $(UCFLAGS) -o $@ $< $(READER_SRC) -lz -lm -ldl
+	gcc $(UCFLAGS) -o $@ $< $(READER_AOBJ) -lz -lm -ldl
 
 # ioreplay linked with the tracer, for the round-trip tests: the replay's own
 # calls are traced like the original program's.
@@ -53,11 +68,20 @@ $(T)/ioreplay-traced: $(RP_OBJS) $(B)/lib/libsiotrace.a $(B)/wrap.flags
 
 # ioreplay built with ASan and UBSan, for the hostile-trace tests: a crash
 # or a sanitizer report on any trace fails them.
-RP_SRC := $(IOREPLAY_SRC) $(B)/gen/replay_all.c $(ENGINE_SRC) $(COMPRESS_SRC) $(CORE_SRC)
-$(T)/asan/ioreplay: $(RP_SRC)
+# (its MPI sources compiled with the flavour's mpicc, the rest shared with siot)
+RP_AOBJ := $(IOREPLAY_SRC:%.c=$(AO)/mpi/%.o) $(AO)/mpi/gen/replay_all.o \
+           $(ENGINE_SRC:%.c=$(AO)/%.o) $(COMPRESS_SRC:%.c=$(AO)/%.o) $(CORE_SRC:%.c=$(AO)/%.o)
+$(AO)/mpi/%.o: %.c $(B)/gen/.stamp
 	@mkdir -p $(@D)
-	$(MPICC) $(UCFLAGS) -o $@ $(RP_SRC) -lz -lm
+	$(MPICC) $(UCFLAGS) -MMD -MP -c -o $@ $<
+$(AO)/mpi/gen/replay_all.o: $(B)/gen/replay_all.c
+	@mkdir -p $(@D)
+	$(MPICC) $(UCFLAGS) -c -o $@ $<
+-include $(IOREPLAY_SRC:%.c=$(AO)/mpi/%.d)
+$(T)/asan/ioreplay: $(RP_AOBJ)
+	@mkdir -p $(@D)
+	$(MPICC) $(UCFLAGS) -o $@ $(RP_AOBJ) -lz -lm
 
-integ: asan-tools $(T)/asan/ioreplay $(T)/ioreplay-traced $(T)/tools/hostile $(T)/tools/blocks
+integ: $(INTEG_NEEDS)
 	@for t in $(INTEG); do echo "== [$(MPI)] $$t"; \
 	    MPI=$(MPI) $(RUN) "[$(MPI)] $$(basename $$t .sh)" $(TEST_SECONDS) bash $$t || true; done

@@ -95,7 +95,7 @@ SIOT_CHECKPOINT=0.000001 SIOT_TRACE=$WORK/job.siot mpirun_np 3 ./ending wait > o
 pid=$!
 for _ in $(seq 300); do [ "$(grep -c ready out.txt 2> /dev/null)" = 3 ] && break; sleep 0.1; done
 [ "$(grep -c ready out.txt)" = 3 ] || fail "SIGKILL: the ranks did not get ready"
-pkill -KILL -f '^\./ending wait' || fail "SIGKILL: no rank to kill"
+kill_here KILL '^\./ending wait' || fail "SIGKILL: no rank to kill"
 wait $pid || true
 for r in 0 1 2; do
     check_part job.part-00000$r.siot 'checkpoint [0-9]+, after event [0-9]+ of this rank' 5
@@ -112,7 +112,7 @@ for _ in $(seq 600); do
         grep -q "note spilled: " poll.txt && break
     sleep 0.1
 done
-pkill -KILL -f '^\./big irregular' || fail "spilled checkpoint: no rank to kill (the run ended first?)"
+kill_here KILL '^\./big irregular' || fail "spilled checkpoint: no rank to kill (the run ended first?)"
 wait $pid || true
 "$SIOT" dump job.part-000000.siot > part.txt || fail "spilled checkpoint unreadable"
 grep -q "note spilled: " part.txt && grep -q "PARTIAL" part.txt || fail "spilled checkpoint: not marked spilled and partial"
