@@ -1,7 +1,8 @@
 # siotrace build.
 #   make                  the MPICH flavour under build/mpich/
 #   make MPI=openmpi      the Open MPI flavour under build/openmpi/
-#   make check            builds both flavours and runs every test
+#   make check            builds both flavours and all the tests need, runs every test
+#   make check-under-load the same with two CPU-bound processes beside it
 #   make bench            runs the benchmarks and prints their tables
 #   make deps             installs the Debian packages the build and tests need
 #   make demo             traces, summarises and replays the FLASH-IO-like example on 8 ranks
@@ -334,6 +335,11 @@ check:
 	      echo "FAIL [$$f] build: make check-build MPI=$$f failed (build/check-build-$$f.log)" >> $(RESULTS); }; done
 	@bash tests/run/check.sh $(RESULTS) $(FLAVOURS)
 	@sh tests/run/tally.sh $(RESULTS) build/check-start
+
+# make check with two CPU-bound processes beside it for its whole length
+# (LOAD_PROCS=N for another number): the tests must hold on a busy machine.
+check-under-load:
+	@bash tests/run/under-load.sh $(MAKE) --no-print-directory check
 
 # Everything the tests of one flavour need. The fuzzer is built with the
 # MPICH flavour's generated tables (tests/fuzz/fuzz.mk).

@@ -58,13 +58,35 @@ mpirun_np() {
 }
 
 # build_traced NAME [extra cflags...]: tests/progs/<NAME>.c -> ./NAME (traced) and ./NAME.plain (untraced)
-# (includes are written from the top of the tree: tests/progs/mpi_check.h)
+# (includes are written from the top of the tree: tests/progs/mpi_check.h).
+# Each program is built once per flavour and set of flags, in
+# build/<flavour>/tests/progs/, and linked (hard links, so that the
+# program's own path is the test's) into the test's directory: several
+# tests use the same program, and make check runs tests side by side (a
+# lock makes one build it while the others wait). It is built again when
+# its source, a header of tests/progs, the archive or wrap.flags is newer.
 build_traced() {
     local name=$1
     shift
-    $MPICC -std=c11 -O1 -g -Wno-unused-result -I"$ROOT" "$@" -c "$ROOT/tests/progs/$name.c" -o "$name.o"
-    $MPICC "$name.o" -Wl,@"$FLAGS" -o "$name"
-    $MPICC "$name.o" -o "$name.plain"
+    local key=$name
+    [ $# = 0 ] || key=$name-$(echo "$*" | md5sum | cut -c1-8)
+    local dir=$B/tests/progs/$key
+    mkdir -p "$dir"
+    (
+        flock 9
+        local stale=0 f
+        for f in "$ROOT/tests/progs/$name.c" "$ROOT"/tests/progs/*.h "$B/lib/libsiotrace.a" "$FLAGS"; do
+            [ "$dir/$name" -nt "$f" ] || stale=1
+        done
+        [ -e "$dir/$name.plain" ] || stale=1
+        if [ $stale = 1 ]; then
+            rm -f "$dir/$name" "$dir/$name.plain" "$dir/$name.o"
+            $MPICC -std=c11 -O1 -g -Wno-unused-result -I"$ROOT" "$@" -c "$ROOT/tests/progs/$name.c" -o "$dir/$name.o" &&
+                $MPICC "$dir/$name.o" -o "$dir/$name.plain" &&
+                $MPICC "$dir/$name.o" -Wl,@"$FLAGS" -o "$dir/$name"
+        fi
+    ) 9> "$dir.lock" || fail "build of tests/progs/$name.c $*"
+    ln -f "$dir/$name" "$dir/$name.plain" "$dir/$name.o" .
 }
 
 # c_define NAME FILE: the integer a C source's `#define NAME <integer>` gives

@@ -12,9 +12,15 @@ SECONDS ?= 60
 # does not turn a slow-but-correct input into a failure
 TIMEOUT ?= 10
 
-$(FZ)/fuzz_trace: tests/fuzz/fuzz_trace.c $(FUZZ_SRC) build/mpich/gen/.stamp
+# each source compiled once, side by side under make -j, then linked
+FUZZ_OBJ := $(FUZZ_SRC:%.c=$(FZ)/obj/%.o)
+$(FZ)/obj/%.o: %.c build/mpich/gen/.stamp
 	@mkdir -p $(@D)
-	clang $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_trace.c $(FUZZ_SRC) -lz -lm -ldl
+	clang $(FUZZ_FLAGS) -MMD -MP -c -o $@ $<
+-include $(FUZZ_OBJ:.o=.d)
+$(FZ)/fuzz_trace: tests/fuzz/fuzz_trace.c $(FUZZ_OBJ)
+	@mkdir -p $(@D)
+	clang $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_trace.c $(FUZZ_OBJ) -lz -lm -ldl
 
 .PHONY: fuzz fuzz-run fuzz-corpus
 fuzz: $(FZ)/fuzz_trace

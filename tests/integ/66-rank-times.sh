@@ -3,9 +3,11 @@
 # rank r compute r x STEP_MS ms before each of ITERS MPI_Allreduce calls, so
 # rank r waits about (P-1-r) x STEP_MS ms in each. siot stats --json (per-rank
 # "time_s"), its CSV and text, and the report's "Time per rank" chart give
-# each rank's collective wait and computation as the source says, within 10%
-# (plus 10 ms per call for scheduling), and they differ between ranks; with
-# the per-rank rows removed from the file, the report says its times are
+# each rank's collective wait and computation as the source says, by bounds
+# and orders that hold on a busy machine (tests/py/check_rank_times.py: no
+# less computation than the sleeps, waits falling with the rank by at least
+# half the source's steps, the same span of steps on every rank); with the
+# per-rank rows removed from the file, the report says its times are
 # estimates.
 . "$(dirname "$0")/../lib.sh"
 build_traced imbalance

@@ -1,14 +1,22 @@
 """check_rank_times.py SRC P STATS.json STATS.csv STATS.txt REPORT.html
 
-tests/progs/imbalance.c: rank r computes r*STEP_MS ms before each of ITERS
-MPI_Allreduce calls, so it waits about (P-1-r)*STEP_MS ms in each. Checks
-each rank's own collective time and computation in siot stats --json against
-that (10%, plus 10 ms per call for scheduling: with 4 ranks on 2 cores and
-MPICH's waiting ranks polling, a rank waking from its sleep can wait a
-time slice or more for a core; 5 ms was passed once, by 0.06 s of 0.30 s
-over 6 calls, with a build running beside the test), that the CSV, the report's
-"Time per rank" chart and its table of where each rank's time went carry
-the same numbers, and that the text shows the table."""
+tests/progs/imbalance.c: after the ranks meet by point-to-point messages,
+rank r computes (sleeps) r*STEP_MS ms before each of ITERS MPI_Allreduce
+calls, so it waits about (P-1-r)*STEP_MS ms in each. The checks hold on a
+busy machine (make check-under-load), where a rank waking from its sleep can
+wait for a core for a time slice or more, so they are bounds and orders
+computed within the run, not absolute times with a slack:
+- a sleep lasts at least what it asks: rank r's recorded computation is at
+  least r*STEP_MS*ITERS ms (less 1%, for the clocks' rounding), and rank 0's
+  (it never sleeps) is under a quarter of its collective wait;
+- the collective waits fall with the rank, and rank 0 waits at least half of
+  the (P-1)*STEP_MS*ITERS ms the source gives it more than rank P-1;
+- the steps span the same time on every rank (they end together in each
+  Allreduce): computation + collective wait agree within 25% across ranks;
+- the span is computation + I/O + MPI + MPI init;
+then that the CSV, the report's "Time per rank" chart and its table of where
+each rank's time went carry the same numbers, and that the text shows the
+table."""
 import csv
 import json
 import re
@@ -18,9 +26,8 @@ src, P = open(sys.argv[1]).read(), int(sys.argv[2])
 C = {m.group(1): int(m.group(2)) for m in re.finditer(r"#define (\w+) (\d+)", src)}
 ITERS, STEP = C["ITERS"], C["STEP_MS"] * 1e-3
 stats = json.load(open(sys.argv[3]))
-slack = 10e-3 * (ITERS + 1)
 errors = []
-coll = []
+coll, comp = [], []
 for r in range(P):
     row = stats["ranks"][r]
     t = row.get("time_s")
@@ -30,17 +37,24 @@ for r in range(P):
     got_wait, got_comp = t["mpi_collective"], t["compute"]
     print("   rank %d: MPI collective %.1f ms (source: %.0f), computation %.1f ms (source: %.0f)"
           % (r, got_wait * 1e3, want_wait * 1e3, got_comp * 1e3, want_comp * 1e3))
-    if abs(got_wait - want_wait) > 0.1 * want_wait + slack:
-        errors.append("rank %d waits %.4f s in collectives, the source says %.4f" % (r, got_wait, want_wait))
-    if abs(got_comp - want_comp) > 0.1 * want_comp + slack:
-        errors.append("rank %d computes %.4f s, the source says %.4f" % (r, got_comp, want_comp))
+    if got_comp < 0.99 * want_comp:
+        errors.append("rank %d computes %.4f s, less than the %.4f s it sleeps" % (r, got_comp, want_comp))
     if abs(t["span"] - (t["compute"] + t["io"] + t["mpi"] + t["mpi_init"])) > 0.01 * t["span"] + 1e-6:
         errors.append("rank %d: span %.6f is not computation + I/O + MPI + MPI init" % (r, t["span"]))
     if t["io"] <= 0 or t["layer_posix"] <= 0:
         errors.append("rank %d: its pwrite calls took no time" % r)
     coll.append(got_wait)
-if not coll[0] > coll[P - 1] + STEP * ITERS:
-    errors.append("the ranks' waits do not differ: %s" % coll)
+    comp.append(got_comp)
+if not comp[0] < 0.25 * coll[0]:
+    errors.append("rank 0 never sleeps, yet computes %.4f s against %.4f s of collective wait" % (comp[0], coll[0]))
+if any(coll[r] <= coll[r + 1] for r in range(P - 1)):
+    errors.append("the collective waits do not fall with the rank: %s" % coll)
+if not coll[0] - coll[P - 1] >= 0.5 * (P - 1) * STEP * ITERS:
+    errors.append("rank 0 waits %.4f s more than rank %d, the source says %.4f" %
+                  (coll[0] - coll[P - 1], P - 1, (P - 1) * STEP * ITERS))
+steps = [comp[r] + coll[r] for r in range(P)]
+if max(steps) > 1.25 * min(steps):
+    errors.append("the steps' computation + collective wait differ between ranks: %s" % steps)
 
 rows = {(int(x["name"]), x["metric"]): float(x["value"]) for x in csv.DictReader(open(sys.argv[4]))
         if x["section"] == "rank"}
