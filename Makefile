@@ -111,6 +111,9 @@ MPICH_DEPS := -lunwind -lz -lm -ldl -lpthread -lrt -lucp -lucs -luct -lhwloc
 # libraries and plug-ins call them. A library linked statically (MPICH's
 # HDF5) has none: its calls are all --wrap's.
 WRAP_EXPORTS := $(WRAP_LAYERS:%=$(G)/export-%.syms)
+# The --wrap lines of the PMPI_ names programs call themselves (PMPI_Init,
+# PMPI_Finalize: spec option wrap).
+PMPI_WRAPS := $(PMPI_LAYERS:%=$(G)/wrap-%.syms)
 ifeq ($(MPI),mpich)
 HDF5_EXPORTS :=
 else
@@ -216,7 +219,10 @@ $(LIB): $(CORE_OBJ) $(RUNTIME_OBJ) $(WRAP_OBJ) $(PMPI_OBJ) $(LIBLAYER_OBJ) $(FOR
 	ar rcs $@ $^
 
 # Position-independent objects of the preload libraries: the same sources,
-# the I/O library layers without SIOT_STATIC_LIBRARY (theirs are shared here).
+# the I/O library layers without SIOT_STATIC_LIBRARY (theirs are shared here),
+# the PMPI_ names programs call themselves with entries of their own name
+# (SIOT_PRELOAD: no --wrap there).
+$(P)/%.o: CFLAGS += -DSIOT_PRELOAD
 $(P)/%.o: %.c $(GEN_STAMP)
 	@mkdir -p $(@D)
 	$(MPICC) $(CFLAGS) -fPIC -MMD -MP -c -o $@ $<
@@ -238,16 +244,16 @@ $(B)/lib/libsiotrace-pnetcdf.so: $(P)/gen/wrap_pnetcdf.o $(P)/wrap/pnetcdf_recor
 
 $(FLAGS): $(GEN_STAMP) Makefile
 	@mkdir -p $(@D)
-	{ cat $(WRAP_LAYERS:%=$(G)/wrap-%.syms) $(WRAP_EXPORTS); for w in $(MPI_LINK); do echo "$$w"; done; } > $@.tmp
+	{ cat $(WRAP_LAYERS:%=$(G)/wrap-%.syms) $(PMPI_WRAPS) $(WRAP_EXPORTS); for w in $(MPI_LINK); do echo "$$w"; done; } > $@.tmp
 	mv $@.tmp $@
 
 # wrap.flags plus one I/O library layer: its --wrap lines and the library.
 $(B)/wrap-hdf5.flags: $(GEN_STAMP) Makefile
-	{ cat $(WRAP_LAYERS:%=$(G)/wrap-%.syms) $(WRAP_EXPORTS) $(G)/wrap-hdf5.syms $(HDF5_EXPORTS); \
+	{ cat $(WRAP_LAYERS:%=$(G)/wrap-%.syms) $(PMPI_WRAPS) $(WRAP_EXPORTS) $(G)/wrap-hdf5.syms $(HDF5_EXPORTS); \
 	  for w in $(HDF5_LINK); do echo "$$w"; done; } > $@.tmp
 	mv $@.tmp $@
 $(B)/wrap-pnetcdf.flags: $(GEN_STAMP) Makefile
-	{ cat $(WRAP_LAYERS:%=$(G)/wrap-%.syms) $(WRAP_EXPORTS) $(G)/wrap-pnetcdf.syms $(PNETCDF_EXPORTS); \
+	{ cat $(WRAP_LAYERS:%=$(G)/wrap-%.syms) $(PMPI_WRAPS) $(WRAP_EXPORTS) $(G)/wrap-pnetcdf.syms $(PNETCDF_EXPORTS); \
 	  for w in $(PNETCDF_LINK); do echo "$$w"; done; } > $@.tmp
 	mv $@.tmp $@
 

@@ -1,7 +1,11 @@
 /* The MPI side of a tracing session: MPI_Init starts the rank's session (what
  * the runtime did before is its own start-up and is dropped), MPI_Finalize
  * hands the rank's trace to the job's end (job_trace.c), MPI_Abort writes
- * the rank's part. */
+ * the rank's part. PMPI_Init, PMPI_Init_thread and PMPI_Finalize, when the
+ * program calls them itself (their wrappers: spec option wrap), do the same;
+ * MPI_Init's own call of PMPI_Init reaches that wrapper too (--wrap, or the
+ * preload library's PMPI_Init), inside the first: it is not a second start,
+ * and PMPI_Finalize inside MPI_Finalize finds the trace handed on already. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,20 +53,32 @@ static void register_predefined(void)
 #undef REG
 }
 
-/* A program that calls PMPI_Init itself never passes through MPI_Init, yet
- * its MPI calls go through the wrappers: from the start, they name the
- * predefined handles as the ranks of a merged trace do (the handles are
- * link-time constants or addresses, valid before MPI_Init). */
+/* Before MPI starts, the predefined handles are named as the ranks of a
+ * merged trace name them (the handles are link-time constants or addresses,
+ * valid before MPI_Init): a process whose MPI start the tracer never sees
+ * still names them so. */
 __attribute__((constructor)) static void predefined_at_load(void)
 {
     siot_runtime_init();
     register_predefined();
 }
 
-void siot_mpi_init_pre(void) { siot_session_pause(); }
+/* Start wrappers in flight (MPI_Init, and the PMPI_Init it calls): the
+ * outermost pauses the session and starts the rank's; an inner one, whose
+ * call is MPI's own, only passes through (its slot is -1: paused). One
+ * thread starts MPI, once. */
+static int starting;
+
+void siot_mpi_init_pre(void)
+{
+    if (starting++ == 0)
+        siot_session_pause();
+}
 
 void siot_mpi_init_post(void)
 {
+    if (--starting > 0)
+        return;
     int rank = 0, size = 1, inited = 0;
     PMPI_Initialized(&inited);
     if (inited) {

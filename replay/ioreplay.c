@@ -260,7 +260,8 @@ static int make_root(const char *root, char *abs, size_t n, char *why, size_t wn
     return 0;
 }
 
-/* The "required" level of the traced MPI_Init_thread, -1 when it used MPI_Init. */
+/* The "required" level of the traced MPI_Init_thread (or PMPI_Init_thread),
+ * -1 when it used MPI_Init (or PMPI_Init). */
 static int traced_thread_level(const siot_trace *t)
 {
     siot_iter it;
@@ -271,17 +272,36 @@ static int traced_thread_level(const siot_trace *t)
         return -1;
     for (int k = 0; k < 16 && (n = siot_iter_next(&it, &c)); k++) {
         const siot_funcdesc *f = &t->funcs[n->u.ev.func];
-        if (strcmp(f->name, "MPI_Init_thread") == 0) {
+        const char *name = f->name + (f->name[0] == 'P'); /* PMPI_Init_thread: the same */
+        if (strcmp(name, "MPI_Init_thread") == 0) {
             for (uint32_t a = 0; a < f->nargs; a++)
                 if (strcmp(f->argnames[a], "required") == 0)
                     level = (int)siot_eval_int(n->u.ev.args[a], &c, MPI_THREAD_SINGLE);
             break;
         }
-        if (strcmp(f->name, "MPI_Init") == 0)
+        if (strcmp(name, "MPI_Init") == 0)
             break;
     }
     siot_iter_free(&it);
     return level;
+}
+
+/* The trace holds calls of the function named name (its table holds only
+ * the functions called). */
+static int traced_calls(const siot_trace *t, const char *name)
+{
+    for (uint32_t i = 0; i < t->nfuncs; i++)
+        if (strcmp(t->funcs[i].name, name) == 0)
+            return 1;
+    return 0;
+}
+
+/* The program called PMPI_X itself (pname), never MPI_X: so does the
+ * replay, whose trace (--verify) then holds the same call as the run's
+ * (ROMIO's psimple.c starts and ends MPI with PMPI_Init and PMPI_Finalize). */
+static int traced_pmpi(const siot_trace *t, const char *pname)
+{
+    return traced_calls(t, pname) && !traced_calls(t, pname + 1);
 }
 
 enum { R_CALLS, R_SKIPPED, R_READ, R_WRITTEN, R_RECORDED, R_REPLAY, R_DIFF, R_REFUSED, R_ORDER, R_POLLS, NREPORT };
@@ -362,10 +382,11 @@ static int start(run *r, int *argc, char ***argv)
     if (!loaded)
         code = BAD_TRACE;
     int level = loaded ? traced_thread_level(&r->t) : -1;
+    int pmpi = loaded && (traced_pmpi(&r->t, "PMPI_Init") || traced_pmpi(&r->t, "PMPI_Init_thread"));
     if (level >= 0)
-        MPI_Init_thread(argc, argv, level, &provided);
+        (pmpi ? PMPI_Init_thread : MPI_Init_thread)(argc, argv, level, &provided);
     else
-        MPI_Init(argc, argv);
+        (pmpi ? PMPI_Init : MPI_Init)(argc, argv);
     /* A call that failed in the run fails again in the replay: its error
      * code is compared with the recorded one, it must not end the replay. */
     PMPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
@@ -677,7 +698,10 @@ int main(int argc, char **argv)
     rp_log_free(&r.log);
     free(r.fmap);
     rp_free(&r.c);
-    MPI_Finalize();
+    if (traced_pmpi(&r.t, "PMPI_Finalize"))
+        PMPI_Finalize();
+    else
+        MPI_Finalize();
     /* With --verify rank 0 alone carries the status: it compares after
      * MPI_Finalize (the replay's trace is written there), and Open MPI's
      * mpirun ends the job, rank 0's comparison with it, as soon as another

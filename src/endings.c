@@ -46,12 +46,12 @@ static void say_launch_parts(const char *where)
     static const char suffix[] = ".part-000000.siot"; /* siot_partial_path's, for rank 0 */
     size_t len = strlen(where), base = len >= sizeof suffix - 1 ? len - (sizeof suffix - 1) : len;
     siot_sayf("siotrace: the %u processes of this MPI launch could not merge their traces: the tracer never saw "
-              "MPI_Init (the program calls PMPI_Init itself, or no MPI at all); each wrote its own part (rank 0: %s), "
-              "to be joined with: siot merge -o %.*s.siot %.*s.part-*.siot",
+              "MPI start (neither MPI_Init nor PMPI_Init: the program uses no MPI, or starts it out of the tracer's "
+              "sight); each wrote its own part (rank 0: %s), to be joined with: siot merge -o %.*s.siot %.*s.part-*.siot",
               (unsigned)siot_session_nranks(), where, (int)base, where, (int)base, where);
 }
 
-/* A process of an MPI launch whose MPI_Init the tracer never saw: its trace
+/* A process of an MPI launch whose MPI start the tracer never saw: its trace
  * cannot meet the others', so it is its rank's part. Rank 0 says so once for
  * the launch; another rank speaks only when its part is not where rank 0's
  * line points (a fallback directory), or nowhere, or when asked to
@@ -61,7 +61,7 @@ static int write_launch_part(const siot_trace *t)
     char where[PATH_MAX + 64], why[sizeof ((siot_out *)0)->why], beside[PATH_MAX + 64], path[PATH_MAX + 64];
     int rank = (int)siot_session_rank();
     if (siot_write_part(t, where, sizeof where, why, sizeof why) != 0) {
-        siot_sayf("siotrace: rank %d of an MPI launch without MPI_Init: its part could not be written anywhere (%s)",
+        siot_sayf("siotrace: rank %d of an MPI launch that the tracer never saw start MPI: its part could not be written anywhere (%s)",
                   rank, why);
         return -1;
     }
@@ -70,12 +70,12 @@ static int write_launch_part(const siot_trace *t)
     if (rank == 0)
         say_launch_parts(where);
     else if (strcmp(where, beside) != 0 || siot_cfg.verbose)
-        siot_sayf("siotrace: rank %d of an MPI launch without MPI_Init: its part is in %s", rank, where);
+        siot_sayf("siotrace: rank %d of an MPI launch that the tracer never saw start MPI: its part is in %s", rank, where);
     return 0;
 }
 
 /* The ending's trace: a serial program's; the part of a launched process
- * whose MPI_Init the tracer never saw, when it ends by itself; or the rank's
+ * whose MPI start the tracer never saw, when it ends by itself; or the rank's
  * own part, said by each rank, as for any abnormal ending. */
 static int write_ending(siot_trace *t, const char *reason, int partial)
 {
@@ -84,8 +84,8 @@ static int write_ending(siot_trace *t, const char *reason, int partial)
     if (siot_session_is_mpi())
         return write_own_part(t, reason);
     siot_trace_set_kv(t, "mpi_init_unseen",
-                      "the tracer never saw MPI_Init (the program calls PMPI_Init itself, or no MPI at all): each "
-                      "process of the launch wrote its own part, from its start (PMPI_Init's own calls included)");
+                      "the tracer never saw MPI start (neither MPI_Init nor PMPI_Init): each process of the "
+                      "launch wrote its own part, from its start");
     return partial ? write_own_part(t, reason) : write_launch_part(t);
 }
 

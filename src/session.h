@@ -41,8 +41,8 @@ void siot_session_restart(int32_t rank, uint32_t nranks);
 void siot_session_set_mpi(int on);
 int siot_session_is_mpi(void);
 /* True when the session is one rank of several: MPI_Init ran, or the process
- * is one of an MPI launch's (config.h: launch_size > 1) whose MPI_Init the
- * tracer may never see (the program calls PMPI_Init itself). Its trace is
+ * is one of an MPI launch's (config.h: launch_size > 1) whose MPI start the
+ * tracer may never see (it uses no MPI). Its trace is
  * then the rank's part unless the MPI layer merges it. */
 int siot_session_in_job(void);
 int32_t siot_session_rank(void);

@@ -20,6 +20,8 @@ static int is_string_param(const param *p)
 static const char *not_fortran(const func *f)
 {
     size_t n = strlen(f->name);
+    if (f->wrap)
+        return "a PMPI_ name: the Fortran wrappers call Open MPI's pmpi_ bindings themselves";
     if (n > 2 && strcmp(f->name + n - 2, "_c") == 0)
         return "the large-count forms have no mpif.h binding";
     for (int i = 0; i < f->np; i++)

@@ -633,6 +633,31 @@ static void emit_pmpi_wrapper(const func *f)
     emit_body(f, real);
 }
 
+/* A PMPI_ name the program calls itself (option wrap: PMPI_Init,
+ * PMPI_Finalize), which the MPI library defines: linked into the program,
+ * the entry is __wrap_NAME, which the linker's --wrap gives the program's
+ * objects (and the archive's own, as MPI_Init's wrapper calling PMPI_Init),
+ * calling __real_NAME, MPI's; in the preload library (SIOT_PRELOAD) it is
+ * NAME itself, calling the next definition (src/interpose.h). Neither is
+ * exported from a linked program: a shared MPI library's own calls of the
+ * name stay its own, and a static one's NAME is the real function. */
+static void emit_pmpi_wrap_wrapper(const func *f)
+{
+    o("\n/* %s:%d */\n#ifdef SIOT_PRELOAD\nstatic %s (*siot_real_%s)(", f->file, f->line, f->rettype, f->name);
+    emit_params(f);
+    o(");\n#define siot_call_%s SIOT_REAL_FN(siot_real_%s, \"%s\")\nSIOT_INTERPOSER %s %s(", f->name, f->name, f->name,
+      f->rettype, f->name);
+    emit_params(f);
+    o(")\n#else\n%s __real_%s(", f->rettype, f->name);
+    emit_params(f);
+    o(");\n#define siot_call_%s __real_%s\nSIOT_TEXT %s __wrap_%s(", f->name, f->name, f->rettype, f->name);
+    emit_params(f);
+    o(")\n#endif\n{\n");
+    char real[128];
+    snprintf(real, sizeof real, "siot_call_%s", f->name);
+    emit_body(f, real);
+}
+
 /* The parameters of the shared body: the variadic one as a plain parameter. */
 static void emit_body_params(const func *f)
 {
@@ -809,6 +834,8 @@ static void emit_wrapper(const func *f)
     emit_cond_begin(f);
     if (is_wrap_layer(f->layer))
         emit_wrap_wrapper(f);
+    else if (f->wrap)
+        emit_pmpi_wrap_wrapper(f);
     else
         emit_pmpi_wrapper(f);
     emit_cond_end(f);
@@ -830,7 +857,7 @@ void emit_layer_file(const char *dir, int layer)
     if (layer == SIOT_LAYER_posix || layer == SIOT_LAYER_stdio)
         o("#include \"wrap/posix_record.h\"\n");
     else if (layer == SIOT_LAYER_mpi || layer == SIOT_LAYER_mpiio)
-        o("#include \"pmpi/mpi_record.h\"\n");
+        o("#include \"pmpi/mpi_record.h\"\n#include \"src/interpose.h\"\n");
     else
         o("#include \"wrap/%s_record.h\"\n", siot_layer_name((unsigned)layer));
     o("#include \"functab.h\"\n");
@@ -852,6 +879,14 @@ void emit_layer_file(const char *dir, int layer)
         for (int i = 0; i < NF; i++)
             if (F[i].layer == layer)
                 o("--export-dynamic-symbol=%s\n", F[i].name);
+        fclose(out);
+    } else {
+        /* a PMPI layer's --wrap lines: its PMPI_ names (option wrap) */
+        snprintf(name, sizeof name, "wrap-%s.syms", siot_layer_name((unsigned)layer));
+        out = open_out(dir, name);
+        for (int i = 0; i < NF; i++)
+            if (F[i].layer == layer && F[i].wrap)
+                o("--wrap=%s\n", F[i].name);
         fclose(out);
     }
 }

@@ -6,7 +6,8 @@
  *   pmpi_<layer>.c          PMPI wrappers (mpi, mpiio)
  *   fort_mpi.c              Fortran wrappers (Open MPI)
  *   replay_all.c            the replayers of ioreplay
- *   wrap-<layer>.syms       the --wrap=NAME lines of each --wrap layer
+ *   wrap-<layer>.syms       the --wrap=NAME lines of each --wrap layer, and
+ *                           of the PMPI_ names of a PMPI layer (option wrap)
  *
  * usage: siot-gen OUTDIR SPEC...      siot-gen --roles (the role table, as markdown)
  *        siot-gen --list SPEC...      (the traced functions: layer, name, condition)
@@ -70,6 +71,7 @@ typedef struct func {
     char bytes[512];     /* bytes=EXPR: C expression of the event's bytes */
     char cond[160];      /* if="COND": compiled only where the preprocessor condition holds */
     int removed;         /* removed: a name removed from the standard that the libraries still export */
+    int wrap;            /* wrap: a PMPI_ name the program calls itself, reached by the linker's --wrap */
 } func;
 
 extern func F[MAXF];

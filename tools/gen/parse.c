@@ -158,6 +158,8 @@ static void parse_option(func *f, char *tok, const char *file, int lineno)
         snprintf(f->cond, sizeof f->cond, "%.*s", (int)(n - 5), tok + 4);
     } else if (strcmp(tok, "removed") == 0) {
         f->removed = 1;
+    } else if (strcmp(tok, "wrap") == 0) {
+        f->wrap = 1;
     } else if (strcmp(tok, "fort") != 0) {
         die(file, lineno, "unknown option '%s'", tok);
     }
@@ -286,6 +288,8 @@ static void parse_line(char *line, const char *file, int lineno)
         f->p[i].rec = role_recorded(f->p[i].role) ? f->nrec++ : -1;
     if (f->nrec > 16)
         die(file, lineno, "more than 16 recorded parameters");
+    if (f->wrap && (!is_mpi_layer(f->layer) || strncmp(f->name, "PMPI_", 5) != 0 || f->cond[0] || f->removed))
+        die(file, lineno, "wrap is for a PMPI_ name of an MPI layer (without if= or removed)");
 }
 
 /* Type families: `%family T name:ctype; name:ctype; ...` declares T; a line
