@@ -301,7 +301,7 @@ static void statusarr_rec(const func *f, const param *p)
 {
     const param *arr = find_role(f, SIOT_ROLE_reqarr), *flag = find_role(f, SIOT_ROLE_outflag);
     const param *outcount = find_role(f, SIOT_ROLE_outint), *idx = find_role(f, SIOT_ROLE_outintarr);
-    if (fortran_mode || !arr) { /* Fortran statuses are not converted: not recorded */
+    if (!arr) {
         o("    ev->args[%d].kind = SIOT_RV_NONE;\n", p->rec);
         return;
     }
@@ -315,6 +315,24 @@ static void statusarr_rec(const func *f, const param *p)
         o("    siot_mpi_put_statuses(ev, %d, %s%s == MPI_STATUSES_IGNORE ? NULL : %s%s, %d, siot_n_%s, NULL, %s%s%s%s);\n",
           p->rec, sp, p->name, sp, p->name, arr->rec, arr->name, success_expr(f), flag ? " && *" : "",
           flag ? flag->name : "", "");
+}
+
+/* Fortran (Open MPI): the statuses the binding wrote, in C (NULL: none;
+ * emit_fort.c supplies them for MPI_F_STATUSES_IGNORE as the C wrapper does). */
+static void statusarr_fpost(const func *f, const param *p)
+{
+    const param *arr = find_role(f, SIOT_ROLE_reqarr);
+    const param *outcount = find_role(f, SIOT_ROLE_outint), *idx = find_role(f, SIOT_ROLE_outintarr);
+    if (!arr)
+        return;
+    o("    MPI_Status siot_sts_%s[SIOT_MPI_STATUSES];\n", p->name);
+    if (idx && outcount)
+        o("    MPI_Status *siot_sp_%s = siot_fstatuses(%s_fs, (%s && *%s != MPI_UNDEFINED) ? *%s : 0, siot_sts_%s, "
+          "ret == MPI_SUCCESS);\n",
+          p->name, p->name, outcount->name, outcount->name, outcount->name, p->name);
+    else
+        o("    MPI_Status *siot_sp_%s = siot_fstatuses(%s_fs, siot_n_%s, siot_sts_%s, ret == MPI_SUCCESS);\n", p->name,
+          p->name, arr->name, p->name);
 }
 
 /* A new request: its id, and what its completion's status will define
@@ -818,11 +836,12 @@ static const role_def ROLES[] = {
      .fpost = "    MPI_Status siot_st_$n;\n    memset(&siot_st_$n, 0, sizeof siot_st_$n);\n    if (ret == MPI_SUCCESS) PMPI_Status_f2c((MPI_Fint *)$n_fs, &siot_st_$n);\n    MPI_Status *siot_sp_$n = &siot_st_$n;\n",
      .doc_type = "`MPI_Status *` (out, MPI-IO)", .doc = "not an argument value: the bytes it reports become the event's `bytes`"},
     {R(statusarr), 0, .pre_hook = statusarr_pre, .rec_hook = statusarr_rec, .rp_hook = statusarr_rp, .fpre = "",
+     .fpost_hook = statusarr_fpost,
      .doc_type = "`MPI_Status []` (out)",
      .doc = "the statuses of the completed requests, `[source, tag, bytes]` each, one after the other (the wrapper "
             "supplies them when the program passed `MPI_STATUSES_IGNORE` for at most 64 requests); the fields a "
             "completed request's status leaves undefined (a send's, a collective's; MPI-IO's source and tag) "
-            "recorded as an empty status's, as for `status`. Not recorded by the Fortran wrappers (Open MPI)"},
+            "recorded as an empty status's, as for `status`"},
     {R(outflag), 0, .rec = OUT_REC, .rp = OUT_RP, .fpre = OUT_RP, .fpost = "    if (ret == MPI_SUCCESS) $n_v = *(MPI_Fint *)$n_f != 0;\n",
      .doc_type = "`int *` (out)", .doc = "the flag the call returned"},
     {R(intarr), 0, .rec = "    siot_put_ints(ev, $k, $n, $L);\n", .rp = "    int *$n_p = rp_ints(c, &a[$k], $i);\n    int *$n = $n_p;\n",
