@@ -81,3 +81,13 @@ void siot_fstatus_empty(MPI_Fint *f)
     memset(f, 0, SIOT_F_STATUS_SIZE * sizeof *f);
     PMPI_Status_c2f(&st, f);
 }
+
+MPI_Status *siot_fstatuses(const void *fs, int64_t n, MPI_Status *c, int ok)
+{
+    if (!ok || (const MPI_Fint *)fs == MPI_F_STATUSES_IGNORE || n < 0 || n > SIOT_MPI_STATUSES)
+        return NULL;
+    for (int64_t i = 0; i < n; i++)
+        if (PMPI_Status_f2c((const MPI_Fint *)fs + i * SIOT_F_STATUS_INTS, &c[i]) != MPI_SUCCESS)
+            return NULL;
+    return c;
+}

@@ -15,6 +15,9 @@
 
 /* Room for a Fortran status (MPI_STATUS_SIZE is 6 in Open MPI 4). */
 #define SIOT_F_STATUS_SIZE 16
+/* The integers of one Fortran status in an array of them: Open MPI's
+ * MPI_STATUS_SIZE is its C status's size in integers (mpif-config.h: 6). */
+#define SIOT_F_STATUS_INTS ((int64_t)(sizeof(MPI_Status) / sizeof(MPI_Fint)))
 
 _Static_assert(sizeof(MPI_Fint) == sizeof(int), "the wrappers read Fortran integer arrays as int arrays");
 
@@ -31,6 +34,10 @@ MPI_Datatype *siot_f2c_dtypes(const void *f, int64_t n, MPI_Datatype *stack, int
 MPI_Aint *siot_f2c_aints(const void *f, size_t width, int64_t n, MPI_Aint *stack, int cap);
 /* An empty Fortran status (see siot_mpi_status_empty). */
 void siot_fstatus_empty(MPI_Fint *f);
+/* The n Fortran statuses fs (MPI_F_STATUS_SIZE integers each) in C, into
+ * c (SIOT_MPI_STATUSES of them): c, or NULL when !ok, fs is
+ * MPI_F_STATUSES_IGNORE or n is out of 0..SIOT_MPI_STATUSES. */
+MPI_Status *siot_fstatuses(const void *fs, int64_t n, MPI_Status *c, int ok);
 /* Re-reads the request array after the call completed some of them. */
 void siot_f2c_reqs_again(const void *f, int64_t n, MPI_Request *c);
 /* Fortran indices (from 1) as C indices (from 0), up to cap of them. */

@@ -257,16 +257,80 @@ int64_t siot_mpi_status_bytes(const MPI_Status *st)
     return (int64_t)n;
 }
 
-void siot_mpi_put_status(siot_raw *ev, uint32_t k, const MPI_Status *st, int valid)
+/* The status shape of each request id below SIOT_REQ_SHAPES (ids are the
+ * lowest free ones: a program has that many requests in flight at most in
+ * practice); a larger id's status is recorded as MPI gave it. Read and
+ * written under the recorder lock. */
+#define SIOT_REQ_SHAPES 4096
+static uint8_t req_shape[SIOT_REQ_SHAPES];
+
+int32_t siot_mpi_req_new(MPI_Request r, int shape)
+{
+    int32_t id = siot_h_new(SIOT_H_REQ, siot_hkey_req(r));
+    if (id >= 0 && id < SIOT_REQ_SHAPES)
+        req_shape[id] = (uint8_t)shape;
+    return id;
+}
+
+/* -1: no request (the call's own receive or probe, or the null request,
+ * whose status MPI empties); a request made where the tracer did not see
+ * (SIOT_ID_UNKNOWN: through PMPI) may be a send: its status is not taken. */
+static int shape_of(int64_t req)
+{
+    if (req == SIOT_ID_UNKNOWN)
+        return SIOT_ST_UNDEF;
+    return req >= 0 && req < SIOT_REQ_SHAPES ? req_shape[req] : SIOT_ST_FULL;
+}
+
+static void status_values(int64_t *a, const MPI_Status *st, int shape)
+{
+    a[0] = shape == SIOT_ST_FULL ? siot_mpi_peer(st->MPI_SOURCE) : SIOT_ANY_SOURCE;
+    a[1] = shape == SIOT_ST_FULL ? siot_mpi_tag(st->MPI_TAG) : SIOT_ANY_TAG;
+    a[2] = shape == SIOT_ST_UNDEF ? 0 : siot_mpi_status_bytes(st);
+}
+
+void siot_mpi_put_status(siot_raw *ev, uint32_t k, const MPI_Status *st, int valid, int64_t req)
 {
     if (!valid)
         return;
     int64_t *a = siot_put_arr(ev, k, 3);
-    if (!a)
+    if (a)
+        status_values(a, st, shape_of(req));
+}
+
+MPI_Status *siot_mpi_statuses(MPI_Status *given, MPI_Status *own, int64_t n)
+{
+    return given == MPI_STATUSES_IGNORE && n <= SIOT_MPI_STATUSES ? own : given;
+}
+
+/* The recorded array of argument k (NULL when it is none). */
+static const int64_t *recorded_arr(const siot_raw *ev, uint32_t k, uint32_t *n)
+{
+    if (ev->args[k].kind != SIOT_RV_ARR)
+        return NULL;
+    *n = ev->args[k].n;
+    return siot_pool_at((uint32_t)ev->args[k].i + 1);
+}
+
+int64_t siot_mpi_req_at(const siot_raw *ev, uint32_t kreqs, int index)
+{
+    uint32_t n = 0;
+    const int64_t *ids = recorded_arr(ev, kreqs, &n);
+    return ids && index >= 0 && (uint32_t)index < n ? ids[index] : -1;
+}
+
+void siot_mpi_put_statuses(siot_raw *ev, uint32_t k, const MPI_Status *sts, uint32_t kreqs, int64_t n,
+                           const int *indices, int valid)
+{
+    if (!valid || !sts || n < 0 || 3 * n > SIOT_MAX_ARRAY)
         return;
-    a[0] = siot_mpi_peer(st->MPI_SOURCE);
-    a[1] = siot_mpi_tag(st->MPI_TAG);
-    a[2] = siot_mpi_status_bytes(st);
+    int64_t *a = siot_put_arr(ev, k, (uint32_t)(3 * n));
+    uint32_t nids = 0;
+    const int64_t *ids = recorded_arr(ev, kreqs, &nids); /* after siot_put_arr: the pool may have moved */
+    for (int64_t i = 0; a && i < n; i++) {
+        int64_t at = indices ? indices[i] : i;
+        status_values(a + 3 * i, &sts[i], shape_of(ids && at >= 0 && at < (int64_t)nids ? ids[at] : -1));
+    }
 }
 
 int64_t siot_mpi_err_class(int code)

@@ -127,7 +127,37 @@ void siot_mpi_put_info(siot_raw *ev, uint32_t k, MPI_Info info);
  * MPI_REQUEST_NULL by it), ids recorded and completed ones released after. */
 uint32_t siot_mpi_save_reqs(const MPI_Request *v, int64_t n);
 void siot_mpi_put_reqs(siot_raw *ev, uint32_t k, const MPI_Request *v, int64_t n, uint32_t saved, int ok);
-void siot_mpi_put_status(siot_raw *ev, uint32_t k, const MPI_Status *st, int valid);
+/* What a completed request's status defines (MPI-3.1 3.7.3, 5.12, 13.6):
+ * a point-to-point receive (and a generalized request, whose query
+ * function fills it in) all of it; an MPI-IO request its count only; a
+ * send, a collective or a one-sided request nothing (source, tag and count
+ * are undefined: MPI may leave the program's variable as it was, or fill
+ * in values of its own internal messages). */
+enum { SIOT_ST_FULL = 0, SIOT_ST_BYTES = 1, SIOT_ST_UNDEF = 2 };
+/* A new request's id (siot_h_new), noting what its completion's status defines. */
+int32_t siot_mpi_req_new(MPI_Request r, int shape);
+/* The status of a call as [source, tag, bytes]: req is the id of the
+ * request it completed (-1: none, a receive or probe of its own), whose
+ * undefined fields are recorded as those of an empty status (MPI_ANY_SOURCE,
+ * MPI_ANY_TAG, 0), so that a trace does not hold what the program's
+ * variable happened to hold. */
+void siot_mpi_put_status(siot_raw *ev, uint32_t k, const MPI_Status *st, int valid, int64_t req);
+/* MPI_Waitany/Testany: the request completed is entry index of the
+ * request ids recorded as argument kreqs. */
+int64_t siot_mpi_req_at(const siot_raw *ev, uint32_t kreqs, int index);
+/* The statuses of MPI_Waitall/Testall (indices NULL: n statuses, one per
+ * request) and MPI_Waitsome/Testsome (n statuses, of the requests at
+ * indices): 3n values, each status as siot_mpi_put_status's, the request
+ * ids read from argument kreqs. sts NULL (the program passed
+ * MPI_STATUSES_IGNORE for more requests than SIOT_MPI_STATUSES) records
+ * nothing. */
+void siot_mpi_put_statuses(siot_raw *ev, uint32_t k, const MPI_Status *sts, uint32_t kreqs, int64_t n,
+                           const int *indices, int valid);
+/* The statuses a wrapper supplies for MPI_STATUSES_IGNORE, on its stack:
+ * siot_mpi_statuses answers the program's (given), or own for
+ * MPI_STATUSES_IGNORE and at most SIOT_MPI_STATUSES requests. */
+#define SIOT_MPI_STATUSES 64
+MPI_Status *siot_mpi_statuses(MPI_Status *given, MPI_Status *own, int64_t n);
 int64_t siot_mpi_status_bytes(const MPI_Status *st);
 /* The status the wrappers pass for MPI_STATUS_IGNORE starts empty: MPI
  * leaves it untouched for completed sends, whose fields are undefined. */

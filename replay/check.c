@@ -92,7 +92,7 @@ static const char *why_not(const rp_step *st, const rp_check_entry *tab, uint32_
         i++;
     if (i == n)
         return "this ioreplay has no replayer for it";
-    if (tab[i].nargs != st->fn->nargs)
+    if (!rp_reads_args(tab[i].nargs, st->fn))
         return RP_OTHER_ARGS;
     if (tab[i].why)
         return tab[i].why;

@@ -1,6 +1,8 @@
 /* compare: two traces event by event, rank by rank (replay/compare.h). */
 #include "replay/compare.h"
 
+#include "replay/match.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -36,6 +38,8 @@ typedef struct fiter {
     rp_idmap order;              /* MPI object id -> its number in creation order */
     rp_idmap objs;               /* no_mpi_in_mpiio: MPI objects made by MPI-IO calls */
     rp_idmap req_status;         /* request id -> what its completion's status holds (enum status_shape) */
+    rp_match match;              /* the senders wildcard receives matched (replay/match.h) */
+    int no_statuses;             /* the other trace is from before MPI_Waitall's statuses were recorded */
     siot_vbuf scratch;
     int64_t created[RP_NKINDS]; /* objects created so far, per kind */
 } fiter;
@@ -50,7 +54,8 @@ static int fiter_init(fiter *f, const siot_trace *t, int64_t rank, const siot_di
     f->st_seq = malloc(f->st_cap * sizeof *f->st_seq);
     f->st_keep = malloc(f->st_cap * sizeof *f->st_keep);
     f->st_io = malloc(f->st_cap);
-    if (!f->st_seq || !f->st_keep || !f->st_io || siot_iter_init(&f->it, t, rank) != 0)
+    if (!f->st_seq || !f->st_keep || !f->st_io || siot_iter_init(&f->it, t, rank) != 0 ||
+        rp_match_init(&f->match, t, rank) != 0)
         return -1;
     if (first && flt && flt->left_out && flt->left_out[rank]) {
         f->left_out = flt->left_out[rank];
@@ -65,6 +70,7 @@ static void fiter_free(fiter *f)
     rp_idmap_free(&f->order);
     rp_idmap_free(&f->objs);
     rp_idmap_free(&f->req_status);
+    rp_match_free(&f->match);
     siot_vbuf_free(&f->scratch);
     free(f->st_seq);
     free(f->st_keep);
@@ -293,6 +299,52 @@ static int64_t dirfd_in_effect(const siot_funcdesc *f, const siot_event *e, cons
     return siot_eval(e->args[kp], c, scratch, &p) == 0 && p.kind == SIOT_V_STR && p.slen && p.s[0] == '/' ? -100 : id;
 }
 
+/* A receive or probe posted with MPI_ANY_SOURCE or MPI_ANY_TAG is compared
+ * as posted for the source and tag it matched, which is how a replay posts
+ * it (replay/match.h): the run's wildcard and the replay's sender are the
+ * same call when the replay matched the run's sender. *src and *tag: the
+ * indices of its source and tag arguments (-1: none). */
+static void wildcard_args(const siot_funcdesc *f, int *src, int *tag)
+{
+    unsigned base = SIOT_CLASS_BASE(f->cls);
+    *src = *tag = -1;
+    if (f->layer != SIOT_LAYER_mpi || (base != SIOT_CLASS_recv && base != SIOT_CLASS_sendrecv && base != SIOT_CLASS_probe))
+        return;
+    for (uint32_t k = 0; k < f->nargs; k++) {
+        if (f->argroles[k] == SIOT_ROLE_peer)
+            *src = (int)k;
+        if (f->argroles[k] == SIOT_ROLE_tag)
+            *tag = (int)k;
+    }
+}
+
+static int wildcard_matched(fiter *fi, const siot_funcdesc *f, const siot_event *e, const siot_ctx *c, int64_t *s,
+                            int64_t *t)
+{
+    int ks = siot_arg_index(f, SIOT_ROLE_status);
+    siot_value st;
+    siot_vbuf b;
+    if (ks >= 0 && (uint32_t)ks < e->nargs) {
+        siot_vbuf_init(&b);
+        int ok = siot_eval(e->args[ks], c, &b, &st) == 0 && rp_match_status(&st, s, t);
+        siot_vbuf_free(&b);
+        return ok;
+    }
+    int64_t req = siot_arg_int(e, f, c, SIOT_ROLE_newreq, -1);
+    return req >= 0 && !strstr(f->name, "_init") && rp_match_request(&fi->match, fi->seq - 1, req, s, t);
+}
+
+/* Whether a trace records the statuses of MPI_Waitall and the like (role
+ * statusarr: traces from before do not; such a trace is compared with a
+ * newer one without them). */
+static int records_statuses(const siot_trace *t)
+{
+    for (uint32_t i = 0; i < t->nfuncs; i++)
+        if (siot_arg_index(&t->funcs[i], SIOT_ROLE_statusarr) >= 0)
+            return 1;
+    return 0;
+}
+
 /* One event rendered as its JSON line without rank and seq: equal lines mean equal events. */
 static int render(fiter *fi, const siot_node *n, const siot_ctx *c, int64_t parent, int by_order, siot_vbuf *o,
                   siot_vbuf *scratch)
@@ -316,10 +368,23 @@ static int render(fiter *fi, const siot_node *n, const siot_ctx *c, int64_t pare
             if (rp_idmap_get(&fi->req_status, RP_K_REQ, completed[i]) > shape)
                 shape = (int)rp_idmap_get(&fi->req_status, RP_K_REQ, completed[i]);
     }
+    int wsrc, wtag, wknown = -1;
+    int64_t msrc = -1, mtag = -1;
+    wildcard_args(f, &wsrc, &wtag);
     for (uint32_t k = 0; k < e->nargs; k++) {
         siot_value v;
         if (siot_eval(e->args[k], c, scratch, &v) != 0)
             return -1;
+        if (fi->no_statuses && f->argroles[k] == SIOT_ROLE_statusarr)
+            continue;
+        if (((int)k == wsrc || (int)k == wtag) && v.kind == SIOT_V_INT && v.i == -1) {
+            if (wknown < 0)
+                wknown = wildcard_matched(fi, f, e, c, &msrc, &mtag);
+            if (wknown && (int)k == wsrc && msrc >= 0)
+                v.i = msrc;
+            if (wknown && (int)k == wtag && mtag >= 0)
+                v.i = mtag;
+        }
         if (only_completed && k == reqs_at) {
             v.arr = completed;
             v.n = ncompleted;
@@ -393,6 +458,10 @@ static int compare_rank(cmp_state *k, uint32_t r)
         snprintf(k->err, k->errlen, "out of memory");
         return -1;
     }
+    /* a trace from before the statuses of MPI_Waitall and the like: they
+     * are compared on neither side, nor do they say what a receive matched */
+    ia.no_statuses = ib.no_statuses = records_statuses(k->a) != records_statuses(k->b);
+    ia.match.no_statuses = ib.match.no_statuses = ia.no_statuses;
     for (;;) {
         siot_ctx ca, cb;
         int64_t xa = 0, xb = 0, pa = -1, pb = -1;

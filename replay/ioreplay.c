@@ -34,6 +34,7 @@
 #include "core/roles.h"
 #include "replay/plan.h"
 #include "replay/rp.h"
+#include "replay/match.h"
 #include "replay/verify.h"
 #include "replay/walk.h"
 
@@ -431,7 +432,7 @@ static void prepare(run *r)
     for (uint32_t i = 0; r->fmap && i < r->t.nfuncs; i++)
         for (uint32_t k = 0; k < rp_table_n; k++)
             if (strcmp(rp_table[k].name, r->t.funcs[i].name) == 0)
-                r->fmap[i] = rp_table[k].nargs == r->t.funcs[i].nargs ? rp_table[k].fn : rp_other_args;
+                r->fmap[i] = rp_reads_args(rp_table[k].nargs, &r->t.funcs[i]) ? rp_table[k].fn : rp_other_args;
     rp_init(&r->c, r->rank, r->root);
     r->c.cwd = siot_trace_get_kv(&r->t, "cwd");
     rp_log_init(&r->log, r->rank, r->o.explain);
@@ -544,6 +545,12 @@ static void replay_rank(run *r)
     if (show && siot_count_events(&r->t, 0, &my_events, cerr, sizeof cerr) != 0)
         show = 0;
     siot_progress_start(&pg, "ioreplay (rank 0)", my_events, show);
+    rp_match match; /* the senders the run's wildcard receives matched */
+    if (rp_match_init(&match, &r->t, r->rank) != 0) {
+        fprintf(stderr, "ioreplay: out of memory\n");
+        PMPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    r->c.match = &match;
     rp_order order;
     rp_order_init(&order);
     rp_step st;
@@ -552,6 +559,7 @@ static void replay_rank(run *r)
         siot_progress_tick(&pg, (uint64_t)st.seq);
         if (r->o.posix_level)
             rp_order_step(&order, &plan, &st, &r->c);
+        r->c.seq = st.seq;
         int done = replay_event(r, &st, scratch, vals);
         if (r->o.posix_level)
             rp_order_after(&order);
@@ -569,6 +577,8 @@ static void replay_rank(run *r)
     }
     siot_progress_end(&pg, (uint64_t)seq);
     rp_plan_free(&plan);
+    r->c.match = NULL;
+    rp_match_free(&match);
     for (int i = 0; i < SIOT_MAX_ARGS; i++)
         siot_vbuf_free(&scratch[i]);
 }

@@ -56,6 +56,20 @@ void siot_json_value(siot_vbuf *o, unsigned role, const siot_value *v)
             siot_vbuf_u8(o, '}');
             break;
         }
+        if (role == SIOT_ROLE_statusarr && v->n % 3 == 0) { /* [source, tag, bytes] each */
+            siot_vbuf_u8(o, '[');
+            for (uint32_t i = 0; i < v->n; i += 3) {
+                siot_vbuf_put(o, i ? ",{\"source\":" : "{\"source\":", i ? 11 : 10);
+                put_i64(o, v->arr[i]);
+                siot_vbuf_put(o, ",\"tag\":", 7);
+                put_i64(o, v->arr[i + 1]);
+                siot_vbuf_put(o, ",\"bytes\":", 9);
+                put_i64(o, v->arr[i + 2]);
+                siot_vbuf_u8(o, '}');
+            }
+            siot_vbuf_u8(o, ']');
+            break;
+        }
         siot_vbuf_u8(o, '[');
         for (uint32_t i = 0; i < v->n; i++) {
             if (i)

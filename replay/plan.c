@@ -171,3 +171,14 @@ void rp_plan_free(rp_plan *p)
     p->st_cov = NULL;
     p->st_io = NULL;
 }
+
+int rp_reads_args(uint32_t nargs, const siot_funcdesc *f)
+{
+    static const char *const before_statuses[] = {"MPI_Waitall", "MPI_Testall", "MPI_Waitsome", "MPI_Testsome"};
+    if (nargs == f->nargs)
+        return 1;
+    for (size_t i = 0; nargs == f->nargs + 1 && i < sizeof before_statuses / sizeof *before_statuses; i++)
+        if (strcmp(f->name, before_statuses[i]) == 0)
+            return f->nargs == 0 || f->argroles[f->nargs - 1] != SIOT_ROLE_statusarr;
+    return 0;
+}

@@ -61,6 +61,12 @@ typedef struct rp_step {
  * replayer reads is not reissued. */
 #define RP_OTHER_ARGS "recorded with other arguments than this ioreplay reads (another siotrace version)"
 
+/* This build's replayer of f, which reads nargs recorded arguments, reads
+ * the trace's: the same number, or a trace from before the statuses of
+ * MPI_Waitall, MPI_Testall, MPI_Waitsome and MPI_Testsome were recorded
+ * (their last argument, which the replayer does not read). */
+int rp_reads_args(uint32_t nargs, const siot_funcdesc *f);
+
 /* 0, or -1 without memory. */
 int rp_plan_init(rp_plan *p, const siot_trace *t, int64_t rank, int posix_level);
 /* The rank's next event, 1; 0 at its end (p->it.err says when the trace is damaged). */

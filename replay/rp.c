@@ -4,6 +4,8 @@
 
 #include "replay/rp.h"
 
+#include "replay/match.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -381,6 +383,31 @@ int rp_peer(int64_t v)
 }
 
 int rp_tag(int64_t v) { return v == SIOT_ANY_TAG ? MPI_ANY_TAG : (int)v; }
+
+static void wildcard(rp_state *c, int64_t source, int64_t tag, int *s, int *t)
+{
+    int fixed = 0;
+    if (*s == MPI_ANY_SOURCE && source >= 0)
+        *s = (int)source, fixed = 1;
+    if (*t == MPI_ANY_TAG && tag >= 0)
+        *t = (int)tag, fixed = 1;
+    c->wildcards_matched += (uint64_t)fixed;
+}
+
+void rp_wildcard_status(rp_state *c, const siot_value *status, int *source, int *tag)
+{
+    int64_t s, t;
+    if ((*source == MPI_ANY_SOURCE || *tag == MPI_ANY_TAG) && rp_match_status(status, &s, &t))
+        wildcard(c, s, t, source, tag);
+}
+
+void rp_wildcard_req(rp_state *c, int64_t req, int *source, int *tag)
+{
+    int64_t s, t;
+    if ((*source == MPI_ANY_SOURCE || *tag == MPI_ANY_TAG) && c->match &&
+        rp_match_request(c->match, c->seq, req, &s, &t))
+        wildcard(c, s, t, source, tag);
+}
 
 /* ------------------------------------------------------------ buffers */
 

@@ -98,6 +98,13 @@ typedef struct rp_state {
     int result_differs;
     int64_t result_recorded, result_got;
     int polled;             /* the last call was a poll that found nothing (rp_poll) */
+    /* Wildcard receives: the senders they matched in the run (replay/match.h),
+     * the rank's event being replayed (ioreplay sets it per call), and how
+     * many receives were posted for the run's sender or tag instead of a
+     * wildcard. match NULL: receives are posted as recorded. */
+    struct rp_match *match;
+    int64_t seq;
+    uint64_t wildcards_matched;
     double retest_until;    /* rp_retest's deadline for the current call (0: none yet) */
     MPI_Request *held;      /* rp_hold_others: the requests held back (MPI_REQUEST_NULL: given) */
     int64_t nheld, heldcap;
@@ -326,6 +333,13 @@ MPI_Info rp_info(rp_state *c, const siot_value *v);
 void rp_info_free(MPI_Info *info);
 int rp_peer(int64_t v);
 int rp_tag(int64_t v);
+/* A receive or probe posted with MPI_ANY_SOURCE or MPI_ANY_TAG is posted
+ * for the source and tag it matched in the run: from its own recorded
+ * status (MPI_Recv, MPI_Sendrecv, MPI_Probe, MPI_Mprobe...), or from the
+ * completion of request req that it made (MPI_Irecv). Left a wildcard
+ * when the trace does not say (replay/match.h). */
+void rp_wildcard_status(rp_state *c, const siot_value *status, int *source, int *tag);
+void rp_wildcard_req(rp_state *c, int64_t req, int *source, int *tag);
 int *rp_ints(rp_state *c, const siot_value *v, int slot);
 MPI_Aint *rp_aints(rp_state *c, const siot_value *v, int slot);
 #if MPI_VERSION >= 4

@@ -58,6 +58,13 @@ static void emit_fort_pre(const func *f)
               "    if ((MPI_Fint *)%s_f == MPI_F_STATUS_IGNORE) {\n        siot_fstatus_empty(siot_fs_%s);\n"
               "        %s_fs = siot_fs_%s;\n    }\n",
               p->name, p->name, p->name, p->name, p->name, p->name, p->name);
+        /* the statuses of MPI_Waitall and the like, ours for MPI_F_STATUSES_IGNORE (as the C wrappers) */
+        const param *arr = find_role(f, SIOT_ROLE_reqarr);
+        if (p->role == SIOT_ROLE_statusarr && arr)
+            o("    MPI_Fint siot_fss_%s[SIOT_MPI_STATUSES * SIOT_F_STATUS_SIZE];\n    void *%s_fs = %s_f;\n"
+              "    if ((MPI_Fint *)%s_f == MPI_F_STATUSES_IGNORE && %s_n <= SIOT_MPI_STATUSES)\n"
+              "        %s_fs = siot_fss_%s;\n",
+              p->name, p->name, p->name, p->name, arr->name, p->name, p->name);
     }
 }
 
@@ -95,7 +102,8 @@ static void fort_signature(const func *f, fort_sig *s)
         pl += (size_t)snprintf(s->params + pl, sizeof s->params - pl, "%s%s%s_f", pl ? ", " : "",
                                str ? "char *" : "void *", p->name);
         al += (size_t)snprintf(s->args + al, sizeof s->args - al, "%s%s_f", al ? ", " : "", p->name);
-        if (p->role == SIOT_ROLE_status || p->role == SIOT_ROLE_iostatus)
+        if (p->role == SIOT_ROLE_status || p->role == SIOT_ROLE_iostatus ||
+            (p->role == SIOT_ROLE_statusarr && find_role(f, SIOT_ROLE_reqarr)))
             ql += (size_t)snprintf(s->pargs + ql, sizeof s->pargs - ql, "%s%s_fs", ql ? ", " : "", p->name);
         else
             ql += (size_t)snprintf(s->pargs + ql, sizeof s->pargs - ql, "%s%s_f", ql ? ", " : "", p->name);

@@ -210,6 +210,29 @@ static void emit_aio_closing(const func *f)
         o("    rp_aio_closing(c, %s);\n", fd->name);
 }
 
+/* A receive or probe: its source and tag (a receive's are the last peer
+ * and tag: MPI_Sendrecv's second ones) are posted as the run matched them
+ * when the program gave wildcards (replay/match.h). */
+static void emit_wildcard(const func *f)
+{
+    const param *src = NULL, *tag = NULL;
+    for (int i = 0; i < f->np; i++) {
+        if (f->p[i].role == SIOT_ROLE_peer && f->p[i].rec >= 0)
+            src = &f->p[i];
+        if (f->p[i].role == SIOT_ROLE_tag && f->p[i].rec >= 0)
+            tag = &f->p[i];
+    }
+    unsigned base = SIOT_CLASS_BASE(f->cls);
+    if (!src || !tag || f->layer != SIOT_LAYER_mpi ||
+        (base != SIOT_CLASS_recv && base != SIOT_CLASS_sendrecv && base != SIOT_CLASS_probe))
+        return;
+    const param *st = find_role(f, SIOT_ROLE_status), *req = find_role(f, SIOT_ROLE_newreq);
+    if (st && st->rec >= 0)
+        o("    rp_wildcard_status(c, &a[%d], &%s, &%s);\n", st->rec, src->name, tag->name);
+    else if (req && req->rec >= 0 && !strstr(f->name, "_init")) /* MPI_Irecv (MPI_Recv_init's MPI_Start: not) */
+        o("    rp_wildcard_req(c, rp_i(&a[%d]), &%s, &%s);\n", req->rec, src->name, tag->name);
+}
+
 static void emit_replayer(const func *f)
 {
     o("\n/* %s:%d */\nstatic int rp_%s(rp_state *c, const siot_value *a, int64_t rec_ret)\n{\n", f->file, f->line, f->name);
@@ -233,6 +256,8 @@ static void emit_replayer(const func *f)
     for (int i = 0; i < f->np; i++)
         if (f->p[i].rec < 0)
             role_replay_unrecorded(f, &f->p[i]);
+    if (is_mpi_ret(f))
+        emit_wildcard(f);
     if (is_mpi_ret(f))
         emit_completion_as_recorded(f);
     emit_aio_closing(f);

@@ -45,7 +45,8 @@ static void emit_args(const func *f, int substituted)
         const param *p = &f->p[i];
         if (i)
             o(", ");
-        if (substituted && (p->role == SIOT_ROLE_status || p->role == SIOT_ROLE_iostatus))
+        if (substituted && (p->role == SIOT_ROLE_status || p->role == SIOT_ROLE_iostatus ||
+                            (p->role == SIOT_ROLE_statusarr && find_role(f, SIOT_ROLE_reqarr))))
             o("siot_sp_%s", p->name);
         else
             o("%s", p->name);

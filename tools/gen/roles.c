@@ -257,14 +257,94 @@ static void userfn_rp(const func *f, const param *p)
     o("    %s %s = rp_user_op%s;\n", p->type, p->name, strstr(p->type, "_c") ? "_c" : "");
 }
 
+/* The request a completion's status is of: MPI_Wait's (its id, kept by the
+ * waitreq recording), MPI_Waitany's entry index of the recorded ids; -1
+ * for a call's own status (a receive or a probe). */
+static void status_req(const func *f, char *out, size_t n)
+{
+    const param *w = find_role(f, SIOT_ROLE_waitreq), *arr = find_role(f, SIOT_ROLE_reqarr);
+    const param *idx = find_role(f, SIOT_ROLE_outint);
+    if (w)
+        snprintf(out, n, "siot_id_%s", w->name);
+    else if (arr && idx)
+        snprintf(out, n, "(%s ? siot_mpi_req_at(ev, %d, *%s) : -1)", idx->name, arr->rec, idx->name);
+    else
+        snprintf(out, n, "-1");
+}
+
 static void status_rec(const func *f, const param *p)
 {
     const param *flag = find_role(f, SIOT_ROLE_outflag);
+    char req[1024];
+    status_req(f, req, sizeof req);
     if (flag)
-        o("    siot_mpi_put_status(ev, %d, siot_sp_%s, %s && %s && *%s);\n", p->rec, p->name, success_expr(f),
-          flag->name, flag->name);
+        o("    siot_mpi_put_status(ev, %d, siot_sp_%s, %s && %s && *%s, %s);\n", p->rec, p->name, success_expr(f),
+          flag->name, flag->name, req);
     else
-        o("    siot_mpi_put_status(ev, %d, siot_sp_%s, %s);\n", p->rec, p->name, success_expr(f));
+        o("    siot_mpi_put_status(ev, %d, siot_sp_%s, %s, %s);\n", p->rec, p->name, success_expr(f), req);
+}
+
+/* MPI_Waitall/Testall/Waitsome/Testsome: the program's statuses, or ours
+ * on the stack when it passed MPI_STATUSES_IGNORE for at most
+ * SIOT_MPI_STATUSES requests (more: none, and none recorded). */
+static void statusarr_pre(const func *f, const param *p)
+{
+    const param *arr = find_role(f, SIOT_ROLE_reqarr);
+    if (fortran_mode || !arr)
+        return;
+    o("    MPI_Status siot_sts_%s[SIOT_MPI_STATUSES];\n", p->name);
+    o("    MPI_Status *siot_sp_%s = siot_mpi_statuses(%s, siot_sts_%s, siot_n_%s);\n", p->name, p->name, p->name,
+      arr->name);
+}
+
+static void statusarr_rec(const func *f, const param *p)
+{
+    const param *arr = find_role(f, SIOT_ROLE_reqarr), *flag = find_role(f, SIOT_ROLE_outflag);
+    const param *outcount = find_role(f, SIOT_ROLE_outint), *idx = find_role(f, SIOT_ROLE_outintarr);
+    if (!arr) {
+        o("    ev->args[%d].kind = SIOT_RV_NONE;\n", p->rec);
+        return;
+    }
+    const char *sp = "siot_sp_";
+    if (idx && outcount) /* MPI_Waitsome, MPI_Testsome: outcount statuses, of the requests at the indices */
+        o("    siot_mpi_put_statuses(ev, %d, %s%s == MPI_STATUSES_IGNORE ? NULL : %s%s, %d, "
+          "(%s && *%s != MPI_UNDEFINED) ? *%s : 0, %s, %s);\n",
+          p->rec, sp, p->name, sp, p->name, arr->rec, outcount->name, outcount->name, outcount->name, idx->name,
+          success_expr(f));
+    else
+        o("    siot_mpi_put_statuses(ev, %d, %s%s == MPI_STATUSES_IGNORE ? NULL : %s%s, %d, siot_n_%s, NULL, %s%s%s%s);\n",
+          p->rec, sp, p->name, sp, p->name, arr->rec, arr->name, success_expr(f), flag ? " && *" : "",
+          flag ? flag->name : "", "");
+}
+
+/* Fortran (Open MPI): the statuses the binding wrote, in C (NULL: none;
+ * emit_fort.c supplies them for MPI_F_STATUSES_IGNORE as the C wrapper does). */
+static void statusarr_fpost(const func *f, const param *p)
+{
+    const param *arr = find_role(f, SIOT_ROLE_reqarr);
+    const param *outcount = find_role(f, SIOT_ROLE_outint), *idx = find_role(f, SIOT_ROLE_outintarr);
+    if (!arr)
+        return;
+    o("    MPI_Status siot_sts_%s[SIOT_MPI_STATUSES];\n", p->name);
+    if (idx && outcount)
+        o("    MPI_Status *siot_sp_%s = siot_fstatuses(%s_fs, (%s && *%s != MPI_UNDEFINED) ? *%s : 0, siot_sts_%s, "
+          "ret == MPI_SUCCESS);\n",
+          p->name, p->name, outcount->name, outcount->name, outcount->name, p->name);
+    else
+        o("    MPI_Status *siot_sp_%s = siot_fstatuses(%s_fs, siot_n_%s, siot_sts_%s, ret == MPI_SUCCESS);\n", p->name,
+          p->name, arr->name, p->name);
+}
+
+/* A new request: its id, and what its completion's status will define
+ * (pmpi/mpi_record.h, SIOT_ST_*). */
+static void newreq_rec(const func *f, const param *p)
+{
+    unsigned base = SIOT_CLASS_BASE(f->cls);
+    const char *shape = f->layer == SIOT_LAYER_mpiio ? "SIOT_ST_BYTES"
+                        : base == SIOT_CLASS_recv || strcmp(f->name, "MPI_Grequest_start") == 0 ? "SIOT_ST_FULL"
+                                                                                                 : "SIOT_ST_UNDEF";
+    o("    siot_put_int(ev, %d, (%s && %s) ? siot_mpi_req_new(*%s, %s) : -1);\n", p->rec, p->name, success_expr(f),
+      p->name, shape);
 }
 
 static void ncid_rec(const func *f, const param *p)
@@ -721,11 +801,12 @@ static const role_def ROLES[] = {
      .rp_post = "    if ($ok && $n_v != MPI_INFO_NULL) PMPI_Info_free(&$n_v);\n", .doc_type = "`MPI_Info *` (out)", .doc = "not recorded"},
     {R(req), 0, &HK_REQ, .rec = "    siot_put_int(ev, $k, siot_mpi_req_id($n));\n", .rp = H_IN_RP, .fpre = H_IN_FPRE,
      .doc_type = "`MPI_Request`", .doc = "id"},
-    {R(newreq), 0, &HK_REQ, .rec = "    siot_put_int(ev, $k, ($n && $ok) ? siot_h_new(SIOT_H_REQ, siot_hkey_req(*$n)) : -1);\n",
+    {R(newreq), 0, &HK_REQ, .rec_hook = newreq_rec,
      .rp = H_NEW_RP, .rp_post = H_NEW_POST, .fpre = H_NEW_FPRE, .fpost = H_NEW_FPOST, .doc_type = "`MPI_Request *` (out)",
      .doc = "id of the new request"},
     {R(waitreq), 0, &HK_REQ, .pre = H_KEY_PRE,
-     .rec = "    siot_put_int(ev, $k, siot_mpi_req_find(siot_k_$n));\n    if ($ok && $n && *$n == MPI_REQUEST_NULL) siot_h_release(SIOT_H_REQ, siot_k_$n);\n",
+     .rec = "    int64_t siot_id_$n = siot_mpi_req_find(siot_k_$n);\n    siot_put_int(ev, $k, siot_id_$n);\n"
+            "    if ($ok && $n && *$n == MPI_REQUEST_NULL) siot_h_release(SIOT_H_REQ, siot_k_$n);\n",
      .rp = REQ_INOUT_RP,
      .rp_post = "    if ($n_v == MPI_REQUEST_NULL) rp_drop_req(c, rp_i(&a[$k]));\n", .fpre = H_INOUT_FPRE, .fpost = H_INOUT_FPOST,
      .doc_type = "`MPI_Request *` (in/out)", .doc = "id of the request; released when the call completes it"},
@@ -748,11 +829,19 @@ static const role_def ROLES[] = {
      .fpre = STATUS_FPRE,
      .fpost = "    MPI_Status siot_st_$n;\n    memset(&siot_st_$n, 0, sizeof siot_st_$n);\n    if (ret == MPI_SUCCESS) PMPI_Status_f2c((MPI_Fint *)$n_fs, &siot_st_$n);\n    MPI_Status *siot_sp_$n = &siot_st_$n;\n",
      .doc_type = "`MPI_Status *` (out)",
-     .doc = "array `[source, tag, bytes]` (the wrapper supplies a status when the program passed `MPI_STATUS_IGNORE`)"},
+     .doc = "array `[source, tag, bytes]` (the wrapper supplies a status when the program passed `MPI_STATUS_IGNORE`); "
+            "of a completed send, collective or one-sided request, whose source, tag and count MPI leaves undefined, "
+            "an empty status's `[-1, -1, 0]` (of an MPI-IO request: `[-1, -1, bytes]`)"},
     {R(iostatus), UNREC, .pre_hook = status_pre, .rp = RP_STATUS,
      .fpost = "    MPI_Status siot_st_$n;\n    memset(&siot_st_$n, 0, sizeof siot_st_$n);\n    if (ret == MPI_SUCCESS) PMPI_Status_f2c((MPI_Fint *)$n_fs, &siot_st_$n);\n    MPI_Status *siot_sp_$n = &siot_st_$n;\n",
      .doc_type = "`MPI_Status *` (out, MPI-IO)", .doc = "not an argument value: the bytes it reports become the event's `bytes`"},
-    {R(statusarr), UNREC, .rp_hook = statusarr_rp, .doc_type = "`MPI_Status []` (out)", .doc = "not recorded"},
+    {R(statusarr), 0, .pre_hook = statusarr_pre, .rec_hook = statusarr_rec, .rp_hook = statusarr_rp, .fpre = "",
+     .fpost_hook = statusarr_fpost,
+     .doc_type = "`MPI_Status []` (out)",
+     .doc = "the statuses of the completed requests, `[source, tag, bytes]` each, one after the other (the wrapper "
+            "supplies them when the program passed `MPI_STATUSES_IGNORE` for at most 64 requests); the fields a "
+            "completed request's status leaves undefined (a send's, a collective's; MPI-IO's source and tag) "
+            "recorded as an empty status's, as for `status`"},
     {R(outflag), 0, .rec = OUT_REC, .rp = OUT_RP, .fpre = OUT_RP, .fpost = "    if (ret == MPI_SUCCESS) $n_v = *(MPI_Fint *)$n_f != 0;\n",
      .doc_type = "`int *` (out)", .doc = "the flag the call returned"},
     {R(intarr), 0, .rec = "    siot_put_ints(ev, $k, $n, $L);\n", .rp = "    int *$n_p = rp_ints(c, &a[$k], $i);\n    int *$n = $n_p;\n",
