@@ -22,17 +22,23 @@
 enum { IN_IO = 1, IN_LEFT_OUT = 2, IN_LIB = 4 };
 
 /* A rank's events, filtered: each comes with its index among the kept
- * events and the index of its nearest kept ancestor (-1 when none). */
+ * events and the index of its nearest kept ancestor (-1 when none), which
+ * are compared (a left-out event shifts neither), and with its seq and its
+ * nearest kept ancestor's, which are printed: the rank's event numbers as
+ * `siot dump --jsonl` shows them (from 0, every event of the rank), the
+ * numbers ioreplay's --explain and watchdog use too. */
 typedef struct fiter {
     siot_iter it;
     const siot_diff_filter *flt;
     int64_t seq, kept;
     int64_t *st_seq, *st_keep; /* ancestors: seq, kept index of the nearest kept one (or -1) */
+    int64_t *st_kseq;          /* ... and that one's seq (or -1) */
     uint8_t *st_io;            /* ... IN_IO, IN_LEFT_OUT, IN_LIB */
     size_t st_n, st_cap;
     int cur_io;                  /* the last event returned is inside an MPI-IO call */
     int cur_lib;                 /* ... inside an HDF5 or PnetCDF call */
     int64_t cur_ret, cur_bytes;  /* ... and its result and bytes, when rendered */
+    size_t par_at, par_len;      /* where render put the parent's kept index in its line */
     const int64_t *left_out;     /* the filter's left-out seqs of this rank, and how many are left */
     uint64_t n_left_out;
     rp_idmap order;              /* MPI object id -> its number in creation order */
@@ -53,8 +59,9 @@ static int fiter_init(fiter *f, const siot_trace *t, int64_t rank, const siot_di
     f->st_cap = 256;
     f->st_seq = malloc(f->st_cap * sizeof *f->st_seq);
     f->st_keep = malloc(f->st_cap * sizeof *f->st_keep);
+    f->st_kseq = malloc(f->st_cap * sizeof *f->st_kseq);
     f->st_io = malloc(f->st_cap);
-    if (!f->st_seq || !f->st_keep || !f->st_io || siot_iter_init(&f->it, t, rank) != 0 ||
+    if (!f->st_seq || !f->st_keep || !f->st_kseq || !f->st_io || siot_iter_init(&f->it, t, rank) != 0 ||
         rp_match_init(&f->match, t, rank) != 0)
         return -1;
     if (first && flt && flt->left_out && flt->left_out[rank]) {
@@ -74,6 +81,7 @@ static void fiter_free(fiter *f)
     siot_vbuf_free(&f->scratch);
     free(f->st_seq);
     free(f->st_keep);
+    free(f->st_kseq);
     free(f->st_io);
 }
 
@@ -114,7 +122,10 @@ static int left_out(fiter *f, int64_t seq)
     return f->n_left_out && *f->left_out == seq;
 }
 
-static const siot_node *fiter_next(fiter *f, siot_ctx *c, int64_t *index, int64_t *parent)
+/* The next kept event: its kept index and its parent's (compared), its seq
+ * and its parent's (printed). */
+static const siot_node *fiter_next(fiter *f, siot_ctx *c, int64_t *index, int64_t *parent, int64_t *seq,
+                                   int64_t *parent_seq)
 {
     const siot_node *n;
     while ((n = siot_iter_next(&f->it, c))) {
@@ -123,7 +134,7 @@ static const siot_node *fiter_next(fiter *f, siot_ctx *c, int64_t *index, int64_
         int64_t pd = siot_eval_int(n->u.ev.parent, c, 0), p = pd > 0 && pd <= f->seq ? f->seq - pd : -1;
         while (f->st_n && f->st_seq[f->st_n - 1] != p)
             f->st_n--;
-        int64_t anc = f->st_n ? f->st_keep[f->st_n - 1] : -1;
+        int64_t anc = f->st_n ? f->st_keep[f->st_n - 1] : -1, anc_seq = f->st_n ? f->st_kseq[f->st_n - 1] : -1;
         int io = f->st_n ? f->st_io[f->st_n - 1] & IN_IO : 0;
         int lib = f->st_n ? f->st_io[f->st_n - 1] & IN_LIB : 0;
         /* a poll that found nothing (a replay does not reissue it) and a call
@@ -148,11 +159,14 @@ static const siot_node *fiter_next(fiter *f, siot_ctx *c, int64_t *index, int64_
         if (f->st_n == f->st_cap) {
             f->st_cap *= 2;
             int64_t *a = realloc(f->st_seq, f->st_cap * sizeof *a), *b = a ? realloc(f->st_keep, f->st_cap * sizeof *b) : NULL;
-            uint8_t *d = b ? realloc(f->st_io, f->st_cap) : NULL;
+            int64_t *ks = b ? realloc(f->st_kseq, f->st_cap * sizeof *ks) : NULL;
+            uint8_t *d = ks ? realloc(f->st_io, f->st_cap) : NULL;
             if (a)
                 f->st_seq = a;
             if (b)
                 f->st_keep = b;
+            if (ks)
+                f->st_kseq = ks;
             if (d)
                 f->st_io = d;
             if (!d) {
@@ -162,15 +176,17 @@ static const siot_node *fiter_next(fiter *f, siot_ctx *c, int64_t *index, int64_
         }
         f->st_seq[f->st_n] = f->seq;
         f->st_keep[f->st_n] = keep ? f->kept : anc;
+        f->st_kseq[f->st_n] = keep ? f->seq : anc_seq;
         int in_lib = lib || fd->layer == SIOT_LAYER_hdf5 || fd->layer == SIOT_LAYER_pnetcdf;
         f->st_io[f->st_n] = (uint8_t)((io || fd->layer == SIOT_LAYER_mpiio ? IN_IO : 0) | (left ? IN_LEFT_OUT : 0) |
                                       (in_lib ? IN_LIB : 0));
         f->st_n++;
-        f->seq++;
+        *seq = f->seq++;
         if (!keep)
             continue;
         *index = f->kept++;
         *parent = anc;
+        *parent_seq = anc_seq;
         f->cur_io = io;
         f->cur_lib = lib;
         return n;
@@ -345,7 +361,9 @@ static int records_statuses(const siot_trace *t)
     return 0;
 }
 
-/* One event rendered as its JSON line without rank and seq: equal lines mean equal events. */
+/* One event rendered as its JSON line without rank and seq: equal lines
+ * mean equal events. Its parent is the kept index (fi->par_at, par_len say
+ * where, for a printed line to show the seq instead). */
 static int render(fiter *fi, const siot_node *n, const siot_ctx *c, int64_t parent, int by_order, siot_vbuf *o,
                   siot_vbuf *scratch)
 {
@@ -357,6 +375,8 @@ static int render(fiter *fi, const siot_node *n, const siot_ctx *c, int64_t pare
     o->len = 0;
     siot_json_str(o, f->name, strlen(f->name));
     int hn = snprintf(head, sizeof head, " parent=%" PRId64 " args={", parent);
+    fi->par_at = o->len + 8; /* after " parent=" */
+    fi->par_len = (size_t)hn - 8 - 7; /* before " args={" */
     siot_vbuf_put(o, head, (size_t)hn);
     int shape = has_status(f) ? rp_objs_used(&fi->req_status, f, e, c, &fi->scratch) : STATUS_FULL;
     int64_t completed[MAX_COMPLETED];
@@ -438,6 +458,14 @@ static void print_site(FILE *out, const siot_trace *t, uint32_t site)
     fputc('\n', out);
 }
 
+/* A rendered line as printed: "< " or "> ", its parent as the seq. */
+static void print_line(FILE *out, const char *mark, const fiter *f, const siot_vbuf *l, int64_t parent_seq)
+{
+    size_t rest = f->par_at + f->par_len;
+    fprintf(out, "%s %.*s%" PRId64 "%.*s\n", mark, (int)f->par_at, (const char *)l->data, parent_seq,
+            (int)(l->len - rest), (const char *)l->data + rest);
+}
+
 typedef struct cmp_state {
     const siot_trace *a, *b;
     const siot_diff_filter *flt;
@@ -464,8 +492,8 @@ static int compare_rank(cmp_state *k, uint32_t r)
     ia.match.no_statuses = ib.match.no_statuses = ia.no_statuses;
     for (;;) {
         siot_ctx ca, cb;
-        int64_t xa = 0, xb = 0, pa = -1, pb = -1;
-        const siot_node *na = fiter_next(&ia, &ca, &xa, &pa), *nb = fiter_next(&ib, &cb, &xb, &pb);
+        int64_t xa = 0, xb = 0, pa = -1, pb = -1, sa = -1, sb = -1, psa = -1, psb = -1;
+        const siot_node *na = fiter_next(&ia, &ca, &xa, &pa, &sa, &psa), *nb = fiter_next(&ib, &cb, &xb, &pb, &sb, &psb);
         if (ia.it.err || ib.it.err) {
             snprintf(k->err, k->errlen, "rank %u: %s", r, ia.it.err ? ia.it.err : ib.it.err);
             rc = -1;
@@ -476,8 +504,8 @@ static int compare_rank(cmp_state *k, uint32_t r)
         if (!na || !nb) {
             k->found++;
             if (k->shown++ < k->max_shown)
-                fprintf(k->out, "rank %u: the %s trace ends at event %" PRId64 ", the other goes on\n", r,
-                        na ? "second" : "first", na ? xa : xb);
+                fprintf(k->out, "rank %u: the %s trace ends, the %s goes on at its event %" PRId64 "\n", r,
+                        na ? "second" : "first", na ? "first" : "second", na ? sa : sb);
             break;
         }
         /* the first trace says whether a read was the MPI-IO library's (a
@@ -486,7 +514,7 @@ static int compare_rank(cmp_state *k, uint32_t r)
         int by_order = k->flt && ((k->flt->reads_by_order == SIOT_BY_ORDER_IN_MPIIO && ia.cur_io) ||
                                   (k->flt->reads_by_order == SIOT_BY_ORDER_IN_LIBRARY && ia.cur_lib));
         if (render(&ia, na, &ca, pa, by_order, &k->la, &k->sa) || render(&ib, nb, &cb, pb, by_order, &k->lb, &k->sb)) {
-            snprintf(k->err, k->errlen, "rank %u event %" PRId64 ": a value cannot be evaluated", r, xa);
+            snprintf(k->err, k->errlen, "rank %u event %" PRId64 ": a value cannot be evaluated", r, sa);
             rc = -1;
             break;
         }
@@ -497,8 +525,9 @@ static int compare_rank(cmp_state *k, uint32_t r)
         }
         k->found++;
         if (k->shown++ < k->max_shown) {
-            fprintf(k->out, "rank %u event %" PRId64 " differs:\n< %.*s\n> %.*s\n", r, xa, (int)k->la.len,
-                    (const char *)k->la.data, (int)k->lb.len, (const char *)k->lb.data);
+            fprintf(k->out, "rank %u event %" PRId64 " differs (event %" PRId64 " of the second trace):\n", r, sa, sb);
+            print_line(k->out, "<", &ia, &k->la, psa);
+            print_line(k->out, ">", &ib, &k->lb, psb);
             print_site(k->out, k->a, na->u.ev.site);
         }
         if (k->max_shown <= 1)

@@ -55,7 +55,9 @@ typedef struct siot_compare_result {
 
 /* Every rank's events in pairs: each difference counted, the first
  * max_shown written to out (both sides and the first trace's call site; a
- * rank whose traces end apart stops there). With max_shown <= 1 it stops at
+ * rank whose traces end apart stops there). Events are named by their seq
+ * in their own trace, as `siot dump --jsonl` numbers them, not by their
+ * place among the events compared. With max_shown <= 1 it stops at
  * the first. 0 same, 1 different, -1 error (err). */
 int siot_compare(const siot_trace *a, const siot_trace *b, const siot_diff_filter *flt, uint64_t max_shown, FILE *out,
                  siot_compare_result *res, char *err, size_t errlen);

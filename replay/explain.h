@@ -3,6 +3,8 @@
  * calls whose result differed from the recorded one; at the end rank 0
  * prints the reasons with their counts over all ranks and, with --explain,
  * every such call (rank, event number, function, reason or both results).
+ * The event number is the rank's seq as `siot dump --jsonl` prints it
+ * (replay/plan.h), as --verify's differences and the watchdog name it.
  * One rp_log per rank, used by one thread; the report is collective over
  * MPI_COMM_WORLD (PMPI, so a traced replay does not record it).
  *
