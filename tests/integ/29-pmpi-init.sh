@@ -15,7 +15,7 @@
 build_traced pinit
 mkdir -p run
 (cd run && SIOT_TRACE=$WORK/job.siot mpirun_np 4 ../pinit > /dev/null 2> ../run.err) ||
-    { cat run.err >&2; fail "pinit exited $?"; }
+    { st=$?; cat run.err >&2; fail "pinit exited $st"; }
 
 [ ! -e job.siot ] || fail "the processes wrote the job's trace path: one of them replaced the others'"
 parts=$(ls job.part-*.siot 2> /dev/null | tr '\n' ' ')
@@ -83,7 +83,7 @@ diff orig.files replay.files > /dev/null || { diff orig.files replay.files >&2; 
 # usual, each its launcher's rank (MPI_Comm_rank's answer on each).
 mkdir -p fin
 (cd fin && SIOT_TRACE=$WORK/fin.siot mpirun_np 4 ../pinit mpi-finalize > /dev/null 2> ../fin.err) ||
-    { cat fin.err >&2; fail "pinit mpi-finalize exited $?"; }
+    { st=$?; cat fin.err >&2; fail "pinit mpi-finalize exited $st"; }
 [ -f fin.siot ] && [ -z "$(ls fin.part-*.siot 2> /dev/null)" ] || fail "MPI_Finalize: no job trace, or parts"
 ! grep -q '^siotrace:' fin.err || { cat fin.err >&2; fail "MPI_Finalize: the tracer spoke"; }
 jsonl fin.siot | python3 -c '
@@ -99,7 +99,7 @@ echo "   PMPI_Init with MPI_Finalize: merged there, rank r of the trace is MPI's
 # rank says where its own went, since it is not beside the trace.
 mkdir -p fb
 (cd fb && SIOT_TRACE=/proc/no-such-dir/job.siot mpirun_np 4 ../pinit > /dev/null 2> ../fb.err) ||
-    { cat fb.err >&2; fail "pinit (fallback) exited $?"; }
+    { st=$?; cat fb.err >&2; fail "pinit (fallback) exited $st"; }
 [ "$(ls fb/job.part-*.siot | wc -l)" = 4 ] || fail "fallback: $(ls fb) instead of 4 parts"
 grep -q "^siotrace: the 4 processes .*(rank 0: $WORK/fb/job.part-000000.siot)" fb.err || { cat fb.err >&2; fail "fallback: rank 0's line"; }
 for r in 1 2 3; do
