@@ -3,6 +3,7 @@
 #include "core/salloc.h"
 
 #include <malloc.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -15,11 +16,20 @@ _Atomic int siot_emergency;
 #define MAX_CHUNKS 256
 #define HDR 16 /* each block is preceded by its size, 16-byte aligned */
 
-static struct {
-    uint8_t *base;
-    size_t size, used;
+/* Emergency mode is process-wide: the program's other threads go on
+ * recording while one writes the ending, and a signal handler may
+ * interrupt any of them inside siot_emalloc. So no lock (a handler could
+ * wait for its own thread): blocks are carved from the current chunk by an
+ * atomic add on its `used`, and a new chunk takes a slot of its own
+ * (`reserved`), is filled in before its base is published (release), and
+ * becomes the current one unless a later slot already did. */
+static struct chunk {
+    _Atomic(uint8_t *) base; /* NULL until the chunk can be used */
+    size_t size;
+    _Atomic size_t used;
 } chunks[MAX_CHUNKS];
-static int nchunks;
+static _Atomic unsigned reserved; /* slots handed out (some may have stayed empty) */
+static _Atomic unsigned current;  /* slot + 1 of the chunk blocks are carved from; 0: none */
 
 void *siot_map_anon(size_t n)
 {
@@ -29,10 +39,52 @@ void *siot_map_anon(size_t n)
 
 int siot_eowns(const void *p)
 {
-    for (int i = 0; i < nchunks; i++)
-        if ((const uint8_t *)p >= chunks[i].base && (const uint8_t *)p < chunks[i].base + chunks[i].size)
+    unsigned n = atomic_load(&reserved);
+    for (unsigned i = 0; i < n && i < MAX_CHUNKS; i++) {
+        const uint8_t *b = atomic_load_explicit(&chunks[i].base, memory_order_acquire);
+        if (b && (const uint8_t *)p >= b && (const uint8_t *)p < b + chunks[i].size)
             return 1;
+    }
     return 0;
+}
+
+static void *block_at(uint8_t *b, size_t n)
+{
+    *(size_t *)b = n;
+    return b + HDR;
+}
+
+/* A block of need bytes from the current chunk, NULL when it has no room
+ * (the bytes claimed past its end are never used). */
+static void *carve(size_t need, size_t n)
+{
+    unsigned cur = atomic_load_explicit(&current, memory_order_acquire);
+    if (!cur)
+        return NULL;
+    struct chunk *c = &chunks[cur - 1];
+    size_t at = atomic_fetch_add(&c->used, need);
+    if (at > c->size || need > c->size - at)
+        return NULL;
+    return block_at(atomic_load_explicit(&c->base, memory_order_relaxed) + at, n);
+}
+
+/* A fresh chunk whose first block is the caller's, made the current one. */
+static void *new_chunk(size_t need, size_t n)
+{
+    unsigned slot = atomic_fetch_add(&reserved, 1);
+    if (slot >= MAX_CHUNKS)
+        return NULL;
+    size_t sz = need > CHUNK_MIN ? (need + 4095) & ~(size_t)4095 : CHUNK_MIN;
+    uint8_t *m = siot_map_anon(sz);
+    if (!m)
+        return NULL;
+    chunks[slot].size = sz;
+    atomic_store_explicit(&chunks[slot].used, need, memory_order_relaxed);
+    atomic_store_explicit(&chunks[slot].base, m, memory_order_release);
+    unsigned cur = atomic_load(&current);
+    while (cur < slot + 1 && !atomic_compare_exchange_weak(&current, &cur, slot + 1))
+        ;
+    return block_at(m, n);
 }
 
 void *siot_emalloc(size_t n)
@@ -40,22 +92,8 @@ void *siot_emalloc(size_t n)
     if (n > ((size_t)1 << 46))
         return NULL;
     size_t need = (n + HDR + 15) & ~(size_t)15;
-    if (!nchunks || chunks[nchunks - 1].used + need > chunks[nchunks - 1].size) {
-        if (nchunks == MAX_CHUNKS)
-            return NULL;
-        size_t sz = need > CHUNK_MIN ? (need + 4095) & ~(size_t)4095 : CHUNK_MIN;
-        void *m = siot_map_anon(sz);
-        if (!m)
-            return NULL;
-        chunks[nchunks].base = m;
-        chunks[nchunks].size = sz;
-        chunks[nchunks].used = 0;
-        nchunks++;
-    }
-    uint8_t *b = chunks[nchunks - 1].base + chunks[nchunks - 1].used;
-    chunks[nchunks - 1].used += need;
-    *(size_t *)b = n;
-    return b + HDR;
+    void *b = carve(need, n);
+    return b ? b : new_chunk(need, n);
 }
 
 void *siot_erealloc(void *p, size_t n)

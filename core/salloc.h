@@ -4,10 +4,11 @@
  * locks) a bump allocator over fresh anonymous mappings that never frees:
  * the process is about to end.
  *
- * Locks: none. The emergency side's table of mappings is not protected: it
- * assumes one allocating thread (the one writing the ending). Signals: in
- * emergency mode only mmap system calls, safe in a handler; otherwise
- * malloc's rules apply.
+ * Locks: none. The emergency side is lock-free (atomic adds on its table
+ * of mappings): once emergency mode is on, every thread that records
+ * allocates from it, and a signal handler may interrupt one of them inside
+ * it. Signals: in emergency mode only atomics and mmap system calls, safe
+ * in a handler; otherwise malloc's rules apply.
  *
  * Errors: NULL when memory cannot be had (malloc's answer; in emergency mode
  * a request over 2^46 bytes, 256 mappings used, or mmap failing, errno set);

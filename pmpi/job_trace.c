@@ -32,6 +32,7 @@
 
 #include "compress/merge.h"
 #include "compress/rankfold.h"
+#include "pmpi/job_piece.h"
 #include "pmpi/job_trace.h"
 #include "core/format.h"
 #include "src/runtime.h"
@@ -402,12 +403,12 @@ int siot_job_trace_end(siot_trace *mine, MPI_Comm comm, uint64_t t0)
             js.piece_static = 1;
         }
     }
-    /* [spilled, rank 0 cannot write, -(piece size rank 0 takes)] */
-    long long v[3] = {siot_session_spilled(), cannot, js.rank == 0 ? -(long long)js.piece_cap : LLONG_MIN}, all[3];
+    /* [spilled, rank 0 cannot write, the piece size rank 0 takes (job_piece.h)] */
+    long long v[3] = {siot_session_spilled(), cannot, siot_piece_offer(js.rank, js.piece_cap)}, all[3];
     if (PMPI_Allreduce(v, all, 3, MPI_LONG_LONG, MPI_MAX, comm) != MPI_SUCCESS)
         memcpy(all, v, sizeof all);
     js.spilled = all[0] != 0;
-    js.piece_cap = (size_t)-all[2];
+    js.piece_cap = siot_piece_agreed(all[2], PIECE_MIN);
     int written = 0;
     if (all[1]) {
         leave_parts(mine, out.why, &js);

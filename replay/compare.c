@@ -50,27 +50,6 @@ typedef struct fiter {
     int64_t created[RP_NKINDS]; /* objects created so far, per kind */
 } fiter;
 
-/* first: the first trace's side (the filter's left_out applies to it only) */
-static int fiter_init(fiter *f, const siot_trace *t, int64_t rank, const siot_diff_filter *flt, int first)
-{
-    memset(f, 0, sizeof *f);
-    f->flt = flt;
-    siot_vbuf_init(&f->scratch);
-    f->st_cap = 256;
-    f->st_seq = malloc(f->st_cap * sizeof *f->st_seq);
-    f->st_keep = malloc(f->st_cap * sizeof *f->st_keep);
-    f->st_kseq = malloc(f->st_cap * sizeof *f->st_kseq);
-    f->st_io = malloc(f->st_cap);
-    if (!f->st_seq || !f->st_keep || !f->st_kseq || !f->st_io || siot_iter_init(&f->it, t, rank) != 0 ||
-        rp_match_init(&f->match, t, rank) != 0)
-        return -1;
-    if (first && flt && flt->left_out && flt->left_out[rank]) {
-        f->left_out = flt->left_out[rank];
-        f->n_left_out = flt->n_left_out[rank];
-    }
-    return 0;
-}
-
 static void fiter_free(fiter *f)
 {
     siot_iter_free(&f->it);
@@ -83,6 +62,29 @@ static void fiter_free(fiter *f)
     free(f->st_keep);
     free(f->st_kseq);
     free(f->st_io);
+}
+
+/* first: the first trace's side (the filter's left_out applies to it only) */
+static int fiter_init(fiter *f, const siot_trace *t, int64_t rank, const siot_diff_filter *flt, int first)
+{
+    memset(f, 0, sizeof *f);
+    f->flt = flt;
+    siot_vbuf_init(&f->scratch);
+    f->st_cap = 256;
+    f->st_seq = malloc(f->st_cap * sizeof *f->st_seq);
+    f->st_keep = malloc(f->st_cap * sizeof *f->st_keep);
+    f->st_kseq = malloc(f->st_cap * sizeof *f->st_kseq);
+    f->st_io = malloc(f->st_cap);
+    if (!f->st_seq || !f->st_keep || !f->st_kseq || !f->st_io || siot_iter_init(&f->it, t, rank) != 0 ||
+        rp_match_init(&f->match, t, rank) != 0) {
+        fiter_free(f); /* what was had: the caller frees nothing of a side that failed */
+        return -1;
+    }
+    if (first && flt && flt->left_out && flt->left_out[rank]) {
+        f->left_out = flt->left_out[rank];
+        f->n_left_out = flt->n_left_out[rank];
+    }
+    return 0;
 }
 
 /* What MPI defines in the status of a completed request, by the call that
@@ -482,7 +484,12 @@ static int compare_rank(cmp_state *k, uint32_t r)
 {
     fiter ia, ib;
     int rc = 0;
-    if (fiter_init(&ia, k->a, r, k->flt, 1) || fiter_init(&ib, k->b, r, k->flt, 0)) {
+    if (fiter_init(&ia, k->a, r, k->flt, 1) != 0) {
+        snprintf(k->err, k->errlen, "out of memory");
+        return -1;
+    }
+    if (fiter_init(&ib, k->b, r, k->flt, 0) != 0) {
+        fiter_free(&ia);
         snprintf(k->err, k->errlen, "out of memory");
         return -1;
     }

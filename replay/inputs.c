@@ -573,18 +573,36 @@ static int64_t synthesise(const infile *in, int out)
     return size;
 }
 
+/* A file that could not be staged: counted, the first one named (the run's
+ * calls on it are not replayed as recorded: the replay says so). */
+static void not_staged(rp_inputs_result *res, const infile *in, const char *why)
+{
+    if (res->unstaged++ == 0) {
+        snprintf(res->unstaged_path, sizeof res->unstaged_path, "%s", in->path);
+        snprintf(res->unstaged_why, sizeof res->unstaged_why, "%s", why);
+    }
+}
+
 static void stage_one(const infile *in, rp_state *c, const char *dir, rp_inputs_result *res)
 {
     siot_value v = {.kind = SIOT_V_STR, .s = in->path, .slen = strlen(in->path)};
+    uint64_t refused = c->refused_paths; /* staging is no call: the replay's own calls count their refusals */
     const char *path = rp_path(c, &v, 0);
+    c->refused_paths = refused;
     struct stat st;
-    if (!path || syscall(SYS_newfstatat, AT_FDCWD, path, &st, 0) == 0) {
-        res->kept += path != NULL;
+    if (!path) {
+        not_staged(res, in, "a path that cannot be kept inside the replay root");
+        return;
+    }
+    if (syscall(SYS_newfstatat, AT_FDCWD, path, &st, 0) == 0) {
+        res->kept++;
         return;
     }
     int out = (int)syscall(SYS_openat, AT_FDCWD, path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (out < 0)
+    if (out < 0) {
+        not_staged(res, in, strerror(errno));
         return;
+    }
     char src[PATH_MAX + 4200];
     int64_t n = -1;
     if (dir) {
@@ -593,8 +611,11 @@ static void stage_one(const infile *in, rp_state *c, const char *dir, rp_inputs_
         res->copied += n >= 0;
     }
     if (n < 0) {
+        errno = 0;
         n = synthesise(in, out);
         res->staged += n >= 0;
+        if (n < 0) /* a short write sets no errno */
+            not_staged(res, in, errno ? strerror(errno) : "a write was cut short");
     }
     res->bytes += n > 0 ? (uint64_t)n : 0;
     syscall(SYS_close, out);

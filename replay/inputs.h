@@ -19,8 +19,9 @@
  *
  * Errors: nothing is returned. res->err says why staging stopped before any
  * file was written (out of memory, a trace that cannot be walked). A file
- * that cannot be created, or whose writing fails part way (it is left as
- * it is), is skipped without a word and counted nowhere. */
+ * that cannot be staged (its path leads out of the root, it cannot be
+ * created, or its writing fails part way: it is left as it is) is counted
+ * in res->unstaged, the first one named with the reason. */
 #ifndef SIOT_INPUTS_H
 #define SIOT_INPUTS_H
 
@@ -34,6 +35,9 @@ typedef struct rp_inputs_result {
     uint32_t dirs;                 /* directories the run's paths went through, made (the run did not) */
     uint64_t bytes;
     const char *err; /* why staging stopped (out of memory, a damaged trace), or NULL */
+    uint32_t unstaged;       /* files that could not be staged */
+    char unstaged_path[512]; /* the first of them, as the trace names it */
+    char unstaged_why[128];  /* and why */
 } rp_inputs_result;
 
 void rp_stage_inputs(const siot_trace *t, rp_state *c, const char *inputs_dir, rp_inputs_result *res);

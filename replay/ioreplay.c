@@ -362,6 +362,7 @@ typedef struct run {
     double rep[NREPORT];
     uint64_t rng;
     rp_log log;
+    uint32_t unstaged; /* rank 0: input files that could not be staged */
 } run;
 
 /* A function this build replays with other recorded arguments than the
@@ -613,6 +614,10 @@ static void stage_inputs(run *r)
     rp_stage_inputs(&r->t, &r->c, r->o.inputs, &res);
     if (res.err)
         fprintf(stderr, "ioreplay: input files not staged: %s\n", res.err);
+    if (res.unstaged)
+        fprintf(stderr, "ioreplay: %u input file%s not staged: %s (%s)%s\n", res.unstaged, res.unstaged > 1 ? "s" : "",
+                res.unstaged_path, res.unstaged_why, res.unstaged > 1 ? ", and others" : "");
+    r->unstaged = res.unstaged;
     if (!r->o.quiet && (res.staged || res.copied || res.kept))
         printf("ioreplay: input files: %u made from the trace, %u copied from %s, %u already in the root (%llu bytes)\n",
                res.staged, res.copied, r->o.inputs ? r->o.inputs : "--inputs", res.kept, (unsigned long long)res.bytes);
@@ -717,7 +722,7 @@ int main(int argc, char **argv)
      * mpirun ends the job, rank 0's comparison with it, as soon as another
      * rank exits non-zero. */
     int rc = bad && (!r.o.verify || r.rank == 0) ? 1 : 0;
-    if (lacking)
+    if (lacking || r.unstaged) /* rank 0's: the replay ran without some of the run's input */
         rc = 1;
     if (r.o.verify && r.rank == 0 &&
         rp_verify_compare(&r.t, rp_verify_trace(), r.o.posix_level, left_out, n_left_out, stdout) != 0)

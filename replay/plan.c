@@ -122,8 +122,12 @@ int rp_plan_next(rp_plan *p, rp_step *s)
     int posix = s->fn->layer == SIOT_LAYER_posix || s->fn->layer == SIOT_LAYER_stdio;
     int internal = p->posix_level && s->in_mpiio && s->fn->layer == SIOT_LAYER_mpi;
     s->replay = replayed_layer(p, s->fn->layer, (covered && !(p->posix_level && posix)) || internal);
-    if (p->posix_level && mpiio_object_step(p, s) != 0)
+    if (p->posix_level && mpiio_object_step(p, s) != 0) {
+        /* the rule cannot know this call's objects: later calls on them
+         * would be reissued as if made by the program, so the walk stops */
         p->it.err = "out of memory";
+        return 0;
+    }
     s->own = s->replay && is_own(s->fn->cls);
     s->why_not = s->replay && p->mpi_threads && waits_on_others(s->fn)
                      ? "MPI calls made by several threads of a rank: one replay thread reissuing them in "

@@ -18,9 +18,9 @@
  * deadlock where the threads did not); the step says why.
  *
  * Errors: rp_plan_init and rp_plan_done return 0, or -1 without memory.
- * rp_plan_next reports through p->it.err: a damaged trace (it returns 0),
- * or no memory for the POSIX-level object rule (it still returns the step,
- * and the walk goes on); callers check it.err after the walk. */
+ * rp_plan_next returns 0 with p->it.err set for a damaged trace, or when
+ * the POSIX-level object rule has no memory (a step it could not decide is
+ * not handed out); callers check it.err after the walk. */
 #ifndef SIOT_PLAN_H
 #define SIOT_PLAN_H
 

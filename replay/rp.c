@@ -432,9 +432,11 @@ static void *slot_area(rp_state *c, int slot, size_t bytes)
          * moved or freed under it; doubling bounds what is kept. */
         size_t cap = bytes > 2 * c->bufcap[slot] ? bytes : 2 * c->bufcap[slot];
         void *b = NULL; /* aligned: the slot's area may be an O_DIRECT transfer's */
-        if (posix_memalign(&b, RP_BUF_ALIGN, cap) != 0)
+        /* room in the list for the old area first, so that it is never lost */
+        if ((c->buf[slot] && !siot_vbuf_reserve(&c->retired, sizeof c->buf[slot])) ||
+            posix_memalign(&b, RP_BUF_ALIGN, cap) != 0)
             return NULL;
-        if (c->buf[slot]) /* without memory for the list, the old area is left: a leak, not a fault */
+        if (c->buf[slot])
             siot_vbuf_put(&c->retired, &c->buf[slot], sizeof c->buf[slot]);
         fill_random(c, b, cap);
         c->buf[slot] = b;

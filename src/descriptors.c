@@ -61,10 +61,18 @@ void siot_fd_forget_all(void)
     }
 }
 
+/* A descriptor the bitmap cannot hold. */
+static int beyond_bitmap(int fd) { return (uint32_t)fd / 64 >= siot_fdwords; }
+
 int64_t siot_fd_new(int fd)
 {
-    if (fd < 0 || (uint32_t)fd / 64 >= siot_fdwords)
+    if (fd < 0)
         return fd;
+    /* Beyond the bitmap the descriptor is not followed, but its open still
+     * records an id: its number differs between ranks and runs. The id stays
+     * taken until the number is opened again (its close is not seen). */
+    if (beyond_bitmap(fd))
+        return siot_h_new(SIOT_H_FD, (uintptr_t)fd);
     int32_t id = siot_h_new(SIOT_H_FD, (uintptr_t)fd);
     __atomic_store_n(&siot_fdids[fd], id + 1, __ATOMIC_RELAXED);
     __atomic_or_fetch(&siot_fdbits[fd / 64], 1ULL << (fd % 64), __ATOMIC_RELEASE);
@@ -158,9 +166,11 @@ int64_t siot_h_closing(int kind, const void *handle)
 int64_t siot_dir_new(void *dir, int given_fd)
 {
     int fd = dirfd((DIR *)dir);
+    if (fd < 0 || beyond_bitmap(fd)) /* an id of its own, none taken for its descriptor */
+        return siot_h_new(SIOT_H_DIR, (uintptr_t)dir);
     /* fdopendir's descriptor is already traced, under the id its open gave */
     int64_t fid = given_fd && siot_fd_traced(fd) ? siot_fd_id(fd) : siot_fd_new(fd);
-    if (fid < 0 || siot_fd_id(fd) != fid) /* beyond the bitmap: an id of its own */
+    if (fid < 0 || siot_fd_id(fd) != fid) /* no id to share (a table that cannot grow) */
         return siot_h_new(SIOT_H_DIR, (uintptr_t)dir);
     return siot_h_new_at(SIOT_H_DIR, (uintptr_t)dir, (int32_t)fid);
 }

@@ -86,7 +86,9 @@ void siot_h_reset_all(void);
  * siot_finish). Descriptors are recorded as ids like other handles (from 3,
  * lowest free first), so ranks whose runtimes hold different numbers of
  * descriptors still record the same values. */
-int64_t siot_fd_new(int fd); /* fd just opened: traced from now on; returns its id */
+/* fd just opened: traced from now on; returns its id. One beyond the bitmap
+ * is not traced, but has an id all the same (never its number). */
+int64_t siot_fd_new(int fd);
 /* The bitmap of traced descriptors and their ids + 1 (descriptors.c), for
  * the two lookups below, inlined into every wrapper of a call on a
  * descriptor: a call to them cost more than their work. siot_fdwords is set

@@ -18,7 +18,7 @@
 build_traced pfileio
 P=2
 BLOCK=$(c_define BLOCK "$ROOT/tests/progs/pfileio.c")
-SIOT_TRACE=$WORK/p.siot mpirun_np $P ./pfileio > run.out 2> run.err || { cat run.err >&2; fail "pfileio exited $?"; }
+SIOT_TRACE=$WORK/p.siot mpirun_np $P ./pfileio > run.out 2> run.err || { st=$?; cat run.err >&2; fail "pfileio exited $st"; }
 [ "$(stat -c %s pfile.dat)" = $((P * BLOCK)) ] && [ "$(stat -c %s mfile.dat)" = $((P * BLOCK)) ] ||
     fail "the traced program's files are not $P blocks of $BLOCK bytes"
 jsonl p.siot > p.jsonl

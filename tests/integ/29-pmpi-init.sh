@@ -63,7 +63,7 @@ run() {
     shift
     mkdir -p "$name"
     (cd "$name" && SIOT_TRACE=$WORK/$name.siot mpirun_np 4 ../pinit "$@" > /dev/null 2> "../$name.err") ||
-        { cat "$name.err" >&2; fail "$name: pinit $* exited $?"; }
+        { st=$?; cat "$name.err" >&2; fail "$name: pinit $* exited $st"; }
     [ -f "$name.siot" ] || fail "$name: no job trace: $(ls)"
     [ -z "$(ls "$name".part-*.siot 2> /dev/null)" ] || fail "$name: the ranks wrote parts: the tracer did not see MPI start"
     ! grep -q '^siotrace:' "$name.err" || { cat "$name.err" >&2; fail "$name: the tracer spoke"; }
@@ -74,7 +74,7 @@ run() {
 verify() {
     local name=$1
     mpirun_np 4 "$B/bin/ioreplay" --verify --explain --root "$WORK/root-$name" "$WORK/$name.siot" > "$name.report" 2>&1 ||
-        { cat "$name.report" >&2; fail "$name: ioreplay --verify exited $?"; }
+        { st=$?; cat "$name.report" >&2; fail "$name: ioreplay --verify exited $st"; }
     grep -q "^round trip: faithful" "$name.report" || { cat "$name.report" >&2; fail "$name: the round trip is not faithful"; }
     (cd "$name" && find . -type f -printf '%P %s\n' | sort) > "$name.orig.files"
     (cd "root-$name" && find . -type f -printf '%P %s\n' | sort) > "$name.replay.files"
@@ -104,7 +104,7 @@ verify fin
 # merge; each part is its launcher rank's (the program names its files so).
 mkdir -p parts
 (cd parts && SIOT_TRACE=$WORK/nompi.siot mpirun_np 4 ../pinit no-mpi > /dev/null 2> ../parts.err) ||
-    { cat parts.err >&2; fail "pinit no-mpi exited $?"; }
+    { st=$?; cat parts.err >&2; fail "pinit no-mpi exited $st"; }
 [ ! -e nompi.siot ] || fail "no-mpi: the processes wrote the job's trace path: one of them replaced the others'"
 parts=$(ls nompi.part-*.siot 2> /dev/null | tr '\n' ' ')
 [ "$parts" = "nompi.part-000000.siot nompi.part-000001.siot nompi.part-000002.siot nompi.part-000003.siot " ] ||
@@ -131,7 +131,7 @@ echo "   no MPI under the launcher: 4 parts, one line, merged into the 4 ranks' 
 # rank says where its own went, since it is not beside the trace.
 mkdir -p fb
 (cd fb && SIOT_TRACE=/proc/no-such-dir/job.siot mpirun_np 4 ../pinit no-mpi > /dev/null 2> ../fb.err) ||
-    { cat fb.err >&2; fail "pinit no-mpi (fallback) exited $?"; }
+    { st=$?; cat fb.err >&2; fail "pinit no-mpi (fallback) exited $st"; }
 [ "$(ls fb/job.part-*.siot | wc -l)" = 4 ] || fail "fallback: $(ls fb) instead of 4 parts"
 grep -q "^siotrace: the 4 processes .*(rank 0: $WORK/fb/job.part-000000.siot)" fb.err || { cat fb.err >&2; fail "fallback: rank 0's line"; }
 for r in 1 2 3; do

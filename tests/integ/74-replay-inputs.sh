@@ -22,6 +22,8 @@
 # the replay exits 1 with --explain naming each MPI_File_set_view; a program
 # whose writes met a file-size limit (transp.c: a short write of 500 bytes,
 # then EFBIG) cannot get the same results: exit 1, both calls listed.
+# A deck that cannot be staged (its place in the root is a dangling link) is
+# named with the reason on stderr, and the replay exits 1.
 # A program run again over its old outputs (tests/progs/rerun.c) removes them
 # first (MPI_File_delete, unlink) and succeeds: the replay stages them
 # (empty) so that its removals succeed too, faithful; run where they are not,
@@ -110,6 +112,19 @@ if len(a) != len(b) or [len(l) for l in a.split(b"\n")] != [len(l) for l in b.sp
              % (len(b), [len(l) for l in b.split(b"\n")], len(a), [len(l) for l in a.split(b"\n")]))
 PY
 grep -q "input files: 1 made from the trace" deck3.report || fail "the report does not say the deck was staged"
+# A deck that cannot be staged (a dangling symbolic link in the root where
+# it goes: the replay cannot keep that path inside its root) is named with
+# the reason, and the replay exits 1; its refusal is counted once, for the
+# fopen that the replay refuses (the previous build skipped the deck without
+# a word and counted 2 paths refused on rank 0)
+rm -rf root-unstaged && mkdir -p root-unstaged && ln -s nowhere root-unstaged/deck.txt
+st=0
+mpirun_np 3 "$B/bin/ioreplay" --root "$WORK/root-unstaged" deck3.siot > unstaged.report 2> unstaged.err || st=$?
+[ $st = 1 ] || { cat unstaged.report unstaged.err >&2; fail "a deck that cannot be staged: ioreplay exited $st, want 1"; }
+grep -Eq "^ioreplay: 1 input file not staged: [^ ]*deck\.txt \(a path that cannot be kept inside the replay root\)$" \
+    unstaged.err || { cat unstaged.err >&2; fail "a deck that cannot be staged: not named with its reason"; }
+grep -Eq "^  paths refused +1 +1 " unstaged.report || { cat unstaged.report >&2; fail "a deck that cannot be staged: refusals"; }
+echo "   $(grep '^ioreplay: 1 input file not staged' unstaged.err)"
 # --inputs: the real deck, copied
 mkdir -p decks && cp deck.txt decks/
 replay_check copied3 3 default --inputs "$WORK/decks"

@@ -33,7 +33,7 @@ PY
 for level in posix default; do
     rm -rf "root-$level"
     mpirun_np $P "$B/bin/ioreplay" --verify --explain --no-compute --level $level --root "$WORK/root-$level" rm.siot \
-        > $level.report 2>&1 < /dev/null || { cat $level.report >&2; fail "$level level: the replay exited $?"; }
+        > $level.report 2>&1 < /dev/null || { st=$?; cat $level.report >&2; fail "$level level: the replay exited $st"; }
     grep -q "^round trip: faithful" $level.report || { cat $level.report >&2; fail "$level level: not faithful"; }
     grep -Eq "^  results by order +[0-9]+ " $level.report || fail "$level level: no 'results by order' row"
     echo "   $level level: $(sed -n 's/^round trip: //p' $level.report | sed 's/;.*/)/')"

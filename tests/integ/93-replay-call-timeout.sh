@@ -19,7 +19,7 @@ head -c $((NB * BL * P)) /dev/urandom > orig/in.dat
 (cd orig && SIOT_TRACE=$WORK/cr.siot mpirun_np $P ../collread in.dat < /dev/null) || fail "collread (traced)"
 
 mpirun_np $P "$B/bin/ioreplay" --verify --call-timeout 2 --root "$WORK/good" cr.siot < /dev/null > good.txt 2>&1 ||
-    { cat good.txt >&2; fail "the replay with its input staged exited $?"; }
+    { st=$?; cat good.txt >&2; fail "the replay with its input staged exited $st"; }
 grep -q "^round trip: faithful" good.txt || { cat good.txt >&2; fail "the replay with its input staged is not faithful"; }
 echo "   input staged: $(grep '^round trip' good.txt)"
 

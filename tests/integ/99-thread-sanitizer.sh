@@ -3,7 +3,8 @@
 # build/<flavour>-tsan, programs linked with -fsanitize=thread) running the
 # thread tests: 8 threads of POSIX I/O without MPI, with MPI FUNNELED, and
 # with MPI_THREAD_MULTIPLE and MPI calls in the threads, checkpoints taken by
-# whichever thread ends a call. Every event must be there, and TSan must
+# whichever thread ends a call; and unit test_salloc (the emergency allocator
+# from threads and a signal handler). Every event must be there, and TSan must
 # report nothing about the tracer's code (tests/py/tsan_reports.py; the MPI
 # library's own reports, about its threads and locks, are counted apart).
 . "$(dirname "$0")/../lib.sh"
@@ -13,6 +14,13 @@ export TSAN_OPTIONS="exitcode=0 report_signal_unsafe=1"
 # UCX (under MPICH) hooks madvise and munmap, which crashes TSan at every
 # thread's exit, traced or not: its memory events are switched off.
 export UCX_MEM_EVENTS=no
+# The emergency allocator (core/salloc.c), which every recording thread and
+# a signal handler use at once once a signal ends the process: unit
+# test_salloc's threads and handler, with no report.
+gcc -std=c11 -O1 -g -D_GNU_SOURCE -I"$ROOT" -fsanitize=thread -pthread "$ROOT/tests/unit/test_salloc.c" \
+    "$ROOT/core/salloc.c" -o salloc-tsan
+TSAN_OPTIONS=exitcode=66 ./salloc-tsan > salloc-tsan.log 2>&1 ||
+    { tail -30 salloc-tsan.log >&2; fail "unit test_salloc under ThreadSanitizer"; }
 $MPICC -std=c11 -O1 -g -fsanitize=thread -pthread -c "$ROOT/tests/progs/threads.c" -o threads.o
 $MPICC -fsanitize=thread -pthread threads.o -Wl,@"$TSANB/wrap.flags" -o threads
 
@@ -27,4 +35,4 @@ for mode in funneled multiple; do
 done
 py tsan_reports.py serial.log funneled.log multiple.log > tsan.txt || { cat tsan.txt >&2; fail "ThreadSanitizer reports about the tracer"; }
 echo "   $(tail -1 tsan.txt)"
-pass "the recorder under ThreadSanitizer: 8 threads without MPI, FUNNELED, MULTIPLE with checkpoints: all events, no report"
+pass "the recorder under ThreadSanitizer: the emergency allocator, 8 threads without MPI, FUNNELED, MULTIPLE with checkpoints: all events, no report"

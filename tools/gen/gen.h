@@ -21,8 +21,10 @@
  *
  * Errors: a fault in the spec, or an output that cannot be created, is one
  * line on stderr ("SPEC:LINE: message" from die(), or perror's) and exit
- * status 1; status 2 for a usage error. Writes to the outputs are not
- * checked, and spec fields longer than their arrays are cut silently. */
+ * status 1; status 2 for a usage error. A spec line longer than
+ * SPEC_LINE_MAX bytes, as written or as a %family member makes it, is such
+ * a fault. Writes to the outputs are not checked, and spec fields longer
+ * than their arrays are cut silently. */
 #ifndef SIOT_GEN_H
 #define SIOT_GEN_H
 
@@ -33,6 +35,7 @@
 #include "core/roles.h"
 
 #define MAXP 24
+#define SPEC_LINE_MAX 4095 /* bytes of a spec line, without its newline */
 #define MAXF 2048
 
 typedef struct param {

@@ -326,24 +326,25 @@ static void add_family(char *t, const char *file, int line)
     }
 }
 
-/* Replaces every ${key} of src by val into dst. */
-static void subst(char *dst, size_t n, const char *src, const char *key, const char *val)
+/* Replaces every ${key} of src by val into dst; -1 when the result does not
+ * fit in n bytes. */
+static int subst(char *dst, size_t n, const char *src, const char *key, const char *val)
 {
     char pat[64];
     snprintf(pat, sizeof pat, "${%s}", key);
     size_t o = 0, pl = strlen(pat), vl = strlen(val);
-    while (*src && o + 1 < n) {
-        if (strncmp(src, pat, pl) == 0) {
-            if (o + vl >= n)
-                break;
-            memcpy(dst + o, val, vl);
-            o += vl;
-            src += pl;
-        } else {
-            dst[o++] = *src++;
-        }
+    while (*src) {
+        int hit = strncmp(src, pat, pl) == 0;
+        const char *from = hit ? val : src;
+        size_t len = hit ? vl : 1;
+        if (o + len >= n)
+            return -1;
+        memcpy(dst + o, from, len);
+        o += len;
+        src += hit ? pl : 1;
     }
     dst[o] = 0;
+    return 0;
 }
 
 /* A line that names a family stands for one line per member. */
@@ -356,10 +357,12 @@ static int expand_family(const char *t, const char *path, int n)
         if (!strstr(t, key) && !strstr(t, keyc))
             continue;
         for (int m = 0; m < FAM[fi].n; m++) {
-            char a[4096], b[4096], kc[40];
+            char a[SPEC_LINE_MAX + 1], b[SPEC_LINE_MAX + 1], kc[40];
             snprintf(kc, sizeof kc, "%.31s.c", FAM[fi].name);
-            subst(a, sizeof a, t, FAM[fi].name, FAM[fi].mname[m]);
-            subst(b, sizeof b, a, kc, FAM[fi].ctype[m]);
+            if (subst(a, sizeof a, t, FAM[fi].name, FAM[fi].mname[m]) != 0 ||
+                subst(b, sizeof b, a, kc, FAM[fi].ctype[m]) != 0)
+                die(path, n, "the line for %%family %s's member %s is longer than %d bytes", FAM[fi].name,
+                    FAM[fi].mname[m], SPEC_LINE_MAX);
             parse_line(b, path, n);
         }
         return 1;
@@ -374,10 +377,17 @@ void read_spec(const char *path)
         perror(path);
         exit(1);
     }
-    char line[4096];
+    /* read whole, so that a long line is refused rather than parsed in pieces */
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
     int n = 0;
-    while (fgets(line, sizeof line, fp)) {
+    while ((len = getline(&line, &cap, fp)) >= 0) {
         n++;
+        if (len && line[len - 1] == '\n')
+            line[--len] = 0;
+        if (len > SPEC_LINE_MAX)
+            die(path, n, "a line of %zd bytes: spec lines are at most %d", len, SPEC_LINE_MAX);
         char *h = strchr(line, '#');
         if (h)
             *h = 0;
@@ -389,5 +399,6 @@ void read_spec(const char *path)
         else if (!expand_family(t, path, n))
             parse_line(t, path, n);
     }
+    free(line);
     fclose(fp);
 }
