@@ -38,15 +38,10 @@ jsonl inplace-default.orig.siot > inplace.jsonl
 jsonl greq-default.orig.siot > greq.jsonl
 jsonl mixed-default.orig.siot > mixed.jsonl
 jsonl scattered-default.orig.siot > scattered.jsonl
-python3 - "$NITER" "$(def SCAT_LEN)" "$(def SCAT_STRIDE)" <<'PY' || fail "recorded idioms"
+PYTHONPATH="$ROOT/tests/py" python3 - "$NITER" "$(def SCAT_LEN)" "$(def SCAT_STRIDE)" <<'PY' || fail "recorded idioms"
 import json, sys
 NITER = int(sys.argv[1])
-def load(name):
-    ev = {}
-    for l in open(name):
-        e = json.loads(l)
-        ev.setdefault(e["rank"], []).append(e)
-    return ev
+from events import by_rank as load
 for r, ev in load("persistent.jsonl").items():
     f = [e["func"] for e in ev]
     if f.count("MPI_Startall") != NITER or f.count("MPI_Recv_init") != 2:

@@ -24,17 +24,12 @@ mpirun_np $P "$B/bin/ioreplay" --verify --explain --no-compute --root "$WORK/roo
 [ -f root.siot ] || { cat replay.report >&2; fail "the replay left no trace of its own (exit $rc)"; }
 jsonl w.siot > run.jsonl
 jsonl root.siot > replay.jsonl
-python3 - "$P" "$(c_define UNIT "$SRC")" "$(c_define TAG_A "$SRC")" "$(c_define TAG_B "$SRC")" \
+PYTHONPATH="$ROOT/tests/py" python3 - "$P" "$(c_define UNIT "$SRC")" "$(c_define TAG_A "$SRC")" "$(c_define TAG_B "$SRC")" \
     "$(c_define TAG_C "$SRC")" "$(c_define TAG_D "$SRC")" <<'PY' || fail "recorded or replayed matching"
 import json, sys
 P, UNIT, TAG_A, TAG_B, TAG_C, TAG_D = map(int, sys.argv[1:])
 errors = []
-def load(name):
-    ev = {}
-    for l in open(name):
-        e = json.loads(l)
-        ev.setdefault(e["rank"], []).append(e)
-    return ev
+from events import by_rank as load
 order = list(range(P - 1, 0, -1))  # the senders, in the order the program's waits give
 def matched(ev):
     """rank 0's receives per phase: [(source, tag, bytes)] from the statuses"""
