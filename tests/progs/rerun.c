@@ -39,6 +39,11 @@ int main(int argc, char **argv)
     MPI_File_open(MPI_COMM_WORLD, out, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh);
     MPI_Offset at_open;
     MPI_File_get_size(fh, &at_open);
+    /* every rank asks the size before any writes: Open MPI's collective
+     * write on 2 ranks does not wait for the other rank, so on a busy
+     * machine rank 0 could write before rank 1 asks, in the run or in its
+     * replay, and the size would be the ranks' timing's, not the open's */
+    MPI_Barrier(MPI_COMM_WORLD);
     MPI_File_write_at_all(fh, (MPI_Offset)rank * NB * sizeof(int), v, NB, MPI_INT, MPI_STATUS_IGNORE);
     MPI_File_read_at_all(fh, (MPI_Offset)rank * NB * sizeof(int), back, NB, MPI_INT, MPI_STATUS_IGNORE);
     MPI_File_close(&fh);
