@@ -41,6 +41,7 @@ typedef struct fiter {
     size_t par_at, par_len;      /* where render put the parent's kept index in its line */
     const int64_t *left_out;     /* the filter's left-out seqs of this rank, and how many are left */
     uint64_t n_left_out;
+    int ended;                   /* an MPI_Abort or _exit was left out: the rank's run ended there */
     rp_idmap order;              /* MPI object id -> its number in creation order */
     rp_idmap objs;               /* no_mpi_in_mpiio: MPI objects made by MPI-IO calls */
     rp_idmap req_status;         /* request id -> what its completion's status holds (enum status_shape) */
@@ -144,6 +145,8 @@ static const siot_node *fiter_next(fiter *f, siot_ctx *c, int64_t *index, int64_
          * aio_error calls of MPI-IO's poll functions in MPI_Test) */
         int left = (f->st_n && f->st_io[f->st_n - 1] & IN_LEFT_OUT) || rp_poll_found_nothing(fd, &n->u.ev, c) ||
                    left_out(f, f->seq);
+        unsigned base = SIOT_CLASS_BASE(fd->cls);
+        f->ended |= left && (base == SIOT_CLASS_abort || base == SIOT_CLASS_exit);
         int keep = !left &&
                    (!f->flt || !f->flt->layers || (f->flt->layers >> fd->layer & 1)) &&
                    !(f->flt && f->flt->outermost && anc >= 0) &&
@@ -478,6 +481,19 @@ typedef struct cmp_state {
     size_t errlen;
 } cmp_state;
 
+/* The second trace's n is an MPI_Finalize and its last event: what a
+ * replay ends with where the run ended in MPI_Abort or _exit (not
+ * reissued, a call the replay lists: it ends the rank's events there and
+ * finalizes MPI to write its report), or where the run was ended (a
+ * partial trace: the launcher killed the rank after another's abort). */
+static int ends_with_finalize(fiter *b, const siot_node *n, siot_ctx *c)
+{
+    if (SIOT_CLASS_BASE(b->it.t->funcs[n->u.ev.func].cls) != SIOT_CLASS_finalize)
+        return 0;
+    int64_t x, p, s, ps;
+    return fiter_next(b, c, &x, &p, &s, &ps) == NULL && !b->it.err;
+}
+
 /* One rank: events compared pairwise, each difference counted (the first
  * max_shown printed); a trace that ends first ends the rank's comparison. */
 static int compare_rank(cmp_state *k, uint32_t r)
@@ -507,6 +523,8 @@ static int compare_rank(cmp_state *k, uint32_t r)
             break;
         }
         if (!na && !nb)
+            break;
+        if (!na && nb && (ia.ended || (k->a->flags & SIOT_TF_PARTIAL)) && ends_with_finalize(&ib, nb, &cb))
             break;
         if (!na || !nb) {
             k->found++;

@@ -115,7 +115,7 @@ typedef struct opts {
     uint64_t seed;
 } opts;
 
-enum { OK = 0, BAD_TRACE = 1, BAD_RANKS = 2, BAD_ROOT = 3 };
+enum { OK = 0, BAD_TRACE = 1, BAD_RANKS = 2, BAD_ROOT = 3, LOST_RANKS = 4 };
 
 static int env_rank(void)
 {
@@ -374,6 +374,34 @@ static int rp_other_args(rp_state *c, const siot_value *a, int64_t rec_ret)
     return rp_skip(c, RP_OTHER_ARGS);
 }
 
+/* A trace of a run that ended early (partial) in which some ranks have no
+ * events: MPI_Abort on one rank, and the launcher killed the others before
+ * they wrote theirs. Their calls are lost, and the calls of the others that
+ * wait for them would wait for ever in a replay: 1, with the ranks in err. */
+static int lost_ranks(const siot_trace *t, const char *file, char *err, size_t n)
+{
+    if (!(t->flags & SIOT_TF_PARTIAL) || t->nranks == 0)
+        return 0;
+    uint8_t *has = calloc(t->nranks, 1);
+    uint64_t count = 0;
+    char why[128];
+    if (!has || siot_count_events_by_rank(t, has, &count, why, sizeof why) != 0) {
+        free(has);
+        return 0; /* the replay finds what is wrong with the trace itself */
+    }
+    uint32_t lost = 0, first = 0;
+    for (uint32_t r = t->nranks; r-- > 0;)
+        if (!has[r])
+            lost++, first = r;
+    free(has);
+    if (lost)
+        snprintf(err, n, "%.200s holds no events of %u of its %u ranks (rank %u%s): the run ended early (%.80s) "
+                 "before their traces were written, and a replay would wait for them for ever",
+                 file, lost, t->nranks, first, lost > 1 ? " and others" : "",
+                 siot_trace_get_kv(t, "partial") ? siot_trace_get_kv(t, "partial") : "partial");
+    return lost != 0;
+}
+
 /* Reads the trace (before MPI starts, with raw system calls, so that the
  * replay can start MPI the way the traced program did), starts MPI and
  * checks what must hold before any I/O. Returns 0, or 2 after a refusal. */
@@ -400,6 +428,8 @@ static int start(run *r, int *argc, char ***argv)
         snprintf(err, sizeof err, "%.300s was traced on %u ranks; run ioreplay with mpirun -np %u (not %d)", r->o.file,
                  r->t.nranks, r->t.nranks, r->size);
     }
+    if (code == OK && lost_ranks(&r->t, r->o.file, err, sizeof err))
+        code = LOST_RANKS;
     if (code == OK && make_root(r->o.root, r->root, sizeof r->root, err, sizeof err) != 0)
         code = BAD_ROOT;
     int worst[2] = {code, r->rank}, res[2];
@@ -462,6 +492,14 @@ static int replay_event(run *r, const rp_step *st, siot_vbuf *scratch, siot_valu
     }
     if (!st->replay)
         return 0;
+    if (st->own && (base == SIOT_CLASS_abort || base == SIOT_CLASS_exit)) {
+        /* not reissued, named: ending the job here would lose the report
+         * and the replay's own trace (--verify compares up to here) */
+        r->c.skip_why = base == SIOT_CLASS_abort ? "the run ended here in MPI_Abort: the replay finalizes MPI instead"
+                                                 : "the process ended here: the replay finalizes MPI instead";
+        rp_log_skip(&r->log, st->seq, f->name, r->c.skip_why);
+        return 0;
+    }
     if (st->own)
         return 1;
     r->c.skip_why = st->why_not;
@@ -599,6 +637,10 @@ static int check_only(const opts *o)
     int rc = tab ? rp_check(&t, o->posix_level, tab, rp_table_n, stdout, err, sizeof err) : -1;
     if (rc < 0)
         fprintf(stderr, "ioreplay: %s: %s\n", o->file, tab ? err : "out of memory");
+    if (rc >= 0 && lost_ranks(&t, o->file, err, sizeof err)) {
+        printf("but the job is not replayable: %s\n", err);
+        rc = 1;
+    }
     free(tab);
     siot_trace_free(&t);
     return rc < 0 ? 2 : rc;

@@ -288,7 +288,11 @@ int rp_buffer_detach(rp_state *c, void *buffer_addr, int *size)
 {
     (void)buffer_addr;
     void *b = NULL;
-    return bsend_detached(c, MPI_Buffer_detach(&b, size), b);
+    /* two statements: the order in which a call's arguments are evaluated
+     * is unspecified, and b read before the detach wrote it left the
+     * buffer attached, so that the next MPI_Buffer_attach was refused */
+    int rc = MPI_Buffer_detach(&b, size);
+    return bsend_detached(c, rc, b);
 }
 
 #if MPI_VERSION >= 4
