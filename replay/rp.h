@@ -353,8 +353,9 @@ MPI_Request *rp_reqs(rp_state *c, const siot_value *ids, int slot);
  * one. rp_poll: a test or probe that found nothing is not reissued (it is
  * counted, never compared: replay/handles.h rp_poll_found_nothing).
  * rp_hold_others: the requests at the recorded index or indices (done, an
- * int or an array) are the only ones the call is given (a test first
- * waits until they are complete: MPI_Request_get_status); the others are
+ * int or an array) are the only ones the call is given (a test, and a
+ * call that completed several, first waits until they are complete:
+ * MPI_Request_get_status, bounded); the others are
  * held back and rp_put_back_others returns them to the array. rp_await,
  * rp_await_all: a test that found its request(s) complete finds them so.
  * rp_await_message: a probe that found a message waits for it. */
