@@ -19,7 +19,7 @@
 
 /* What an event's call chain is in: an MPI-IO call; a call left out with
  * what it called (a poll that found nothing, a call the filter leaves out). */
-enum { IN_IO = 1, IN_LEFT_OUT = 2, IN_LIB = 4 };
+enum { IN_IO = 1, IN_LEFT_OUT = 2, IN_LIB = 4, IN_MPI = 8 };
 
 /* A rank's events, filtered: each comes with its index among the kept
  * events and the index of its nearest kept ancestor (-1 when none), which
@@ -33,7 +33,7 @@ typedef struct fiter {
     int64_t seq, kept;
     int64_t *st_seq, *st_keep; /* ancestors: seq, kept index of the nearest kept one (or -1) */
     int64_t *st_kseq;          /* ... and that one's seq (or -1) */
-    uint8_t *st_io;            /* ... IN_IO, IN_LEFT_OUT, IN_LIB */
+    uint8_t *st_io;            /* ... IN_IO, IN_LEFT_OUT, IN_LIB, IN_MPI */
     size_t st_n, st_cap;
     int cur_io;                  /* the last event returned is inside an MPI-IO call */
     int cur_lib;                 /* ... inside an HDF5 or PnetCDF call */
@@ -140,6 +140,14 @@ static const siot_node *fiter_next(fiter *f, siot_ctx *c, int64_t *index, int64_
         int64_t anc = f->st_n ? f->st_keep[f->st_n - 1] : -1, anc_seq = f->st_n ? f->st_kseq[f->st_n - 1] : -1;
         int io = f->st_n ? f->st_io[f->st_n - 1] & IN_IO : 0;
         int lib = f->st_n ? f->st_io[f->st_n - 1] & IN_LIB : 0;
+        /* At the POSIX level, the I/O that an MPI library's progress engine
+         * does inside the program's MPI calls (Open MPI's OMPIO polling
+         * aio_error for an MPI_File_iwrite_all inside MPI_Barrier) is
+         * reissued by the replay as its own POSIX calls, after the MPI
+         * call: compared without that parent. */
+        if (f->st_n && f->st_io[f->st_n - 1] & IN_MPI && f->flt && f->flt->no_mpi_in_mpiio &&
+            (fd->layer == SIOT_LAYER_posix || fd->layer == SIOT_LAYER_stdio))
+            anc = anc_seq = -1;
         /* a poll that found nothing (a replay does not reissue it) and a call
          * the filter leaves out are left out with what they called (the
          * aio_error calls of MPI-IO's poll functions in MPI_Test) */
@@ -184,7 +192,7 @@ static const siot_node *fiter_next(fiter *f, siot_ctx *c, int64_t *index, int64_
         f->st_kseq[f->st_n] = keep ? f->seq : anc_seq;
         int in_lib = lib || fd->layer == SIOT_LAYER_hdf5 || fd->layer == SIOT_LAYER_pnetcdf;
         f->st_io[f->st_n] = (uint8_t)((io || fd->layer == SIOT_LAYER_mpiio ? IN_IO : 0) | (left ? IN_LEFT_OUT : 0) |
-                                      (in_lib ? IN_LIB : 0));
+                                      (in_lib ? IN_LIB : 0) | (!io && fd->layer == SIOT_LAYER_mpi ? IN_MPI : 0));
         f->st_n++;
         *seq = f->seq++;
         if (!keep)
