@@ -602,7 +602,7 @@ oom:
 int siot_merge_notes(siot_trace *dst, const siot_trace *src)
 {
     /* counts added over the ranks: the leading number, the rest of the first rank's text kept */
-    static const char *const summed[] = {"events_recorded", "window_misses_count", "mpiio_unseen", NULL};
+    static const char *const summed[] = {"events_recorded", "window_misses_count", "mpiio_unseen", "address_displacements", NULL};
     for (uint32_t i = 0; i < src->nkv; i++) {
         const char *k = src->kv[i].key, *v = src->kv[i].val, *mine = siot_trace_get_kv(dst, k);
         int sum = 0;

@@ -58,6 +58,7 @@ int siot_role_is_array(unsigned role)
     case SIOT_ROLE_status:
     case SIOT_ROLE_intarr:
     case SIOT_ROLE_aintarr:
+    case SIOT_ROLE_addrarr:
     case SIOT_ROLE_countarr:
     case SIOT_ROLE_outintarr:
     case SIOT_ROLE_intarr3:

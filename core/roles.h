@@ -53,7 +53,7 @@ enum siot_class {
     X(fpos, 81) X(offptr, 82) X(aiocb, 83) X(aiolist, 84) X(outaddr, 85) X(userfn, 86)      \
     X(win, 87) X(newwin, 88) X(freewin, 89) X(winbase, 90) X(winaddr, 91) X(amode, 92)       \
     X(fdrange, 93) X(wcslen, 94) X(wbuf, 95) X(wfmt, 96) X(arglist, 97) X(outdtypearr, 98) X(dirfd, 99) \
-    X(h5facc, 118) X(nccmode, 119) X(ncomode, 120) /* parameter roles after the return roles */         \
+    X(h5facc, 118) X(nccmode, 119) X(ncomode, 120) X(addrarr, 121) /* parameter roles after the return roles */         \
     /* return roles */                                                                          \
     X(r_int, 100) X(r_bytes, 101) X(r_items, 102) X(r_off, 103) X(r_newfd, 104)                  \
     X(r_newstream, 105) X(r_newdir, 106) X(r_ptr, 107) X(r_mpi, 108) X(r_void, 109)             \

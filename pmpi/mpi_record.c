@@ -1,4 +1,5 @@
 #include "pmpi/mpi_record.h"
+#include "src/addrs.h"
 
 #include <stdio.h>
 
@@ -175,20 +176,28 @@ void siot_mpi_put_dtypes(siot_raw *ev, uint32_t k, const MPI_Datatype *v, int64_
 }
 
 /* Arrays of MPI_Aint and of MPI_Count (two types, possibly of different
- * widths) recorded as int64 values. */
-#define DEFINE_PUT_WIDE(name, T)                                   \
+ * widths) recorded as int64 values; then, for displacements that may be
+ * absolute addresses (role addrarr), made relative to the lowest when all
+ * are (src/addrs.h), on the recorded copy: the caller's stays as it is. */
+static void no_rebase(int64_t *a, int64_t n) { (void)a, (void)n; }
+static void rebase(int64_t *a, int64_t n) { siot_addr_rebase(a, n); }
+#define DEFINE_PUT_WIDE(name, T, then)                             \
     void name(siot_raw *ev, uint32_t k, const T *v, int64_t n)     \
     {                                                              \
         if (!v || n < 0 || n > SIOT_MAX_ARRAY)                     \
             return;                                                \
         int64_t *a = siot_put_arr(ev, k, (uint32_t)n);             \
-        if (a)                                                     \
-            for (int64_t i = 0; i < n; i++)                        \
-                a[i] = (int64_t)v[i];                              \
+        if (!a)                                                    \
+            return;                                                \
+        for (int64_t i = 0; i < n; i++)                            \
+            a[i] = (int64_t)v[i];                                  \
+        then(a, n);                                                \
     }
-DEFINE_PUT_WIDE(siot_mpi_put_aints, MPI_Aint)
+DEFINE_PUT_WIDE(siot_mpi_put_aints, MPI_Aint, no_rebase)
+DEFINE_PUT_WIDE(siot_mpi_put_addrs, MPI_Aint, rebase)
 #if MPI_VERSION >= 4
-DEFINE_PUT_WIDE(siot_mpi_put_counts, MPI_Count)
+DEFINE_PUT_WIDE(siot_mpi_put_counts, MPI_Count, no_rebase)
+DEFINE_PUT_WIDE(siot_mpi_put_addr_counts, MPI_Count, rebase)
 #endif
 
 /* Hints are what replay needs from an info object: "key=value;key=value",

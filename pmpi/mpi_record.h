@@ -122,6 +122,12 @@ void siot_mpi_put_aints(siot_raw *ev, uint32_t k, const MPI_Aint *v, int64_t n);
 #if MPI_VERSION >= 4
 void siot_mpi_put_counts(siot_raw *ev, uint32_t k, const MPI_Count *v, int64_t n);
 #endif
+/* Displacements that may be absolute addresses (role addrarr): as
+ * siot_mpi_put_aints, relative to the lowest when all are (src/addrs.h). */
+void siot_mpi_put_addrs(siot_raw *ev, uint32_t k, const MPI_Aint *v, int64_t n);
+#if MPI_VERSION >= 4
+void siot_mpi_put_addr_counts(siot_raw *ev, uint32_t k, const MPI_Count *v, int64_t n);
+#endif
 void siot_mpi_put_info(siot_raw *ev, uint32_t k, MPI_Info info);
 /* Request arrays: keys saved before the call (completed requests are reset to
  * MPI_REQUEST_NULL by it), ids recorded and completed ones released after. */

@@ -14,6 +14,7 @@
 #include "compress/renest.h"
 #include "core/format.h"
 #include "core/predef.h"
+#include "src/addrs.h"
 #include "src/config.h"
 #include "src/handles.h"
 #include "src/interpose.h"
@@ -370,6 +371,9 @@ static void describe_notes(siot_trace *t, const qtotals *q)
     note_count(t, "mpiio_unseen", siot_unseen_mpiio_calls(),
                "file calls of MPI-IO had no traced MPI-IO call above them: not in the trace "
                "(PMPI_File_* called directly?)");
+    note_count(t, "address_displacements", siot_addr_rebased(),
+               "datatype displacement arrays held absolute addresses: recorded relative to the lowest of each "
+               "(src/addrs.h)");
     note_count(t, "site_walk_mismatches", siot_site_walk_mismatches(),
                "call-site walks by learned frame sizes disagreed with libunwind; libunwind's were kept");
 }

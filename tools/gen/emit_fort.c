@@ -162,7 +162,7 @@ static void emit_fortran_wrapper(const func *f)
     for (int i = 0; i < f->np; i++) {
         const param *p = &f->p[i];
         if (p->role == SIOT_ROLE_reqarr || p->role == SIOT_ROLE_dtypearr || p->role == SIOT_ROLE_outdtypearr ||
-            p->role == SIOT_ROLE_aintarr)
+            p->role == SIOT_ROLE_aintarr || p->role == SIOT_ROLE_addrarr)
             o("    if (%s != %s_s) free(%s);\n", p->name, p->name, p->name);
     }
     o("    errno = siot_e;\n}\n");

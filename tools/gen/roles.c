@@ -403,6 +403,32 @@ static void statusarr_rp(const func *f, const param *p)
       n ? n->rec : 0);
 }
 
+/* Fortran MPI_Aint arrays (INTEGER in the removed MPI-1 names), read again
+ * after the call into the same array: an output (get_contents' addresses)
+ * is the call's. */
+#define AINTS_FPRE                                                                                          \
+    "    MPI_Aint $n_s[64];\n    int64_t $n_n = $L;\n    MPI_Aint *$n = siot_f2c_aints($n_f, sizeof($FI), $n_n, " \
+    "$n_s, 64);\n"
+#define AINTS_FPOST "    if ($n && ret == MPI_SUCCESS) siot_f2c_aints($n_f, sizeof($FI), $n_n, $n, (int)$n_n);\n"
+
+/* Displacements that may be addresses: MPI_Aint ones, or MPI_Count ones
+ * in the large-count forms. */
+static int is_count_type(const param *p) { return strstr(p->type, "MPI_Count") != NULL; }
+
+static void addrarr_rec(const func *f, const param *p)
+{
+    emit_tpl(is_count_type(p) ? "    siot_mpi_put_addr_counts(ev, $k, $n, $L);\n"
+                              : "    siot_mpi_put_addrs(ev, $k, $n, $L);\n",
+             f, p, NULL);
+}
+
+static void addrarr_rp(const func *f, const param *p)
+{
+    emit_tpl(is_count_type(p) ? "    MPI_Count *$n = rp_counts(c, &a[$k], $i);\n"
+                              : "    MPI_Aint *$n = rp_aints(c, &a[$k], $i);\n",
+             f, p, NULL);
+}
+
 /* The size of the buffer a replayed call needs: from the count and the
  * datatype (or the size) that follow it, times buf(N)'s multiplier. */
 /* Counts and displacements of the v/w collectives: int, MPI_Aint or MPI_Count. */
@@ -850,11 +876,16 @@ static const role_def ROLES[] = {
      .rp = "    int *$n_p = rp_ints(c, &a[$k], $i);\n    int (*$n)[3] = (int (*)[3])$n_p;\n", .doc_type = "`int [][3]`",
      .doc = "`intarr3(N)`: N triples (first, last, stride), as `MPI_Group_range_incl` takes them"},
     {R(aintarr), 0, .rec = "    siot_mpi_put_aints(ev, $k, $n, $L);\n", .rp = "    MPI_Aint *$n = rp_aints(c, &a[$k], $i);\n",
-     .fpre = "    MPI_Aint $n_s[64];\n    int64_t $n_n = $L;\n    MPI_Aint *$n = siot_f2c_aints($n_f, sizeof($FI), $n_n, $n_s, 64);\n",
-     /* read again after the call, into the same array: an output (get_contents' addresses) is the call's */
-     .fpost = "    if ($n && ret == MPI_SUCCESS) siot_f2c_aints($n_f, sizeof($FI), $n_n, $n, (int)$n_n);\n",
+     .fpre = AINTS_FPRE, .fpost = AINTS_FPOST,
      .doc_type = "`const MPI_Aint []`",
      .doc = "`aintarr(N)`: array of N values"},
+    {R(addrarr), 0, .rec_hook = addrarr_rec, .rp_hook = addrarr_rp,
+     .fpre = AINTS_FPRE, .fpost = AINTS_FPOST,
+     .doc_type = "`const MPI_Aint []` / `const MPI_Count []`",
+     .doc = "`addrarr(N)`: N byte displacements that may be absolute addresses (`MPI_Get_address` results, used "
+            "with `MPI_BOTTOM`): when every one lies in the process's mapped memory, relative to the lowest (the "
+            "same on every rank; `src/addrs.h`), else as they are; the replay builds its datatype from those, and "
+            "its buffer starts where the lowest block does"},
     {R(countarr), NOFORT, .rec = "    siot_mpi_put_counts(ev, $k, $n, $L);\n", .rp = "    MPI_Count *$n = rp_counts(c, &a[$k], $i);\n",
      .doc_type = "`const MPI_Count []`", .doc = "`countarr(N)`: array of N values (the MPI-4 large-count forms)"},
     {R(outintarr), 0, .rec = "    siot_put_ints(ev, $k, $n, $L);\n", .rp_hook = outintarr_rp,
