@@ -86,13 +86,15 @@ static int verify_totals(const siot_trace *orig, const siot_trace *rt, const sio
     int rc = siot_compare_totals(orig, rt, flt, tol, MAX_SHOWN, out, &res, err, sizeof err);
     if (rc < 0)
         fprintf(out, "round trip: not checked: %s\n", err);
-    else if (rc == 0)
+    else if (rc == 0) {
+        char gap[160] = "all equal";
+        if (res.widest > 0)
+            snprintf(gap, sizeof gap, "the widest gap %.2f%% in %s", res.widest, res.widest_what);
         fprintf(out,
                 "round trip: approximate (the trace was recorded with SIOT_TOLERANCE=%g%%: the totals of %" PRIu64
-                " functions and %" PRIu64 " files at the %s level are within it, %s%.2f%% in %s; "
-                "the replay's trace: %s)\n",
-                tol, res.functions, res.files, level, res.widest > 0 ? "the widest gap " : "all equal: ",
-                res.widest, res.widest > 0 ? res.widest_what : "every one", replay_trace);
+                " functions and %" PRIu64 " files at the %s level are within it, %s; the replay's trace: %s)\n",
+                tol, res.functions, res.files, level, gap, replay_trace);
+    }
     else
         fprintf(out,
                 "round trip: %" PRIu64 " totals differ by more than SIOT_TOLERANCE=%g%% at the %s level%s "

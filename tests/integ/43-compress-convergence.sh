@@ -36,6 +36,12 @@ dump_has exact200.siot APPROXIMATE && fail "the lossless trace says it is approx
 dump_has tol200.siot APPROXIMATE || fail "the approximate trace does not say so"
 dump_has tol200.siot "loop x~4[0-2]\\($BASE\\.\\.$((BASE + SPREAD - 1)) over 200\\)" ||
     fail "no approximate count over the $BASE..$((BASE + SPREAD - 1)) iterations"
+# Counts that differ from rank to rank (each rank's ITERS(step + rank)):
+# the merge of ranks folds them into one approximate count for all ranks.
+SIOT_TOLERANCE=5 SIOT_TRACE=$PWD/ranked.siot mpirun_np 4 ./converge 30 ranked || fail "ranked run"
+dump_has ranked.siot "^\[r0-3\] loop x30" && dump_has ranked.siot "loop x~4[0-2]\($BASE\.\.$((BASE + SPREAD - 1)) over 120\)" ||
+    fail "the ranks' counts are not one approximate count: $(grep 'loop' .dump.txt | head -3)"
+echo "   4 ranks whose counts differ: $(grep -o 'loop x~[^{]*' .dump.txt) for all of them, $(trace_size ranked.siot) bytes"
 # The replays, without the recorded computation (--no-compute): the
 # lossless trace's is faithful, the approximate one's approximate.
 for k in exact tol; do
