@@ -6,7 +6,7 @@ MPICC := mpicc.$(MPI)
 
 .PHONY: run
 run: $(BB)/pwrite_loop $(BB)/pwrite_loop.plain $(BB)/lseek_loop $(BB)/hotpath $(BB)/hotpath.plain $(BB)/segments \
-     $(BB)/rankmod $(BB)/groups
+     $(BB)/rankmod $(BB)/groups $(BB)/converge
 	@MPI=$(MPI) bash bench/hotpath.sh
 	@echo
 	@MPI=$(MPI) bash bench/pwrite.sh
@@ -14,6 +14,8 @@ run: $(BB)/pwrite_loop $(BB)/pwrite_loop.plain $(BB)/lseek_loop $(BB)/hotpath $(
 	@MPI=$(MPI) bash bench/merge.sh
 	@echo
 	@MPI=$(MPI) bash bench/compress.sh
+	@echo
+	@MPI=$(MPI) bash bench/tolerance.sh
 	@echo
 	@MPI=$(MPI) bash bench/stats.sh
 	@echo
@@ -27,8 +29,9 @@ $(BB)/%: bench/%.c $(B)/wrap.flags $(B)/lib/libsiotrace.a
 	$(MPICC) $@.o -Wl,@$(B)/wrap.flags -o $@ -pthread
 
 # programs of the tests: the IOR-shaped segments (tests/progs/segments.c),
-# values by the rank's residue (rankmod.c) and by its quotient (groups.c)
-$(BB)/segments $(BB)/rankmod $(BB)/groups: $(BB)/%: tests/progs/%.c $(B)/wrap.flags $(B)/lib/libsiotrace.a
+# values by the rank's residue (rankmod.c) and by its quotient (groups.c),
+# the convergence loop of SIOT_TOLERANCE (converge.c)
+$(BB)/segments $(BB)/rankmod $(BB)/groups $(BB)/converge: $(BB)/%: tests/progs/%.c $(B)/wrap.flags $(B)/lib/libsiotrace.a
 	@mkdir -p $(@D)
 	$(MPICC) -O2 -c -o $@.o $<
 	$(MPICC) $@.o -Wl,@$(B)/wrap.flags -o $@

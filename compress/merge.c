@@ -371,7 +371,29 @@ static siot_expr *merge_value(siot_arena *ar, siot_expr *a, const siot_ranklist 
     return x;
 }
 
-static int merge_node(siot_arena *ar, siot_node *d, siot_node *s)
+/* What a merge carries down: the alignment's look-ahead, the tolerance
+ * the ranks were recorded with (their note "tolerance", 0 = exact), and
+ * how many loop counts of different ranks it merged approximately. */
+typedef struct mctx {
+    unsigned w;
+    double tol;
+    uint64_t approx;
+} mctx;
+
+/* Loop counts of two sides: within the tolerance, one approximate count
+ * for both (the same few bytes at any rank count, where a per-rank table
+ * would grow with the ranks whose counts differ). */
+static siot_expr *merge_count(siot_arena *ar, siot_node *d, siot_node *s, mctx *m)
+{
+    siot_expr *x = siot_x_approx_union(ar, d->u.loop.count, s->u.loop.count, m->tol);
+    if (x && x != d->u.loop.count) {
+        m->approx++;
+        return x;
+    }
+    return merge_value(ar, d->u.loop.count, &d->ranks, s->u.loop.count, &s->ranks);
+}
+
+static int merge_node(siot_arena *ar, siot_node *d, siot_node *s, mctx *m)
 {
     const siot_ranklist *RA = &d->ranks, *RB = &s->ranks;
 #define MV(field)                                                   \
@@ -392,9 +414,10 @@ static int merge_node(siot_arena *ar, siot_node *d, siot_node *s)
         if (!siot_hist_merge(ar, &d->u.ev.comp, &s->u.ev.comp) || !siot_hist_merge(ar, &d->u.ev.dur, &s->u.ev.dur))
             return -1;
     } else {
-        MV(u.loop.count);
+        if (!(d->u.loop.count = merge_count(ar, d, s, m)))
+            return -1;
         for (uint32_t i = 0; i < d->u.loop.nbody; i++)
-            if (merge_node(ar, d->u.loop.body[i], s->u.loop.body[i]))
+            if (merge_node(ar, d->u.loop.body[i], s->u.loop.body[i], m))
                 return -1;
     }
 #undef MV
@@ -408,7 +431,7 @@ static int merge_node(siot_arena *ar, siot_node *d, siot_node *s)
 /* ------------------------------------------------------------ alignment */
 
 typedef struct outlist outlist;
-static int align(siot_arena *ar, siot_node **A, uint32_t na, siot_node **B, uint32_t nb, unsigned w, outlist *o);
+static int align(siot_arena *ar, siot_node **A, uint32_t na, siot_node **B, uint32_t nb, mctx *m, outlist *o);
 
 /* Does subtree n hold an event at call site `site`? */
 static int has_site(const siot_node *n, uint32_t site)
@@ -459,11 +482,11 @@ static int out_push(outlist *o, siot_node *n)
 
 /* d and s are loops that match loosely: one loop whose count is each side's
  * and whose body is the alignment of both bodies (each node with its ranks). */
-static int merge_loose(siot_arena *ar, siot_node *d, siot_node *s, unsigned w)
+static int merge_loose(siot_arena *ar, siot_node *d, siot_node *s, mctx *m)
 {
-    siot_expr *cnt = merge_value(ar, d->u.loop.count, &d->ranks, s->u.loop.count, &s->ranks);
+    siot_expr *cnt = merge_count(ar, d, s, m);
     outlist body = {0};
-    if (!cnt || align(ar, d->u.loop.body, d->u.loop.nbody, s->u.loop.body, s->u.loop.nbody, w, &body)) {
+    if (!cnt || align(ar, d->u.loop.body, d->u.loop.nbody, s->u.loop.body, s->u.loop.nbody, m, &body)) {
         siot_free(body.v);
         return -1;
     }
@@ -484,7 +507,7 @@ static int merge_loose(siot_arena *ar, siot_node *d, siot_node *s, unsigned w)
 
 /* Between two exact matches, the unmatched nodes of both sides: loops that
  * match loosely are merged, in order, the rest kept as they are. */
-static int align_gap(siot_arena *ar, siot_node **A, uint32_t na, siot_node **B, uint32_t nb, unsigned w, outlist *o)
+static int align_gap(siot_arena *ar, siot_node **A, uint32_t na, siot_node **B, uint32_t nb, mctx *m, outlist *o)
 {
     uint32_t j = 0;
     for (uint32_t i = 0; i < na; i++) {
@@ -499,7 +522,7 @@ static int align_gap(siot_arena *ar, siot_node **A, uint32_t na, siot_node **B, 
         while (j < k)
             if (out_push(o, B[j++]))
                 return -1;
-        if (merge_loose(ar, A[i], B[j], w) || out_push(o, A[i]))
+        if (merge_loose(ar, A[i], B[j], m) || out_push(o, A[i]))
             return -1;
         j++;
     }
@@ -558,7 +581,7 @@ static int find_match(siot_node **A, uint32_t na, uint32_t i, siot_node **B, uin
     return best != UINT32_MAX;
 }
 
-static int align(siot_arena *ar, siot_node **A, uint32_t na, siot_node **B, uint32_t nb, unsigned w, outlist *o)
+static int align(siot_arena *ar, siot_node **A, uint32_t na, siot_node **B, uint32_t nb, mctx *m, outlist *o)
 {
     uint32_t i = 0, j = 0;
     bindex *ix = siot_malloc(sizeof *ix);
@@ -566,11 +589,11 @@ static int align(siot_arena *ar, siot_node **A, uint32_t na, siot_node **B, uint
         return -1;
     while (i < na && j < nb) {
         uint32_t di, dj;
-        if (!find_match(A, na, i, B, nb, j, w, &di, &dj, ix)) {
+        if (!find_match(A, na, i, B, nb, j, m->w, &di, &dj, ix)) {
             /* Nothing in sight matches exactly: the heads as they are, or
              * merged loosely when they are related loops. */
             if (loose_match(A[i], B[j])) {
-                if (merge_loose(ar, A[i], B[j], w) || out_push(o, A[i]))
+                if (merge_loose(ar, A[i], B[j], m) || out_push(o, A[i]))
                     goto oom;
                 i++;
                 j++;
@@ -579,17 +602,17 @@ static int align(siot_arena *ar, siot_node **A, uint32_t na, siot_node **B, uint
             }
             continue;
         }
-        if (align_gap(ar, A + i, di, B + j, dj, w, o))
+        if (align_gap(ar, A + i, di, B + j, dj, m, o))
             goto oom;
         i += di;
         j += dj;
-        if (merge_node(ar, A[i], B[j]) || out_push(o, A[i]))
+        if (merge_node(ar, A[i], B[j], m) || out_push(o, A[i]))
             goto oom;
         i++;
         j++;
     }
     siot_free(ix);
-    return align_gap(ar, A + i, na - i, B + j, nb - j, w, o);
+    return align_gap(ar, A + i, na - i, B + j, nb - j, m, o);
 oom:
     siot_free(ix);
     return -1;
@@ -626,6 +649,29 @@ int siot_merge_notes(siot_trace *dst, const siot_trace *src)
     return 0;
 }
 
+double siot_trace_tolerance(const siot_trace *t)
+{
+    const char *v = siot_trace_get_kv(t, "tolerance"), *note = siot_trace_get_kv(t, "approximate");
+    const char *at = v ? v : note ? strstr(note, "SIOT_TOLERANCE=") : NULL;
+    double tol = at ? strtod(v ? at : at + strlen("SIOT_TOLERANCE="), NULL) : 0;
+    return tol > 0 && tol <= 100 ? tol : 0;
+}
+
+/* Counts of different ranks merged approximately: the trace says so, and
+ * how many (added to the ranks' own count, src/session.c). */
+static int note_approx_merges(siot_trace *t, uint64_t n, double tol)
+{
+    const char *old = siot_trace_get_kv(t, "approximate");
+    char note[256];
+    unsigned long long had = old ? strtoull(old, NULL, 10) : 0;
+    snprintf(note, sizeof note,
+             "%llu loop instances folded with counts within SIOT_TOLERANCE=%g%%: their counts (shown ~mean) "
+             "are approximate",
+             had + (unsigned long long)n, tol);
+    t->flags |= SIOT_TF_APPROX;
+    return siot_trace_set_kv(t, "approximate", note) ? -1 : 0;
+}
+
 int siot_trace_merge(siot_trace *dst, siot_trace *src, unsigned window)
 {
     if (!window)
@@ -641,7 +687,8 @@ int siot_trace_merge(siot_trace *dst, siot_trace *src, unsigned window)
         hash_node(src->top[i]);
     siot_arena_take(&dst->arena, &src->arena);
     outlist o = {0};
-    int rc = align(&dst->arena, dst->top, dst->ntop, src->top, src->ntop, window, &o);
+    mctx m = {.w = window, .tol = siot_trace_tolerance(dst)};
+    int rc = align(&dst->arena, dst->top, dst->ntop, src->top, src->ntop, &m, &o);
     siot_node **top = rc ? NULL : siot_arena_alloc(&dst->arena, (o.n ? o.n : 1) * sizeof *top);
     if (top) {
         if (o.n)
@@ -655,5 +702,7 @@ int siot_trace_merge(siot_trace *dst, siot_trace *src, unsigned window)
     dst->flags |= src->flags & (SIOT_TF_PARTIAL | SIOT_TF_APPROX | SIOT_TF_TRUNCATED);
     siot_trace_free(src);
     siot_trace_index(dst);
+    if (rc == 0 && m.approx && note_approx_merges(dst, m.approx, m.tol))
+        rc = -1;
     return rc;
 }

@@ -26,6 +26,11 @@
  * still holds its own ranks, src is freed). */
 int siot_trace_merge(siot_trace *dst, siot_trace *src, unsigned window);
 
+/* The SIOT_TOLERANCE a trace was recorded with (its notes "tolerance" or
+ * "approximate"), or 0: loop counts of different ranks within it merge
+ * into one approximate count (compress/xmerge.h). */
+double siot_trace_tolerance(const siot_trace *t);
+
 /* Notes of two traces combined (counts added, memory maxima kept). */
 int siot_merge_notes(siot_trace *dst, const siot_trace *src);
 

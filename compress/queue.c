@@ -112,6 +112,8 @@ static inline void one_sample(siot_hist *h, uint64_t ns, int32_t rank)
     h->max_rank = rank;
 }
 
+static uint8_t is_idle(const siot_queue *q, const siot_raw *r) { return q->idle && q->idle(r) ? 1 : 0; }
+
 static siot_node *make_event(siot_queue *q, const siot_raw *r, int64_t dist, const uint8_t *pool)
 {
     siot_pool *p = &q->pool;
@@ -148,7 +150,8 @@ static siot_node *make_event(siot_queue *q, const siot_raw *r, int64_t dist, con
     }
     one_sample(&e->comp, r->comp, q->rank);
     one_sample(&e->dur, r->t_end - r->t_start, q->rank);
-    n->hash = event_hash(r->func, r->site, r->thread);
+    e->idle = is_idle(q, r);
+    n->hash = event_hash(r->func, r->site, r->thread) ^ e->idle;
     return n;
 }
 
@@ -331,7 +334,7 @@ static int node_equal(const siot_node *a, const siot_node *b, int strict)
     if (a->kind != b->kind || a->hash != b->hash)
         return 0;
     if (a->kind == SIOT_N_EVENT)
-        return a->u.ev.func == b->u.ev.func && a->u.ev.site == b->u.ev.site &&
+        return a->u.ev.func == b->u.ev.func && a->u.ev.site == b->u.ev.site && a->u.ev.idle == b->u.ev.idle &&
                const_of(a->u.ev.thread) == const_of(b->u.ev.thread);
     if (a->u.loop.nbody != b->u.loop.nbody)
         return 0;
@@ -385,7 +388,8 @@ static int merge_node(siot_queue *q, siot_node *B, siot_node *X, unsigned lvl, u
 {
     siot_pool *p = &q->pool;
     if (B->kind == SIOT_N_LOOP) {
-        int r = siot_x_approx_extend(p, &B->u.loop.count, X->u.loop.count, c, q->tolerance);
+        int idle = B->u.loop.nbody == 1 && B->u.loop.body[0]->kind == SIOT_N_EVENT && B->u.loop.body[0]->u.ev.idle;
+        int r = siot_x_approx_extend(p, &B->u.loop.count, X->u.loop.count, c, idle ? 100 : q->tolerance);
         if (r < 0 || (r == 0 && siot_x_extend(p, &B->u.loop.count, X->u.loop.count, lvl, c)))
             return -1;
         q->approx_merges += (uint64_t)r;
@@ -797,7 +801,7 @@ static int fast_path(siot_queue *q, const siot_raw *r, int64_t dist, const uint8
         return 1;
     siot_node *B = T->u.loop.body[q->npend];
     if (B->kind != SIOT_N_EVENT || B->u.ev.func != r->func || B->u.ev.site != r->site ||
-        const_of(B->u.ev.thread) != (int64_t)r->thread) {
+        const_of(B->u.ev.thread) != (int64_t)r->thread || B->u.ev.idle != is_idle(q, r)) {
         pred_drop(q);
         if (q->npend && flush_pending(q))
             q->oom = 1;

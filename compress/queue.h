@@ -66,6 +66,12 @@ typedef struct siot_queue {
     int noindex; /* the index could not grow: the fold scans the window */
     uint64_t events; /* raw events pushed */
     double tolerance;       /* SIOT_TOLERANCE percent, 0 = exact */
+    /* With a tolerance: whether a raw event is a poll that found nothing
+     * (src/session.c). Such polls then fold apart from the poll that found
+     * something, as a loop of their own whose count folds whatever its
+     * spread (the count is the machine's load, and a replay does not
+     * reissue them). NULL: polls fold like any call. */
+    int (*idle)(const siot_raw *r);
     uint64_t approx_merges; /* loop instances folded approximately */
     int oom;         /* set when an allocation failed: the trace is then marked truncated */
     /* a partial iteration of the tail loop, matched but not merged yet */

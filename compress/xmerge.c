@@ -877,3 +877,55 @@ int siot_x_approx_extend(siot_pool *p, siot_expr **px, const siot_expr *X, uint6
     }
     return approx_add(p, B, x, 1) ? -1 : 1;
 }
+
+/* An approximate count's (value, instances) pairs, or a constant's. */
+static uint32_t approx_pairs(const siot_expr *x, uint64_t inst, siot_run *out)
+{
+    if (x->tag == SIOT_X_CONST) {
+        out[0].base = x->base;
+        out[0].start = inst;
+        return 1;
+    }
+    memcpy(out, x->u.runs, x->n * sizeof *out);
+    return x->n;
+}
+
+siot_expr *siot_x_approx_union(siot_arena *ar, siot_expr *a, const siot_expr *b, double tolerance)
+{
+    int ca = a->tag == SIOT_X_CONST, cb = b->tag == SIOT_X_CONST;
+    if (tolerance <= 0 || (!ca && a->tag != SIOT_X_APPROX) || (!cb && b->tag != SIOT_X_APPROX))
+        return NULL;
+    if (siot_x_equal(a, b))
+        return a;
+    int64_t lo = a->base < b->base ? a->base : b->base;
+    int64_t hi = (ca ? a->base : a->rcoef) > (cb ? b->base : b->rcoef) ? (ca ? a->base : a->rcoef) : (cb ? b->base : b->rcoef);
+    if (lo <= 0 || (double)(hi - lo) > tolerance / 100.0 * (double)hi)
+        return NULL;
+    uint64_t ia = ca ? (cb ? 1 : b->len) : a->len, ib = cb ? (ca ? 1 : a->len) : b->len;
+    siot_expr *x = siot_arena_alloc(ar, sizeof *x);
+    siot_run *runs = siot_arena_alloc(ar, 2 * APPROX_PAIRS * sizeof *runs);
+    if (!x || !runs)
+        return NULL;
+    x->tag = SIOT_X_APPROX;
+    x->base = lo;
+    x->rcoef = hi;
+    x->len = ia + ib;
+    x->sum = wadd(ca ? (int64_t)((uint64_t)a->base * ia) : a->sum, cb ? (int64_t)((uint64_t)b->base * ib) : b->sum);
+    x->level = (!ca && a->level) || (!cb && b->level); /* either kept only its summary */
+    uint32_t na = x->level ? 0 : approx_pairs(a, ia, runs), nb = x->level ? 0 : approx_pairs(b, ib, runs + na);
+    uint32_t n = na;
+    for (uint32_t i = na; i < na + nb; i++) { /* b's pairs joined to a's by value */
+        uint32_t k = 0;
+        while (k < n && runs[k].base != runs[i].base)
+            k++;
+        if (k < n)
+            runs[k].start += runs[i].start;
+        else
+            runs[n++] = runs[i];
+    }
+    if (n > APPROX_PAIRS) /* too many distinct values: the summary only */
+        x->level = 1, n = 0;
+    x->n = n;
+    x->u.runs = n ? runs : NULL;
+    return x;
+}

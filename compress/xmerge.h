@@ -83,6 +83,12 @@ int siot_x_extend(siot_pool *p, siot_expr **px, const siot_expr *X, unsigned lvl
  * approximate count that also counts X: returns 1. Returns 0 when the values
  * are not within tolerance (or not counts), -1 when memory ran out. */
 int siot_x_approx_extend(siot_pool *p, siot_expr **px, const siot_expr *X, uint64_t c, double tolerance);
+/* The merge of ranks: two loop counts (constants or approximate counts)
+ * within tolerance percent of each other as one approximate count in the
+ * arena (a constant stands for as many instances as the other side's, or
+ * one); a itself when they are equal; NULL when they are not within it,
+ * not counts, or memory ran out (the caller then merges them exactly). */
+siot_expr *siot_x_approx_union(siot_arena *ar, siot_expr *a, const siot_expr *b, double tolerance);
 
 /* Temporary expressions for a raw value, without the pool: built in tmp
  * (a scratch area reused per value), valid until tmp is reused. */

@@ -1,10 +1,12 @@
 #include "core/expr.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "core/ranklist.h"
+#include "core/roles.h"
 
 siot_expr *siot_x_none(siot_arena *a)
 {
@@ -580,6 +582,28 @@ int siot_arg_index(const siot_funcdesc *f, unsigned role)
         if (f->argroles[k] == role)
             return (int)k;
     return -1;
+}
+
+int siot_poll_flag_arg(const siot_funcdesc *f)
+{
+    unsigned base = SIOT_CLASS_BASE(f->cls);
+    if (base != SIOT_CLASS_test && base != SIOT_CLASS_probe)
+        return -1;
+    int at = -1;
+    for (uint32_t a = 0; a < f->nargs; a++)
+        if (f->argroles[a] == SIOT_ROLE_outflag || (at < 0 && f->argroles[a] == SIOT_ROLE_outint))
+            at = (int)a;
+    return at;
+}
+
+int siot_aio_poll_idle(const siot_funcdesc *f, int64_t ret)
+{
+    unsigned base = SIOT_CLASS_BASE(f->cls);
+    int aio = 0;
+    for (uint32_t a = 0; a < f->nargs; a++)
+        aio |= f->argroles[a] == SIOT_ROLE_aiocb || f->argroles[a] == SIOT_ROLE_aiolist;
+    return aio && ((base == SIOT_CLASS_test && ret == EINPROGRESS) ||
+                   (base == SIOT_CLASS_wait && f->retrole != SIOT_ROLE_r_bytes && ret == -1));
 }
 
 int64_t siot_arg_int(const siot_event *e, const siot_funcdesc *f, const siot_ctx *c, unsigned role, int64_t def)

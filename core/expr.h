@@ -36,6 +36,15 @@ int64_t siot_arg_dirfd(const siot_event *e, const siot_funcdesc *f, const siot_c
  * applies to (the first path after it), or -1 when none does. */
 int siot_dirfd_path_index(const siot_funcdesc *f, int kdirfd);
 
+/* Polls that found nothing (how many a program makes is timing: a replay
+ * does not reissue them, a comparison skips them, SIOT_TOLERANCE folds
+ * their counts). siot_poll_flag_arg: the argument of a test or probe that
+ * says whether it found something (its flag, else its first count: 0 =
+ * nothing), -1 for other calls. siot_aio_poll_idle: an aio completion that
+ * found nothing by its result (aio_error's EINPROGRESS, aio_suspend's -1). */
+int siot_poll_flag_arg(const siot_funcdesc *f);
+int siot_aio_poll_idle(const siot_funcdesc *f, int64_t ret);
+
 /* The value an approximate count stands for: its rounded mean. */
 int64_t siot_x_approx_mean(const siot_expr *x);
 

@@ -193,6 +193,7 @@ typedef struct siot_event {
     siot_expr *err; /* errno (POSIX) when the call failed, else 0 */
     siot_expr *bytes;
     uint32_t nargs;
+    uint8_t idle; /* recorder only: a poll that found nothing, told apart under SIOT_TOLERANCE */
     siot_expr **args;
     siot_hist comp; /* computation time before the call */
     siot_hist dur;  /* the call's own duration */

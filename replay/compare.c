@@ -210,7 +210,7 @@ static const siot_node *fiter_next(fiter *f, siot_ctx *c, int64_t *index, int64_
 /* A path as ioreplay uses it: inside the run's working directory (the
  * trace's note cwd) relative to it, leading "/" dropped, "." and ".."
  * resolved without climbing above the root (replay/rp.h, rp_path). */
-static void sandbox_path(const char *cwd, const char *s, size_t n, siot_vbuf *o)
+void siot_sandbox_path(const char *cwd, const char *s, size_t n, siot_vbuf *o)
 {
     size_t start = o->len, k = siot_path_under(cwd, s, n);
     s += k, n -= k; /* the directory itself becomes "." below */
@@ -429,7 +429,7 @@ static int render(fiter *fi, const siot_node *n, const siot_ctx *c, int64_t pare
         siot_vbuf_put(o, f->argnames[k], strlen(f->argnames[k]));
         siot_vbuf_u8(o, ':');
         if (sandbox && f->argroles[k] == SIOT_ROLE_path && v.kind == SIOT_V_STR)
-            sandbox_path(siot_trace_get_kv(t, "cwd"), v.s, v.slen, o);
+            siot_sandbox_path(siot_trace_get_kv(t, "cwd"), v.s, v.slen, o);
         else if (ordered && put_ordered(o, fi, f->argroles[k], &v))
             continue;
         else if (shape == STATUS_BYTES && f->argroles[k] == SIOT_ROLE_status && v.kind == SIOT_V_ARR && v.n == 3) {
@@ -603,4 +603,24 @@ int siot_diff(const siot_trace *a, const siot_trace *b, const siot_diff_filter *
 {
     siot_compare_result res;
     return siot_compare(a, b, flt, 1, out, &res, err, errlen);
+}
+
+int siot_compare_each(const siot_trace *t, uint32_t r, const siot_diff_filter *flt, siot_kept_fn fn, void *user,
+                      char *err, size_t errlen)
+{
+    fiter it;
+    if (fiter_init(&it, t, r, flt, 1) != 0) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    siot_ctx c;
+    int64_t x, p, s, ps;
+    const siot_node *n;
+    while ((n = fiter_next(&it, &c, &x, &p, &s, &ps)))
+        fn(user, &t->funcs[n->u.ev.func], siot_eval_int(n->u.ev.bytes, &c, 0));
+    int rc = it.it.err ? -1 : 0;
+    if (rc)
+        snprintf(err, errlen, "rank %u: %s", r, it.it.err);
+    fiter_free(&it);
+    return rc;
 }

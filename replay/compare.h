@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "core/model.h"
+#include "core/vbuf.h"
 
 /* Which events take part: layers (bit per layer; 0 = all) and, with
  * outermost, only those without a taking-part ancestor (the calls a replay
@@ -61,6 +62,19 @@ typedef struct siot_compare_result {
  * the first. 0 same, 1 different, -1 error (err). */
 int siot_compare(const siot_trace *a, const siot_trace *b, const siot_diff_filter *flt, uint64_t max_shown, FILE *out,
                  siot_compare_result *res, char *err, size_t errlen);
+
+/* The events of rank r that a comparison with flt takes part in, in order,
+ * each handed to fn with its function and its bytes (ioreplay --verify's
+ * totals of an approximate trace, replay/totals.h). 0, or -1 with a reason
+ * in err. */
+typedef void (*siot_kept_fn)(void *user, const siot_funcdesc *f, int64_t bytes);
+int siot_compare_each(const siot_trace *t, uint32_t r, const siot_diff_filter *flt, siot_kept_fn fn, void *user,
+                      char *err, size_t errlen);
+
+/* A path as ioreplay uses it under its root: relative to the run's working
+ * directory cwd when inside it, leading "/" dropped, "." and ".." resolved
+ * without climbing above the root; appended to o. */
+void siot_sandbox_path(const char *cwd, const char *s, size_t n, siot_vbuf *o);
 
 /* siot_compare up to the first difference. */
 int siot_diff(const siot_trace *a, const siot_trace *b, const siot_diff_filter *flt, FILE *out, char *err,

@@ -204,27 +204,10 @@ void rp_unmade_free(rp_unmade *u)
     memset(u, 0, sizeof *u);
 }
 
-/* An aio completion that found nothing: aio_error of a running request
- * (EINPROGRESS), aio_suspend that timed out or was interrupted (-1). */
-static int aio_found_nothing(const siot_funcdesc *f, const siot_event *e, const siot_ctx *c, unsigned base)
-{
-    int aio = 0;
-    for (uint32_t a = 0; a < f->nargs; a++)
-        aio |= f->argroles[a] == SIOT_ROLE_aiocb || f->argroles[a] == SIOT_ROLE_aiolist;
-    int64_t ret = siot_eval_int(e->ret, c, 0);
-    return aio && ((base == SIOT_CLASS_test && ret == EINPROGRESS) || (base == SIOT_CLASS_wait && f->retrole != SIOT_ROLE_r_bytes && ret == -1));
-}
-
 int rp_poll_found_nothing(const siot_funcdesc *f, const siot_event *e, const siot_ctx *c)
 {
-    unsigned base = SIOT_CLASS_BASE(f->cls);
-    if (aio_found_nothing(f, e, c, base))
+    if (siot_aio_poll_idle(f, siot_eval_int(e->ret, c, 0)))
         return 1;
-    if (base != SIOT_CLASS_test && base != SIOT_CLASS_probe)
-        return 0;
-    int at = -1;
-    for (uint32_t a = 0; a < f->nargs && a < e->nargs; a++)
-        if (f->argroles[a] == SIOT_ROLE_outflag || (at < 0 && f->argroles[a] == SIOT_ROLE_outint))
-            at = (int)a;
-    return at >= 0 && siot_eval_int(e->args[at], c, -1) == 0;
+    int at = siot_poll_flag_arg(f);
+    return at >= 0 && (uint32_t)at < e->nargs && siot_eval_int(e->args[at], c, -1) == 0;
 }

@@ -12,6 +12,7 @@
 #include "compress/queue.h"
 #include "compress/repeat.h"
 #include "compress/renest.h"
+#include "core/expr.h"
 #include "core/format.h"
 #include "core/predef.h"
 #include "src/addrs.h"
@@ -67,11 +68,24 @@ static struct {
     siot_out ckpt_out; /* a checkpoint written, to be committed out of the lock (fd >= 0) */
 } S = {.ckpt_next = UINT64_MAX, .ckpt_out = {.fd = -1}, .tq_tail = &S.tqs};
 
+/* SIOT_TOLERANCE: a poll that found nothing (compress/queue.h idle). */
+static int poll_idle(const siot_raw *r)
+{
+    if (r->func >= siot_nfuncs)
+        return 0;
+    const siot_funcdesc *f = &siot_functab[r->func];
+    int at = siot_poll_flag_arg(f);
+    if (siot_aio_poll_idle(f, r->ret))
+        return 1;
+    return at >= 0 && (uint32_t)at < r->nargs && r->args[at].kind == SIOT_RV_INT && r->args[at].i == 0;
+}
+
 static void tq_start(siot_tq *tq)
 {
     siot_arena_init(&tq->arena);
     siot_queue_init(&tq->q, &tq->arena, S.rank, siot_cfg.compress, siot_cfg.window);
     tq->q.tolerance = siot_cfg.tolerance;
+    tq->q.idle = siot_cfg.tolerance > 0 ? poll_idle : NULL;
     siot_spill_attach(&tq->q);
     tq->first = tq->last = 0;
     memset(tq->rt, 0, sizeof tq->rt);
@@ -351,6 +365,10 @@ static void describe_notes(siot_trace *t, const qtotals *q)
                  "are approximate",
                  (unsigned long long)q->approx_merges, siot_cfg.tolerance);
         siot_trace_set_kv(t, "approximate", note);
+    }
+    if (siot_cfg.tolerance > 0) { /* the merge of ranks folds their counts within it too (compress/merge.h) */
+        snprintf(note, sizeof note, "%g", siot_cfg.tolerance);
+        siot_trace_set_kv(t, "tolerance", note);
     }
     siot_trace_set_kv(t, "clock", siot_clock_name());
     if (S.cwd[0]) /* what relative paths were relative to: the replay's root */
