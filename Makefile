@@ -66,7 +66,7 @@ FORT_OBJ = $(O)/gen/fort_mpi.o $(O)/pmpi/fort_record.o
 endif
 
 include sources.mk
-PMPI_SRC := pmpi/mpi_record.c pmpi/mpi_session.c pmpi/job_trace.c
+PMPI_SRC := pmpi/mpi_record.c pmpi/mpi_session.c pmpi/job_trace.c pmpi/sim.c
 
 GEN_C := $(G)/functab.c $(WRAP_LAYERS:%=$(G)/wrap_%.c) $(PMPI_LAYERS:%=$(G)/pmpi_%.c) $(G)/replay_all.c \
          $(LIB_LAYERS:%=$(G)/wrap_%.c) $(G)/fort_mpi.c

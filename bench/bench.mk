@@ -6,7 +6,8 @@ MPICC := mpicc.$(MPI)
 
 .PHONY: run
 run: $(BB)/pwrite_loop $(BB)/pwrite_loop.plain $(BB)/lseek_loop $(BB)/hotpath $(BB)/hotpath.plain $(BB)/segments \
-     $(BB)/rankmod $(BB)/groups $(BB)/converge
+     $(BB)/rankmod $(BB)/groups $(BB)/converge $(BB)/kernel $(BB)/kernel.plain $(BB)/flash-io.plain $(BB)/pop.plain \
+     $(BB)/simmerge
 	@MPI=$(MPI) bash bench/hotpath.sh
 	@echo
 	@MPI=$(MPI) bash bench/pwrite.sh
@@ -22,6 +23,10 @@ run: $(BB)/pwrite_loop $(BB)/pwrite_loop.plain $(BB)/lseek_loop $(BB)/hotpath $(
 	@MPI=$(MPI) bash bench/reader.sh
 	@echo
 	@MPI=$(MPI) bash bench/replay.sh
+	@echo
+	@MPI=$(MPI) bash bench/scale.sh
+	@echo
+	@MPI=$(MPI) bash bench/simmerge.sh
 
 $(BB)/%: bench/%.c $(B)/wrap.flags $(B)/lib/libsiotrace.a
 	@mkdir -p $(@D)
@@ -30,8 +35,9 @@ $(BB)/%: bench/%.c $(B)/wrap.flags $(B)/lib/libsiotrace.a
 
 # programs of the tests: the IOR-shaped segments (tests/progs/segments.c),
 # values by the rank's residue (rankmod.c) and by its quotient (groups.c),
-# the convergence loop of SIOT_TOLERANCE (converge.c)
-$(BB)/segments $(BB)/rankmod $(BB)/groups $(BB)/converge: $(BB)/%: tests/progs/%.c $(B)/wrap.flags $(B)/lib/libsiotrace.a
+# the convergence loop of SIOT_TOLERANCE (converge.c), the scale benchmark's
+# small SPMD job (kernel.c)
+$(BB)/segments $(BB)/rankmod $(BB)/groups $(BB)/converge $(BB)/kernel: $(BB)/%: tests/progs/%.c $(B)/wrap.flags $(B)/lib/libsiotrace.a
 	@mkdir -p $(@D)
 	$(MPICC) -O2 -c -o $@.o $<
 	$(MPICC) $@.o -Wl,@$(B)/wrap.flags -o $@
@@ -39,3 +45,27 @@ $(BB)/segments $(BB)/rankmod $(BB)/groups $(BB)/converge: $(BB)/%: tests/progs/%
 $(BB)/%.plain: bench/%.c
 	@mkdir -p $(@D)
 	$(MPICC) -O2 -o $@ $< -pthread
+
+# untraced builds of the scale benchmark's programs (bench/scale.sh): the
+# memory a rank takes without the tracer
+$(BB)/kernel.plain: tests/progs/kernel.c
+	@mkdir -p $(@D)
+	$(MPICC) -O2 -o $@ $<
+$(BB)/flash-io.plain: examples/flash-io/flash-io.c
+	@mkdir -p $(@D)
+	$(MPICC) -std=c11 -O2 -I/usr/include/hdf5/$(MPI) -o $@ $< -L/usr/lib/x86_64-linux-gnu/hdf5/$(MPI) -lhdf5
+ifeq ($(MPI),openmpi)
+$(BB)/pop.plain: examples/pop/pop.c
+	@mkdir -p $(@D)
+	$(MPICC) -std=c11 -O2 -DHAVE_PNETCDF -o $@ $< -lpnetcdf -lm
+else
+$(BB)/pop.plain: examples/pop/pop.c
+	@mkdir -p $(@D)
+	$(MPICC) -std=c11 -O2 -o $@ $< -lm
+endif
+
+# the simulated merge (bench/simmerge.sh): the job's merge code, no MPI
+SIM_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(wildcard core/*.c compress/*.c))
+$(BB)/simmerge: bench/simmerge.c bench/rerank.c bench/rerank.h $(SIM_OBJ)
+	@mkdir -p $(@D)
+	gcc -std=c11 -O2 -g -Wall -Wextra -D_GNU_SOURCE -I. -I$(B)/gen -o $@ bench/simmerge.c bench/rerank.c $(SIM_OBJ) -lz -lm

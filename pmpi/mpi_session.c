@@ -16,6 +16,7 @@
 
 #include "pmpi/job_trace.h"
 #include "pmpi/mpi_record.h"
+#include "pmpi/sim.h"
 #include "core/format.h"
 #include "src/endings.h"
 #include "src/session.h"
@@ -82,8 +83,8 @@ void siot_mpi_init_post(void)
     int rank = 0, size = 1, inited = 0;
     PMPI_Initialized(&inited);
     if (inited) {
-        PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-        PMPI_Comm_size(MPI_COMM_WORLD, &size);
+        siot_sim_comm_rank(MPI_COMM_WORLD, &rank);
+        siot_sim_comm_size(MPI_COMM_WORLD, &size);
     }
     siot_session_restart(rank, (uint32_t)size);
     register_predefined();
@@ -169,7 +170,7 @@ void siot_mpi_finalize_hook(void)
     if (siot_cfg.rank_traces) {
         int rank = 0;
         PMPI_Comm_rank(comm, &rank);
-        write_rank_trace(&mine, rank);
+        write_rank_trace(&mine, siot_sim_active() ? siot_cfg.sim_rank : rank);
     }
     siot_job_trace_end(&mine, comm, t0);
     siot_trace_free(&mine);

@@ -84,6 +84,24 @@ static int launch_env(const char *rank_name, const char *size_name)
     return 1;
 }
 
+/* SIOT_SIM_RANK and SIOT_SIM_SIZE, both or neither; a bad pair is said
+ * and ignored (no simulation). */
+static void sim_env(void)
+{
+    const char *r = getenv("SIOT_SIM_RANK"), *s = getenv("SIOT_SIM_SIZE");
+    if ((!r || !*r) && (!s || !*s))
+        return;
+    char *re = NULL, *se = NULL;
+    unsigned long rank = r ? strtoul(r, &re, 10) : 0, size = s ? strtoul(s, &se, 10) : 0;
+    if (!r || !s || !*r || !*s || *re || *se || size == 0 || rank >= size || size > INT32_MAX) {
+        fprintf(stderr, "siotrace: SIOT_SIM_RANK=%s SIOT_SIM_SIZE=%s is not a rank below a size; not simulating\n",
+                r ? r : "(unset)", s ? s : "(unset)");
+        return;
+    }
+    siot_cfg.sim_rank = (int32_t)rank;
+    siot_cfg.sim_size = (uint32_t)size;
+}
+
 void siot_config_load(void)
 {
     const char *v;
@@ -125,6 +143,7 @@ void siot_config_load(void)
     }
     if (!launch_env("OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"))
         launch_env("PMI_RANK", "PMI_SIZE");
+    sim_env();
     v = getenv("SIOT_TOLERANCE");
     if (v && *v) {
         char *end;

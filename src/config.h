@@ -29,6 +29,10 @@ typedef struct siot_config {
      * process was not started by an MPI launcher. */
     int32_t launch_rank;
     uint32_t launch_size;
+    /* SIOT_SIM_RANK, SIOT_SIM_SIZE: a single process plays rank sim_rank of
+     * a job of sim_size ranks (pmpi/sim.h); sim_size 0 when not asked. */
+    int32_t sim_rank;
+    uint32_t sim_size;
 } siot_config;
 extern siot_config siot_cfg;
 

@@ -25,7 +25,8 @@ TEST_SECONDS ?= 900
 run: unit integ
 
 # what the unit and integration tests need besides the flavour's own build
-INTEG_NEEDS := asan-tools $(T)/asan/ioreplay $(T)/ioreplay-traced $(T)/tools/hostile $(T)/tools/blocks
+INTEG_NEEDS := asan-tools $(T)/asan/ioreplay $(T)/ioreplay-traced $(T)/tools/hostile $(T)/tools/blocks \
+              $(T)/tools/simmerge
 build: $(UNIT_BIN) $(INTEG_NEEDS)
 
 # The readers' sources compiled once under ASan and UBSan (AO), and linked
@@ -56,6 +57,11 @@ $(T)/asan/siot: siot/siot.c $(READER_AOBJ)
 $(T)/tools/%: tests/tools/%.c $(READER_AOBJ)
 	@mkdir -p $(@D)
 	gcc $(UCFLAGS) -o $@ $< $(READER_AOBJ) -lz -lm -ldl
+
+# The simulated merge of the benchmark (bench/simmerge.c), for its test.
+$(T)/tools/simmerge: bench/simmerge.c bench/rerank.c bench/rerank.h $(READER_AOBJ)
+	@mkdir -p $(@D)
+	gcc $(UCFLAGS) -o $@ bench/simmerge.c bench/rerank.c $(READER_AOBJ) -lz -lm -ldl
 
 # ioreplay linked with the tracer, for the round-trip tests: the replay's own
 # calls are traced like the original program's.

@@ -1,0 +1,88 @@
+#!/bin/bash
+# Real jobs as ranks are added (PS, default 16 64 128 256; all oversubscribed
+# on this machine's cores): for the small SPMD kernel (tests/progs/kernel.c:
+# one shared file, 8 strided MPI_File_write_at of 1 KiB per rank), FLASH-IO
+# (parallel HDF5; independent transfers on MPICH, as in bench/merge.sh) and
+# POP (a 2-D grid's halo exchanges and CG solves, history by rank 0), the
+# job's trace: its packed size, its sections unpacked (siot dump --sizes:
+# header, function table, call sites, rank times, nodes), the time rank 0
+# spent merging at MPI_Finalize (the trace's note finalize_seconds), and the
+# peak resident memory (max RSS, KiB) of rank 0 and of rank 1, traced and
+# untraced (the same program built without the tracer, each rank run under
+# /usr/bin/time by bench/rss.sh: no tracer needed to measure it).
+# Waiting ranks yield the processor: Open MPI's mpi_yield_when_idle, MPICH's
+# MPIR_CVAR_POLLS_BEFORE_YIELD (mpivars lists it). Ends with each program's
+# size growth from the first rank count to the last (target: within 5%),
+# and the growth of the unpacked sections besides the rank times (which
+# hold about 14-20 B per rank by design: SIOT_RANK_TIMES=0 leaves them out).
+# PROGS chooses the programs (default: kernel flash-io pop). A run that
+# fails is tried once more, then its row says so and the others go on.
+BENCH_NAME=scale
+. "$(dirname "$0")/common.sh"
+PS=${PS:-"16 64 128 256"}
+BB=$B/bench
+RSS=$(cd "$(dirname "$0")" && pwd)/rss.sh
+export OMPI_MCA_mpi_yield_when_idle=1 MPIR_CVAR_POLLS_BEFORE_YIELD=${MPIR_CVAR_POLLS_BEFORE_YIELD:-10}
+flash_args=""
+[ "$MPI" = mpich ] && flash_args="-i"
+POP_ARGS=${POP_ARGS:-"-s 2 -k 1"}
+
+note() { "$SIOT" dump "$1" | sed -n "s/.*note $2: //p"; }
+# header functions sites ranktimes nodes (unpacked bytes)
+sections() {
+    "$SIOT" dump --sizes "$1" | sed -n 's/.*sections: magic [0-9]*, header \([0-9]*\), functions \([0-9]*\), call sites \([0-9]*\), rank times \([0-9]*\) ([0-9]* ranks), nodes \([0-9]*\),.*/\1 \2 \3 \4 \5/p'
+}
+rss() { cat "$W/$1/rss.$2" 2> /dev/null || echo -; }
+
+# one run: DIR P PROGRAM ARGS... (in W/DIR, the rank's memory beside);
+# a failed run is tried once more
+one() {
+    local d=$W/$1 np=$2 try
+    shift 2
+    for try in 1 2; do
+        rm -rf "$d" && mkdir -p "$d"
+        (cd "$d" && run "$np" "$RSS" "$d" "$@" > /dev/null 2> "$W/err") && return 0
+    done
+    echo "$np ranks of $1: failed twice: $(tail -1 "$W/err")"
+    return 1
+}
+
+table() { # TITLE TRACED PLAIN ARGS...
+    local title=$1 traced=$2 plain=$3
+    shift 3
+    echo "== $title ($MPI flavour): the job's trace and its ranks' memory by rank count"
+    printf "%5s %9s %7s %6s %6s %8s %9s %9s %9s %9s %9s %9s %7s\n" ranks "packed B" header funcs sites "rank t" nodes \
+        "final s" "r0 KiB" "r0 plain" "r1 KiB" "r1 plain" "wall s"
+    local first="" last="" P c s t0 t1 x firstx="" lastx=""
+    for P in $PS; do
+        t0=$(date +%s.%N)
+        rm -f "$W/t.siot"
+        SIOT_TRACE=$W/t.siot one traced "$P" "$traced" "$@" || continue
+        t1=$(date +%s.%N)
+        one plain "$P" "$plain" "$@" || true
+        c=$(stat -c %s "$W/t.siot")
+        s=$(sections "$W/t.siot")
+        # shellcheck disable=SC2086
+        x=$(set -- $s; echo $(($1 + $2 + $3 + $5)))
+        # shellcheck disable=SC2086
+        printf "%5s %9s %7s %6s %6s %8s %9s %9s %9s %9s %9s %9s %7.1f\n" "$P" "$c" $s \
+            "$(note "$W/t.siot" finalize_seconds)" "$(rss traced 0)" "$(rss plain 0)" "$(rss traced 1)" \
+            "$(rss plain 1)" "$(echo "$t1 - $t0" | bc)"
+        [ -n "$first" ] || first=$c firstx=$x
+        last=$c lastx=$x
+    done
+    [ -n "$first" ] || return 0
+    echo "growth from $(set -- $PS; echo "$1") to $P ranks: packed $(echo "scale=1; 100 * ($last - $first) / $first" | bc)%," \
+        "sections besides rank times (unpacked) $(echo "scale=1; 100 * ($lastx - $firstx) / $firstx" | bc)% (target: within 5%)"
+    echo
+}
+
+for prog in ${PROGS:-kernel flash-io pop}; do
+    case $prog in
+    kernel) table "kernel: 8 strided MPI_File_write_at of 1 KiB per rank" "$BB/kernel" "$BB/kernel.plain" "$W/k.dat" ;;
+    # shellcheck disable=SC2086
+    flash-io) table "flash-io $flash_args" "$B/examples/flash-io" "$BB/flash-io.plain" $flash_args ;;
+    # shellcheck disable=SC2086
+    pop) table "pop $POP_ARGS" "$B/examples/pop" "$BB/pop.plain" $POP_ARGS ;;
+    esac
+done
