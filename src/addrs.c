@@ -7,6 +7,15 @@
 
 static uint64_t rebased;
 
+/* Below 4 GiB nothing is taken for an address (nor is a negative value).
+ * Rebasing a value that is not one would misreport it (a file type's byte
+ * displacements of 16 MiB, which a non-PIE program's 48 MB of text and data
+ * could hold mapped), while leaving an address as it is only costs folding.
+ * x86-64 PIE programs, their heap, shared libraries, mappings and stacks
+ * lie far above (0x55..., 0x7f...); a non-PIE program's static data and brk
+ * heap below stay exact, per rank. */
+#define LOWEST_ADDRESS ((int64_t)1 << 32)
+
 /* Whether the page holding a is mapped: mincore fails with ENOMEM on
  * memory the process has not mapped (and on values beyond user space). A
  * raw system call: the tracer's own calls are never the program's. */
@@ -23,7 +32,7 @@ static int all_mapped(const int64_t *a, int64_t n)
     int saved = errno, ok = 1;
     for (int64_t i = 0; ok && i < n; i++) {
         uintptr_t page = (uintptr_t)a[i] & mask;
-        if (a[i] < 65536) /* below mmap_min_addr: never an address (nor is a negative value) */
+        if (a[i] < LOWEST_ADDRESS)
             ok = 0;
         else if (page != last) /* consecutive entries are mostly on one page: one call for them */
             ok = mapped_page(page, vec);

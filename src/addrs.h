@@ -11,14 +11,17 @@
  * relative to its lowest entry, which keeps that layout and is what a
  * replay rebuilds on a buffer of its own.
  *
- * An array is taken for addresses when every entry lies in memory the
- * process has mapped at the call (mincore answers for the entry's page).
- * Why that test: a byte displacement or file offset is not an address of
- * the process, and page 0 up to mmap_min_addr (64 KiB) is never mapped, so
- * an array holding a 0 or a small displacement stays exact; programs make
- * their addresses with MPI_Get_address, with casts (HDF5) or in Fortran,
- * so the tracer cannot rely on seeing them made; a bound on magnitude alone
- * would take a non-PIE program's data (from 4 MiB) for offsets.
+ * An array is taken for addresses when every entry is at least 4 GiB and
+ * lies in memory the process has mapped at the call (mincore answers for
+ * the entry's page). Why that test: a byte displacement or file offset is
+ * not an address of the process, so an array holding a 0 or a small
+ * displacement stays exact; programs make their addresses with
+ * MPI_Get_address, with casts (HDF5) or in Fortran, so the tracer cannot
+ * rely on seeing them made; and below 4 GiB a non-PIE program's text, data
+ * and heap could hold a file type's displacements of some MiB mapped, so
+ * its addresses there stay exact (they do not fold) rather than risk
+ * rebasing an offset. Position-independent programs, Debian's default,
+ * have everything far above.
  *
  * Locks: none; the counter is atomic. Signals: not used from a handler.
  * Errors: none: an array it cannot judge stays as it is. */

@@ -72,6 +72,15 @@ static void left_as_they_are(void)
         munmap(m, (size_t)ps);
         exact((int64_t[]){heap, (int64_t)(uintptr_t)m}, 2); /* memory unmapped since */
     }
+    /* mapped, but below 4 GiB, where a non-PIE program's data lies beside
+     * file displacements of some MiB: left exact (MAP_32BIT: the low 2 GiB) */
+    char *low = mmap(NULL, (size_t)ps, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1, 0);
+    CHECK(low != MAP_FAILED && (uintptr_t)low < ((uintptr_t)1 << 32));
+    if (low != MAP_FAILED) {
+        low[0] = 1;
+        exact((int64_t[]){(int64_t)(uintptr_t)low, (int64_t)(uintptr_t)low + 16}, 2);
+        munmap(low, (size_t)ps);
+    }
     int64_t none[1] = {0};
     CHECK(siot_addr_rebase(none, 0) == 0);
     CHECK(siot_addr_rebase(NULL, 3) == 0);
