@@ -7,11 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "core/format.h"
-#include "src/config.h"
 #include "src/config.h"
 #include "src/endings.h"
 #include "src/session.h"
@@ -99,8 +99,18 @@ void siot_sayf(const char *fmt, ...)
     write_all(2, line, (size_t)n);
 }
 
+/* path exists and is a character or block device or a FIFO. */
+static int is_special(const char *path)
+{
+    struct stat st;
+    if (syscall(SYS_newfstatat, AT_FDCWD, path, &st, 0) != 0)
+        return 0;
+    return S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) || S_ISFIFO(st.st_mode);
+}
+
 int siot_out_open(siot_out *o, const char *path)
 {
+    int saved = errno;
     memset(o, 0, sizeof *o);
     o->fd = -1;
     o->default_name = !path;
@@ -108,8 +118,14 @@ int siot_out_open(siot_out *o, const char *path)
         snprintf(o->path, sizeof o->path, "%s", path);
     else
         default_path(o->path, sizeof o->path, 0);
-    snprintf(o->tmp, sizeof o->tmp, "%s.tmp.%ld", o->path, (long)getpid());
-    o->fd = (int)syscall(SYS_openat, AT_FDCWD, o->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    o->direct = path && is_special(path);
+    errno = saved;
+    if (o->direct)
+        snprintf(o->tmp, sizeof o->tmp, "%s", o->path);
+    else
+        snprintf(o->tmp, sizeof o->tmp, "%s.tmp.%ld", o->path, (long)getpid());
+    o->fd = o->direct ? (int)syscall(SYS_openat, AT_FDCWD, o->tmp, O_WRONLY | O_CLOEXEC)
+                      : (int)syscall(SYS_openat, AT_FDCWD, o->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (o->fd < 0) {
         snprintf(o->why, sizeof o->why, "cannot create %s: %s", o->tmp, strerror(errno));
         return -1;
@@ -140,7 +156,7 @@ int siot_out_commit(siot_out *o)
 {
     /* A part written while the job is being torn down skips fsync: the
      * launcher may kill the process any moment, and the page cache outlives it. */
-    int rc = !siot_session_ending() ? (int)syscall(SYS_fsync, o->fd) : 0;
+    int rc = !siot_session_ending() && !o->direct ? (int)syscall(SYS_fsync, o->fd) : 0;
     if (rc != 0)
         snprintf(o->why, sizeof o->why, "cannot write %s: %s", o->tmp, strerror(errno));
     syscall(SYS_close, o->fd);
@@ -149,6 +165,8 @@ int siot_out_commit(siot_out *o)
         syscall(SYS_unlinkat, AT_FDCWD, o->tmp, 0);
         return -1;
     }
+    if (o->direct)
+        return 0;
     rc = o->default_name ? rename_default(o) : (int)syscall(SYS_renameat, AT_FDCWD, o->tmp, AT_FDCWD, o->path);
     if (rc != 0) {
         snprintf(o->why, sizeof o->why, "cannot rename %.4000s to %.4000s: %s (the trace is left in %.4000s)", o->tmp, o->path,
@@ -164,7 +182,8 @@ void siot_out_abort(siot_out *o, const char *what)
         snprintf(o->why, sizeof o->why, "cannot write %s: %s", o->tmp, what);
     if (o->fd >= 0) {
         syscall(SYS_close, o->fd);
-        syscall(SYS_unlinkat, AT_FDCWD, o->tmp, 0);
+        if (!o->direct)
+            syscall(SYS_unlinkat, AT_FDCWD, o->tmp, 0);
     }
     o->fd = -1;
 }
@@ -226,6 +245,10 @@ void siot_partial_path(char *out, size_t n, int32_t rank)
         snprintf(base, sizeof base, "%s", siot_cfg.trace_path);
     else
         default_path(base, sizeof base, 0);
+    if (is_special(base)) { /* SIOT_TRACE=/dev/null: the parts go there too, never beside it in /dev */
+        snprintf(out, n, "%s", base);
+        return;
+    }
     size_t l = strlen(base);
     if (l > 5 && strcmp(base + l - 5, ".siot") == 0)
         base[l - 5] = 0;

@@ -23,10 +23,13 @@
 int siot_write_trace(const siot_trace *t);
 /* A trace file being written: created under a temporary name first (so
  * that a job learns at once whether its trace can be written at all),
- * committed (synced, then renamed to its name) or aborted (removed). */
+ * committed (synced, then renamed to its name) or aborted (removed). A
+ * name that is a device or a FIFO is written in place, never renamed
+ * over: a rename would replace /dev/null itself with a regular file. */
 typedef struct siot_out {
     int fd;
     int default_name; /* no name was given: the first free default name at commit */
+    int direct;       /* the name is a device or FIFO (SIOT_TRACE=/dev/null): written in place */
     size_t len;
     char path[PATH_MAX + 32];
     char tmp[PATH_MAX + 64];
