@@ -20,6 +20,8 @@ run: $(BB)/pwrite_loop $(BB)/pwrite_loop.plain $(BB)/lseek_loop $(BB)/hotpath $(
 	@MPI=$(MPI) bash bench/reader.sh
 	@echo
 	@MPI=$(MPI) bash bench/replay.sh
+	@echo
+	@MPI=$(MPI) bash bench/rank-times.sh
 
 $(BB)/%: bench/%.c $(B)/wrap.flags $(B)/lib/libsiotrace.a
 	@mkdir -p $(@D)

@@ -277,6 +277,12 @@ typedef struct siot_trace {
     uint32_t max_depth; /* deepest loop nesting */
     uint32_t nrt;       /* per-rank time totals (core/ranktimes.h), sorted by rank, */
     siot_rtrow *rt;     /* each rank at most once; none in traces of older versions */
+    /* NULL: rt holds every rank's row. Else SIOT_RT_NQ summaries over ranks
+     * (core/ranksum.h), and rt only the rows of the rt_keep fastest and
+     * slowest ranks of each quantity. rt_keep: the K a merge cuts to, 0 for
+     * every rank (SIOT_RANK_TIMES=all). */
+    siot_hist *rtsum;
+    uint32_t rt_keep;
     uint64_t unpacked_bytes; /* read from a packed file (core/pack.h): its size unpacked; else 0 */
 } siot_trace;
 
