@@ -212,6 +212,58 @@ static void check_refusals(const siot_trace *t)
     siot_vbuf_free(&g);
 }
 
+/* A file of two blocks (a job whose merge was refused for memory): one of
+ * ranks 0..19 summarised, one of ranks 20..23 with rows only; the reader
+ * makes one summary of the 24 ranks, as a merge would. */
+static void check_blocks(void)
+{
+    enum { NA = 20, NB = 4, K = 3 };
+    siot_rtrow rows[NA + NB];
+    siot_trace a[NA], b[NB], d;
+    for (uint32_t r = 0; r < NA + NB; r++)
+        fill_row(&rows[r], (int32_t)r);
+    merge_job(a, rows, NA, K);
+    merge_job(b, rows + NA, NB, K);
+    a[0].nranks = b[0].nranks = NA + NB;
+    siot_vbuf f;
+    siot_vbuf_init(&f);
+    uint32_t nsec = 1;
+    int rc = siot_file_start(&a[0], &f);
+    for (int i = 0; i < 2 && rc == 0; i++) {
+        siot_trace *t = i ? &b[0] : &a[0];
+        siot_fmap m;
+        siot_vbuf nodes;
+        siot_vbuf_init(&nodes);
+        rc = siot_fmap_init(&m, 0) || siot_nodes_section(t->top, 0, &m, &nodes) || siot_block_tables(t, &m, &f);
+        siot_vbuf_put(&f, nodes.data, nodes.len); /* the tables, then the nodes */
+        nsec += siot_block_table_sections(t) + 1;
+        siot_vbuf_free(&nodes);
+        siot_fmap_free(&m);
+    }
+    CHECK(rc == 0 && siot_file_end(nsec, &f) == 0);
+    char err[256];
+    CHECK(siot_trace_decode(f.data, f.len, &d, err, sizeof err) == 0);
+    if (d.rtsum) {
+        CHECK(siot_rts_nranks(&d) == NA + NB && d.nrt == a[0].nrt + NB && d.rt_keep == K);
+        siot_rtrow all[NA + NB];
+        memcpy(all, rows, sizeof all);
+        sort_key = SIOT_RT_mpi;
+        qsort(all, NA + NB, sizeof *all, by_key);
+        const siot_hist *h = &d.rtsum[SIOT_RT_mpi];
+        const siot_rtrow *ex;
+        /* the file form keeps times to 0.1% */
+        CHECK(fabs((double)h->max - (double)all[NA + NB - 1].v[SIOT_RT_mpi]) <= 2e-3 * (double)h->max);
+        CHECK(siot_rts_extremes(&d, SIOT_RT_mpi, 1, &ex, 1) == 1 && ex->rank == all[NA + NB - 1].rank);
+        siot_trace_free(&d);
+    } else {
+        CHECK(!"no summary read from the blocks");
+        fprintf(stderr, "  blocks: %s\n", err);
+    }
+    siot_vbuf_free(&f);
+    siot_trace_free(&a[0]);
+    siot_trace_free(&b[0]);
+}
+
 /* The merged summary through the exact form and the file form. */
 static void check_file_forms(void)
 {
@@ -265,5 +317,6 @@ int main(void)
     for (int i = 0; i < 40; i++) /* random sizes */
         check_job(1 + rng() % 5000, 1 + rng() % 12);
     check_file_forms();
+    check_blocks();
     return unit_done("ranksum");
 }
