@@ -1013,9 +1013,52 @@ static void ranktimes_section(const siot_trace *t, int exact, siot_vbuf *s, siot
     end_section(out, SEC_RANKTIMES, s);
 }
 
+/* Extremes in the order of their quantity: by value, then rank. */
+static int rtx_cmp(const void *a, const void *b)
+{
+    const siot_rtx *x = a, *y = b;
+    if (x->v != y->v)
+        return x->v < y->v ? -1 : 1;
+    return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+static int rtx_rank_cmp(const void *a, const void *b)
+{
+    const siot_rtx *x = a, *y = b;
+    return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+/* A list of extremes in rank order: the ranks as gaps, then (with_values)
+ * their values as RANKTIMES writes times. */
+static void put_rtx_list(siot_vbuf *s, const siot_rtx *x, uint32_t m, int with_values, int exact)
+{
+    siot_rtx *r = siot_malloc((size_t)m * sizeof *r + 1);
+    if (!r) {
+        s->oom = 1;
+        return;
+    }
+    memcpy(r, x, (size_t)m * sizeof *r);
+    qsort(r, m, sizeof *r, rtx_rank_cmp);
+    int64_t prev = -1;
+    for (uint32_t j = 0; j < m; j++, prev = r[j - 1].rank)
+        siot_vbuf_uvar(s, (uint64_t)(r[j].rank - prev - 1));
+    for (uint32_t j = 0; with_values && j < m; j++) {
+        if (exact) {
+            siot_vbuf_uvar(s, r[j].v);
+        } else {
+            uint16_t c = time16(r[j].v);
+            siot_vbuf_u8(s, (uint8_t)(c & 0xff));
+            siot_vbuf_u8(s, (uint8_t)(c >> 8));
+        }
+    }
+    siot_free(r);
+}
+
 /* Minor 7: the summary of the ranks' times (core/ranksum.h), when the job
- * kept one: its K, its rank count, then each quantity that is not zero on
- * every rank, by name, as a histogram. */
+ * kept one: its K, its rank count, the K lowest and highest ranks, then each
+ * quantity that is not zero on every rank, by name, as a histogram and its
+ * K fastest and K slowest (rank, value). A quantity not listed is 0 on
+ * every rank: its extremes are the lowest and highest ranks. */
 static void ranksum_section(const siot_trace *t, int exact, siot_vbuf *s, siot_vbuf *out)
 {
     s->len = 0;
@@ -1024,6 +1067,8 @@ static void ranksum_section(const siot_trace *t, int exact, siot_vbuf *s, siot_v
         nused += t->rtsum[k].max != 0;
     siot_vbuf_uvar(s, t->rt_keep);
     siot_vbuf_uvar(s, t->rtsum[0].count);
+    for (unsigned l = 2 * SIOT_RT_NQ; l < SIOT_RTS_NLISTS; l++)
+        put_rtx_list(s, t->rtx[l], t->nrtx[l], 0, exact);
     siot_vbuf_uvar(s, nused);
     for (unsigned k = 0; k < SIOT_RT_NQ; k++) {
         if (!t->rtsum[k].max)
@@ -1032,6 +1077,8 @@ static void ranksum_section(const siot_trace *t, int exact, siot_vbuf *s, siot_v
         uint8_t *d = siot_vbuf_reserve(s, HIST_HEAD_MAX) ? put_hist(s, s->data + s->len, &t->rtsum[k], exact, 0) : NULL;
         if (d)
             s->len = (size_t)(d - s->data);
+        put_rtx_list(s, t->rtx[2 * k], t->nrtx[2 * k], 1, exact);
+        put_rtx_list(s, t->rtx[2 * k + 1], t->nrtx[2 * k + 1], 1, exact);
     }
     end_section(out, SEC_RANKSUM, s);
 }
@@ -2161,8 +2208,33 @@ static int dec_ranktimes(dec *d)
     return d->rd.err ? -1 : 0;
 }
 
-/* A quantity's summary (minor 7): a histogram of one value per rank. */
-static int dec_sum_key(dec *d, siot_hist *sum, uint8_t *seen, uint64_t n)
+/* m extremes in rank order (gaps), then with_values their values; into
+ * *out sorted by value, then rank. */
+static int dec_rtx_list(dec *d, uint32_t m, int with_values, siot_rtx **out)
+{
+    siot_rtx *x = dalloc(d, (size_t)m * sizeof *x + 1);
+    if (!x)
+        return -1;
+    int64_t prev = -1;
+    for (uint32_t j = 0; j < m && !d->rd.err; j++) {
+        uint64_t gap = siot_rd_uvar_max(&d->rd, d->t->nranks, "rank-time extreme of a rank the job does not have");
+        if (!d->rd.err && (uint64_t)prev + 1 + gap >= d->t->nranks)
+            return dfail(d, "rank-time extreme of a rank the job does not have");
+        x[j].rank = (int32_t)(prev + 1 + (int64_t)gap);
+        prev = x[j].rank;
+    }
+    for (uint32_t j = 0; with_values && j < m && !d->rd.err; j++)
+        x[j].v = dec_rt_time(d);
+    if (d->rd.err)
+        return -1;
+    qsort(x, m, sizeof *x, rtx_cmp);
+    *out = x;
+    return 0;
+}
+
+/* A quantity's summary (minor 7): a histogram of one value per rank and
+ * its m fastest and slowest ranks. */
+static int dec_sum_key(dec *d, siot_rts *y, uint8_t *seen, uint64_t n, uint32_t m)
 {
     uint64_t len = siot_rd_uvar_max(&d->rd, 256, "quantity name too long");
     if (!d->rd.err && len > siot_rd_left(&d->rd))
@@ -2172,7 +2244,8 @@ static int dec_sum_key(dec *d, siot_hist *sum, uint8_t *seen, uint64_t n)
     int k = siot_rts_from_name((const char *)d->rd.p, len);
     d->rd.p += len;
     siot_hist h;
-    if (dec_hist(d, &h))
+    siot_rtx *lo, *hi;
+    if (dec_hist(d, &h) || dec_rtx_list(d, m, 1, &lo) || dec_rtx_list(d, m, 1, &hi))
         return -1;
     if (h.count != n)
         return dfail(d, "a rank-time summary of another rank count");
@@ -2180,38 +2253,56 @@ static int dec_sum_key(dec *d, siot_hist *sum, uint8_t *seen, uint64_t n)
         return 0;
     if (seen[k]++)
         return dfail(d, "a quantity summarised twice");
-    sum[k] = h;
+    y->sum[k] = h;
+    y->x[2 * k] = lo, y->x[2 * k + 1] = hi;
+    y->n[2 * k] = y->n[2 * k + 1] = m;
     return 0;
 }
 
-/* The summary of a block's ranks' times, into *out; quantities not listed
+/* A quantity 0 on every rank: a histogram of n zeros, its extremes the
+ * lowest and highest ranks. */
+static int zero_quantity(dec *d, siot_rts *y, unsigned k, uint64_t n)
+{
+    y->sum[k] = (siot_hist){.count = n, .max_rank = -1, .bins = dalloc(d, SIOT_HBINS * sizeof(uint32_t))};
+    if (!y->sum[k].bins)
+        return -1;
+    y->sum[k].bins[0] = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+    for (unsigned s = 0; s < 2; s++) {
+        y->x[2 * k + s] = y->x[2 * SIOT_RT_NQ + s];
+        y->n[2 * k + s] = y->n[2 * SIOT_RT_NQ + s];
+    }
+    return 0;
+}
+
+/* The summary of a block's ranks' times, into *y; quantities not listed
  * are 0 on every rank. */
-static int dec_ranksum(dec *d, siot_hist **out, uint32_t *keep_out)
+static int dec_ranksum(dec *d, siot_rts *y, uint32_t *keep_out)
 {
     siot_trace *t = d->t;
     uint64_t keep = siot_rd_uvar_max(&d->rd, SIOT_RT_KEEP_MAX, "rank-time extremes out of range");
     uint64_t n = siot_rd_uvar_max(&d->rd, t->nranks, "rank-time summary of more ranks than the job has");
-    uint64_t nk = siot_rd_uvar_max(&d->rd, 64, "too many per-rank quantities");
     if (d->rd.err)
         return -1;
     if (n == 0 || keep == 0)
         return dfail(d, "an empty rank-time summary");
-    siot_hist *sum = dalloc(d, SIOT_RT_NQ * sizeof *sum);
+    uint32_t m = (uint32_t)(n < keep ? n : keep);
+    y->sum = dalloc(d, SIOT_RT_NQ * sizeof *y->sum);
     uint8_t seen[SIOT_RT_NQ] = {0};
-    if (!sum)
+    if (!y->sum)
         return -1;
-    for (uint64_t i = 0; i < nk; i++)
-        if (dec_sum_key(d, sum, seen, n))
+    for (unsigned s = 0; s < 2; s++)
+        if (dec_rtx_list(d, m, 0, &y->x[2 * SIOT_RT_NQ + s]))
             return -1;
-    for (unsigned k = 0; k < SIOT_RT_NQ; k++) {
-        if (seen[k])
-            continue;
-        sum[k] = (siot_hist){.count = n, .max_rank = -1, .bins = dalloc(d, SIOT_HBINS * sizeof(uint32_t))};
-        if (!sum[k].bins)
+    y->n[2 * SIOT_RT_NQ] = y->n[2 * SIOT_RT_NQ + 1] = m;
+    uint64_t nk = siot_rd_uvar_max(&d->rd, 64, "too many per-rank quantities");
+    for (uint64_t i = 0; i < nk && !d->rd.err; i++)
+        if (dec_sum_key(d, y, seen, n, m))
             return -1;
-        sum[k].bins[0] = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
-    }
-    *out = sum;
+    if (d->rd.err)
+        return -1;
+    for (unsigned k = 0; k < SIOT_RT_NQ; k++)
+        if (!seen[k] && zero_quantity(d, y, k, n))
+            return -1;
     *keep_out = (uint32_t)keep;
     return 0;
 }
@@ -2243,7 +2334,7 @@ typedef struct file_dec {
     /* Rank times of blocks of merged ranks (core/ranksum.h): the blocks'
      * summaries merged, and the rows of blocks without one summarised
      * too once some block has one. */
-    siot_hist *sum, *sum_rows;
+    siot_rts sum;
     uint32_t blk_rows_from, sum_keep;
     int blk_has_sum;
     uint64_t again_left; /* dec.again */
@@ -2317,51 +2408,43 @@ static int next_section(file_dec *fd, uint8_t *tag, const uint8_t **payload, uin
     return 0;
 }
 
-/* A block's summary, merged into those of the blocks before. */
+/* A block's summary, merged into those of the blocks before (their K
+ * the least of the blocks', for which every list is exact). */
 static int block_ranksum(file_dec *fd, dec *sub)
 {
-    siot_hist *sum;
+    siot_rts y = {0};
     uint32_t keep;
     if (fd->blk_has_sum++)
         return dfail(sub, "two rank-time summaries in a block");
-    if (dec_ranksum(sub, &sum, &keep))
+    if (dec_ranksum(sub, &y, &keep))
         return -1;
-    fd->sum_keep = keep > fd->sum_keep ? keep : fd->sum_keep;
-    if (!fd->sum) {
-        fd->sum = sum;
+    if (!fd->sum.sum) {
+        fd->sum = y;
+        fd->sum_keep = keep;
         return 0;
     }
-    for (unsigned k = 0; k < SIOT_RT_NQ; k++)
-        if (!siot_hist_merge(&fd->t->arena, &fd->sum[k], &sum[k]))
-            return dfail(sub, "out of memory");
+    fd->sum_keep = keep < fd->sum_keep ? keep : fd->sum_keep;
+    if (siot_rts_merge(&fd->t->arena, &fd->sum, &y, fd->sum_keep) != 0)
+        return dfail(sub, "out of memory");
     return 0;
 }
 
-/* The end of a block's rank times: rows of a block without a summary are
- * kept apart, to be summarised if another block has one; at the end the
- * job's summary is the whole. */
+/* The end of a block's rank times: a block with a summary has no rows; at
+ * the end, when some block had a summary, the rows of the others join it. */
 static int close_rank_block(file_dec *fd, int last)
 {
     siot_trace *t = fd->t;
-    if (last && !fd->sum) /* no block has a summary: rows only, as before minor 7 */
-        return 0;
-    if (!fd->blk_has_sum && t->nrt > fd->blk_rows_from) {
-        if (!fd->sum_rows && !(fd->sum_rows = siot_arena_alloc(&t->arena, SIOT_RT_NQ * sizeof *fd->sum_rows)))
-            return fd_fail(fd, "out of memory");
-        for (uint32_t i = fd->blk_rows_from; i < t->nrt; i++)
-            for (unsigned k = 0; k < SIOT_RT_NQ; k++)
-                if (!siot_hist_add(&t->arena, &fd->sum_rows[k], siot_rt_value(&t->rt[i], k), t->rt[i].rank, 0))
-                    return fd_fail(fd, "out of memory");
-    }
+    if (fd->blk_has_sum && t->nrt > fd->blk_rows_from)
+        return fd_fail(fd, "trace is corrupt (rank-time rows beside a summary)");
     fd->blk_has_sum = 0;
     fd->blk_rows_from = t->nrt;
-    if (!last || !fd->sum)
+    if (!last || !fd->sum.sum) /* no block has a summary: rows only, as before minor 7 */
         return 0;
-    for (unsigned k = 0; fd->sum_rows && k < SIOT_RT_NQ; k++)
-        if (!siot_hist_merge(&t->arena, &fd->sum[k], &fd->sum_rows[k]))
-            return fd_fail(fd, "out of memory");
-    t->rtsum = fd->sum;
-    t->rt_keep = fd->sum_keep;
+    if (siot_rt_settle(t) != 0)
+        return fd_fail(fd, "trace is corrupt (a rank has two rows of rank times)");
+    if (siot_rts_add_rows(&t->arena, &fd->sum, t->rt, t->nrt, fd->sum_keep) != 0)
+        return fd_fail(fd, "out of memory");
+    siot_rts_set(t, &fd->sum, fd->sum_keep);
     return 0;
 }
 

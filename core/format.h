@@ -115,7 +115,8 @@ int siot_trace_load(const char *path, siot_trace *t, char *err, size_t errlen);
  * SIOT_E_CONFLICT when the two traces describe one function differently. */
 int siot_trace_append(siot_trace *dst, siot_trace *src);
 /* dst's per-rank times united with src's (rows kept sorted; a rank on both
- * sides keeps dst's row; past 2·rt_keep ranks a summary, core/ranksum.h);
+ * sides keeps dst's row; past 2·rt_keep ranks a summary without rows,
+ * core/ranksum.h);
  * -1 without memory, dst unchanged. */
 int siot_rt_union(siot_trace *dst, const siot_trace *src);
 /* Sorts t's rows by rank; -1 when a rank has two. */

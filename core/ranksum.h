@@ -3,12 +3,12 @@
  * rank; past 2K ranks a (sub)tree of the job's merge keeps instead, for each
  * quantity (every key, and the computation): the number of ranks, their
  * minimum, maximum, mean and M2 and a log2 histogram of the per-rank values
- * (a siot_hist, merged exactly by Chan's pairwise formulas), plus the rows
- * of the K fastest and K slowest ranks of each quantity, exact. The rows of
- * any quantity's extremes are kept whole, so the slowest rank's I/O, MPI and
- * computation are read together. Two summaries merge exactly: the K
- * extremes of a union lie among the extremes of its parts, ranks ordered by
- * (value, rank).
+ * (a siot_hist, merged exactly by Chan's pairwise formulas), plus the
+ * (rank, value) of its K fastest and K slowest ranks, exact, and no rows:
+ * whole rows of every quantity's extremes would be nearly every rank up to
+ * 16 quantities x 2K ranks, as noise makes each quantity's extremes other
+ * ranks. Two summaries merge exactly: the K extremes of a union lie among
+ * the extremes of its parts, ranks ordered by (value, rank).
  *
  * Locks: none (a trace is used by one thread at a time).
  *
@@ -44,9 +44,22 @@ uint64_t siot_rts_nranks(const siot_trace *t);
  * dst's rt_keep, else src's. */
 int siot_rts_union(siot_trace *dst, const siot_trace *src);
 
-/* Up to max rows of the fastest (slowest = 0) or slowest ranks of key,
- * the most extreme first: exact in either form as long as max <= rt_keep. */
-uint32_t siot_rts_extremes(const siot_trace *t, unsigned key, int slowest, const siot_rtrow **out, uint32_t max);
+/* Up to max (rank, value) of the fastest (slowest = 0) or slowest ranks of
+ * key, the most extreme first: exact in either form as long as max <= rt_keep. */
+uint32_t siot_rts_extremes(const siot_trace *t, unsigned key, int slowest, siot_rtx *out, uint32_t max);
+
+/* A summary being built (the reader's blocks, a merge): sum[SIOT_RT_NQ]
+ * and the lists as in siot_trace. */
+typedef struct siot_rts {
+    siot_hist *sum;
+    uint32_t n[SIOT_RTS_NLISTS];
+    siot_rtx *x[SIOT_RTS_NLISTS];
+} siot_rts;
+/* y merged into acc, lists cut to keep; rows added to acc; -1 without memory. */
+int siot_rts_merge(siot_arena *a, siot_rts *acc, const siot_rts *y, uint32_t keep);
+int siot_rts_add_rows(siot_arena *a, siot_rts *acc, const siot_rtrow *rows, uint32_t n, uint32_t keep);
+/* t's times become acc (its rows dropped). */
+void siot_rts_set(siot_trace *t, const siot_rts *acc, uint32_t keep);
 
 /* A summary read from a file against its rows and the rank count. */
 const char *siot_rts_check(const siot_trace *t);

@@ -106,6 +106,17 @@ static inline uint64_t siot_rt_value(const siot_rtrow *row, unsigned key)
     return row->v[SIOT_RT_span] > calls ? row->v[SIOT_RT_span] - calls : 0;
 }
 
+/* One rank's value of one quantity: an entry of a summary's lists of the
+ * fastest and slowest ranks (core/ranksum.h). */
+typedef struct siot_rtx {
+    int32_t rank;
+    uint64_t v;
+} siot_rtx;
+
+/* A summary's lists: per quantity q < SIOT_RT_NQ, and q = SIOT_RT_NQ for
+ * the ranks themselves (value 0), list 2q the fastest, 2q+1 the slowest. */
+#define SIOT_RTS_NLISTS (2 * (SIOT_RT_NQ + 1))
+
 /* The row of rank in rows sorted by rank, or NULL. */
 const siot_rtrow *siot_rt_find(const siot_rtrow *rows, uint32_t n, int32_t rank);
 

@@ -466,8 +466,8 @@ int siot_dump_human(const siot_trace *t, const char *path, FILE *fp, int raw)
         fprintf(fp, "  note %s: %s\n", t->kv[i].key, t->kv[i].val);
     char form[96];
     if (t->rtsum)
-        fprintf(fp, "  rank times: %s (%u rows, the %u fastest and slowest of each quantity)\n",
-                siot_rank_times_form(t, form, sizeof form), t->nrt, t->rt_keep);
+        fprintf(fp, "  rank times: %s (the %u fastest and slowest ranks of each quantity)\n",
+                siot_rank_times_form(t, form, sizeof form), t->rt_keep);
     else if (t->nrt)
         fprintf(fp, "  rank times: %s (%u rows)\n", siot_rank_times_form(t, form, sizeof form), t->nrt);
     fputc('\n', fp);

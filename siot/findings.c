@@ -570,30 +570,30 @@ static int rank_wait(const finder *f, verdict *v)
     siot_arena_init(&a);
     siot_hist buf[SIOT_RT_NQ];
     const siot_hist *sum = siot_rts_get(t, &a, buf);
-    const siot_rtrow *most, *least, *busy;
+    siot_rtx most, least, busy;
     int found = sum && siot_rts_nranks(t) >= 2 && siot_rts_extremes(t, SIOT_RT_mpi, 1, &most, 1) &&
                 siot_rts_extremes(t, SIOT_RT_mpi, 0, &least, 1) && siot_rts_extremes(t, SIOT_RT_compute, 1, &busy, 1);
-    double gap = found ? (double)most->v[SIOT_RT_mpi] - (double)least->v[SIOT_RT_mpi] : 0;
+    double gap = found ? (double)most.v - (double)least.v : 0;
     double span = sum ? sum[SIOT_RT_span].mean : 0;
     int fire = found && gap >= WAIT_MIN_NS && gap >= WAIT_SHARE * span &&
-               (double)siot_rt_value(busy, SIOT_RT_compute) >= WAIT_COMPUTE * sum[SIOT_RT_compute].mean;
+               (double)busy.v >= WAIT_COMPUTE * sum[SIOT_RT_compute].mean;
     if (fire) {
         char w[32], w0[32], wm[32], c[32], cm[32], form[96];
-        siot_fmt_ns(w, sizeof w, (double)most->v[SIOT_RT_mpi]);
-        siot_fmt_ns(w0, sizeof w0, (double)least->v[SIOT_RT_mpi]);
+        siot_fmt_ns(w, sizeof w, (double)most.v);
+        siot_fmt_ns(w0, sizeof w0, (double)least.v);
         siot_fmt_ns(wm, sizeof wm, sum[SIOT_RT_mpi].mean);
-        siot_fmt_ns(c, sizeof c, (double)siot_rt_value(busy, SIOT_RT_compute));
+        siot_fmt_ns(c, sizeof c, (double)busy.v);
         siot_fmt_ns(cm, sizeof cm, sum[SIOT_RT_compute].mean);
         v->rule = F_WAIT;
         v->severity = gap >= WAIT_HIGH * span ? "high" : "medium";
         snprintf(v->summary, sizeof v->summary,
                  "rank %d waits %s in MPI, rank %d %s (mean %s); slowest rank %d computes %s (mean %s) (%s)",
-                 most->rank, w, least->rank, w0, wm, busy->rank, c, cm, siot_rank_times_form(t, form, sizeof form));
+                 most.rank, w, least.rank, w0, wm, busy.rank, c, cm, siot_rank_times_form(t, form, sizeof form));
         snprintf(v->evidence, sizeof v->evidence,
                  "\"most_waiting_rank\":%d,\"wait_s\":%.9g,\"least_waiting_rank\":%d,\"least_wait_s\":%.9g,"
                  "\"mean_wait_s\":%.9g,\"slowest_rank\":%d,\"compute_s\":%.9g,\"ranks\":%" PRIu64 ",\"form\":\"%s\"",
-                 most->rank, (double)most->v[SIOT_RT_mpi] * 1e-9, least->rank, (double)least->v[SIOT_RT_mpi] * 1e-9,
-                 sum[SIOT_RT_mpi].mean * 1e-9, busy->rank, (double)siot_rt_value(busy, SIOT_RT_compute) * 1e-9,
+                 most.rank, (double)most.v * 1e-9, least.rank, (double)least.v * 1e-9,
+                 sum[SIOT_RT_mpi].mean * 1e-9, busy.rank, (double)busy.v * 1e-9,
                  siot_rts_nranks(t), t->rtsum ? "summary" : "rows");
     }
     siot_arena_free(&a);

@@ -29,13 +29,13 @@ const char *siot_rank_times_form(const siot_trace *t, char *buf, size_t len)
 /* The extremes of key, n of them: "11 2.2 s, 10 2.0 s". */
 static void text_extremes(const siot_trace *t, unsigned key, int slowest, FILE *o)
 {
-    const siot_rtrow *ex[64];
+    siot_rtx ex[64];
     unsigned keep = siot_rank_extremes_kept(t);
     uint32_t n = siot_rts_extremes(t, key, slowest, ex, keep < 64 ? keep : 64);
     char a[32];
     for (uint32_t i = 0; i < n; i++) {
-        siot_fmt_ns(a, sizeof a, (double)siot_rt_value(ex[i], key));
-        fprintf(o, "%s%d %s", i ? ", " : "", ex[i]->rank, a);
+        siot_fmt_ns(a, sizeof a, (double)ex[i].v);
+        fprintf(o, "%s%d %s", i ? ", " : "", ex[i].rank, a);
     }
 }
 
@@ -49,14 +49,14 @@ void siot_rank_times_text(const siot_trace *t, FILE *o)
     for (unsigned i = 0; i < SIOT_RT_NQ; i++) {
         unsigned k = SIOT_RT_ORDER[i];
         const siot_hist *h = &t->rtsum[k];
-        const siot_rtrow *lo, *hi;
+        siot_rtx lo, hi;
         if (!h->max || !siot_rts_extremes(t, k, 0, &lo, 1) || !siot_rts_extremes(t, k, 1, &hi, 1))
             continue;
         siot_fmt_ns(a, sizeof a, h->mean);
         siot_fmt_ns(b, sizeof b, siot_hist_stddev(h));
-        siot_fmt_ns(c, sizeof c, (double)siot_rt_value(lo, k));
-        siot_fmt_ns(d, sizeof d, (double)siot_rt_value(hi, k));
-        fprintf(o, "  %-28s %10s %12s %12s (%d) %12s (%d)\n", siot_rank_time_title(k), a, b, c, lo->rank, d, hi->rank);
+        siot_fmt_ns(c, sizeof c, (double)lo.v);
+        siot_fmt_ns(d, sizeof d, (double)hi.v);
+        fprintf(o, "  %-28s %10s %12s %12s (%d) %12s (%d)\n", siot_rank_time_title(k), a, b, c, lo.rank, d, hi.rank);
     }
     fprintf(o, "\nSlowest and fastest ranks (%u of each, exact)\n", siot_rank_extremes_kept(t));
     for (unsigned i = 0; i < SIOT_RT_NQ; i++) {
@@ -74,12 +74,12 @@ void siot_rank_times_text(const siot_trace *t, FILE *o)
 /* "slowest":[{"rank":r,"s":v},...] */
 static void json_extremes(const siot_trace *t, unsigned key, int slowest, FILE *o)
 {
-    const siot_rtrow *ex[64];
+    siot_rtx ex[64];
     unsigned keep = siot_rank_extremes_kept(t);
     uint32_t n = siot_rts_extremes(t, key, slowest, ex, keep < 64 ? keep : 64);
     fprintf(o, ",\"%s\":[", slowest ? "slowest" : "fastest");
     for (uint32_t i = 0; i < n; i++)
-        fprintf(o, "%s{\"rank\":%d,\"s\":%.9g}", i ? "," : "", ex[i]->rank, (double)siot_rt_value(ex[i], key) * 1e-9);
+        fprintf(o, "%s{\"rank\":%d,\"s\":%.9g}", i ? "," : "", ex[i].rank, (double)ex[i].v * 1e-9);
     fprintf(o, "]");
 }
 
@@ -124,13 +124,13 @@ void siot_rank_times_json(const siot_trace *t, FILE *o)
 
 static void csv_extremes(const siot_trace *t, unsigned key, int slowest, FILE *o)
 {
-    const siot_rtrow *ex[64];
+    siot_rtx ex[64];
     unsigned keep = siot_rank_extremes_kept(t);
     uint32_t n = siot_rts_extremes(t, key, slowest, ex, keep < 64 ? keep : 64);
     const char *w = slowest ? "slowest" : "fastest", *q = siot_rank_time_name(key);
     for (uint32_t i = 0; i < n; i++)
         fprintf(o, "rank_times,%s,%s%u_s,%.9g,\nrank_times,%s,%s%u_rank,%d,\n", q, w, i + 1,
-                (double)siot_rt_value(ex[i], key) * 1e-9, q, w, i + 1, ex[i]->rank);
+                (double)ex[i].v * 1e-9, q, w, i + 1, ex[i].rank);
 }
 
 void siot_rank_times_csv(const siot_trace *t, FILE *o)

@@ -1,6 +1,6 @@
 /* rankstats: the ranks' own times as siot stats shows them, from either
  * form a trace keeps (core/ranksum.h): every rank's row, or a summary of
- * all ranks with the rows of the fastest and slowest of each quantity.
+ * all ranks with the (rank, value) of the fastest and slowest of each quantity.
  * The text says which form it read; the JSON's "rank_times" and the CSV's
  * "rank_times" rows give the same summary in both forms (min, max, mean,
  * standard deviation, the extremes with their ranks, the log2 histogram).

@@ -927,10 +927,7 @@ static void time_shares(FILE *o, const report *r)
 {
     const siot_trace *t = r->t;
     double v[SIOT_RT_N + 1], sum[SIOT_RT_N + 1] = {0}, lt[SIOT_NLAYERS] = {0};
-    char form[96], head[128] = "";
-    if (t->rtsum) /* every rank's row is among the extremes kept */
-        snprintf(head, sizeof head, " (%s)", siot_rank_times_form(t, form, sizeof form));
-    shares_head(o, head);
+    shares_head(o, ""); /* every rank's row */
     char label[32];
     for (uint32_t k = 0; k < t->nranks; k++) {
         for (unsigned c = 0; c <= SIOT_RT_N; c++)
@@ -951,22 +948,15 @@ static void time_shares(FILE *o, const report *r)
     layer_shares(o, span, lt);
 }
 
-/* A summary (core/ranksum.h): the rows kept, of the ranks fastest or
- * slowest in some quantity, the mean of all ranks, and the slowest ranks
- * named, exactly. */
+/* A summary (core/ranksum.h): the mean of all ranks (no rank's row is
+ * kept), and the slowest ranks named, exactly (slowest_rank). */
 static void summary_shares(FILE *o, const report *r)
 {
     const siot_trace *t = r->t;
     double v[SIOT_RT_NQ], lt[SIOT_NLAYERS];
-    char form[96], head[128], label[32];
+    char form[96], head[128];
     snprintf(head, sizeof head, " (%s)", siot_rank_times_form(t, form, sizeof form));
     shares_head(o, head);
-    for (uint32_t i = 0; i < t->nrt; i++) {
-        for (unsigned c = 0; c < SIOT_RT_NQ; c++)
-            v[c] = (double)siot_rt_value(&t->rt[i], c);
-        snprintf(label, sizeof label, "%d", t->rt[i].rank);
-        share_row(o, label, v);
-    }
     for (unsigned c = 0; c < SIOT_RT_NQ; c++)
         v[c] = t->rtsum[c].mean;
     share_row(o, "mean of all ranks", v);
@@ -978,16 +968,16 @@ static void summary_shares(FILE *o, const report *r)
 /* Who the others wait for, exactly in either form. */
 static void slowest_rank(FILE *o, const siot_trace *t)
 {
-    const siot_rtrow *slow, *wait;
+    siot_rtx slow, wait;
     char a[48], b[48], form[96];
     if (!siot_rts_extremes(t, SIOT_RT_compute, 1, &slow, 1) || !siot_rts_extremes(t, SIOT_RT_mpi, 1, &wait, 1))
         return;
     fprintf(o, "<p class=\"slowest\">Slowest rank: <b>rank %d</b> computes the most (%s); rank %d waits the most "
                "in MPI (%s); from %s",
-            slow->rank, fmt_time(a, sizeof a, (double)siot_rt_value(slow, SIOT_RT_compute)), wait->rank,
-            fmt_time(b, sizeof b, (double)wait->v[SIOT_RT_mpi]), siot_rank_times_form(t, form, sizeof form));
+            slow.rank, fmt_time(a, sizeof a, (double)slow.v), wait.rank,
+            fmt_time(b, sizeof b, (double)wait.v), siot_rank_times_form(t, form, sizeof form));
     if (t->rtsum)
-        fprintf(o, " (the rows kept: the %u fastest and slowest ranks of each quantity)", siot_rank_extremes_kept(t));
+        fprintf(o, " (the %u fastest and slowest ranks of each quantity kept)", siot_rank_extremes_kept(t));
     fprintf(o, ".</p>\n");
 }
 

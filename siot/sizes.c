@@ -207,7 +207,7 @@ int siot_dump_sizes(const siot_trace *t, const char *path, uint64_t file_bytes, 
                 t->unpacked_bytes, 100.0 * (double)file_bytes / (double)t->unpacked_bytes);
     char form[80];
     if (t->rtsum)
-        snprintf(form, sizeof form, "%u rows, summary of %" PRIu64 " ranks", t->nrt, siot_rts_nranks(t));
+        snprintf(form, sizeof form, "%u extremes a side, summary of %" PRIu64 " ranks", t->rt_keep, siot_rts_nranks(t));
     else
         snprintf(form, sizeof form, "%u ranks", t->nrt);
     /* rank times: the rows (section 6) and the summary (7) */

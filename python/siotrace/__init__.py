@@ -125,9 +125,10 @@ class Trace:
     def rank_times(self):
         """The ranks' own times, or None when the trace has none: a dict
         with "form" ("rows": every rank's row, each rank's times also in
-        summary()["ranks"][r]["time_s"]; "summary": past 2K ranks, only the
-        K fastest and slowest ranks of each quantity are exact), "ranks"
-        (how many the times cover), "rows", "keep" (K) and "quantities":
+        summary()["ranks"][r]["time_s"]; "summary": past 2K ranks, no rows,
+        only the K fastest and slowest ranks of each quantity with their
+        exact values), "ranks" (how many the times cover), "rows" (0 in a
+        summary), "keep" (K) and "quantities":
         per quantity (span, compute, io, mpi, ...) min_s, max_s, mean_s,
         stddev_s, "slowest" and "fastest" ([{"rank", "s"}], most extreme
         first) and "hist" ([[bin_low_ns, ranks]], log2 bins)."""

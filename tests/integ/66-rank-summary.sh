@@ -3,13 +3,13 @@
 # The summary of the ranks' own times (core/ranksum.h, issue 41): at 12
 # ranks of tests/progs/imbalance.c (rank r computes r x STEP_MS ms before
 # each of ITERS MPI_Allreduce calls, so it waits about (P-1-r) x STEP_MS ms
-# in each), SIOT_RANK_TIMES=3 keeps a summary of the 12 ranks and the rows
-# of the 3 fastest and 3 slowest ranks of each quantity: siot stats (text,
+# in each), SIOT_RANK_TIMES=3 keeps a summary of the 12 ranks and the
+# (rank, value) of the 3 fastest and 3 slowest of each quantity: siot stats (text,
 # --json, --csv), siot findings, the report, siot dump and the Python reader
 # say which form the trace holds and name the slowest and the most waiting
 # ranks with times bounded by the source's sleeps (tests/py/check_rank_summary.py);
-# SIOT_RANK_TIMES=all keeps every rank's row; SIOT_RANK_TIMES=1 keeps fewer
-# rows than ranks, and the report and findings still name the slowest rank;
+# SIOT_RANK_TIMES=all keeps every rank's row; with SIOT_RANK_TIMES=1 the
+# report and findings still name the slowest rank;
 # a bad value is refused in one line.
 . "$(dirname "$0")/../lib.sh"
 build_traced imbalance

@@ -85,14 +85,14 @@ static void check_quantity(const siot_trace *t, const siot_hist *h, siot_rtrow *
         total += siot_hist_bin_count(h, b);
     }
     CHECK(total == n);
-    const siot_rtrow *ex[64];
+    siot_rtx ex[64];
     uint32_t want = keep < n ? keep : n;
     CHECK(siot_rts_extremes(t, k, 0, ex, keep) == want);
     for (uint32_t i = 0; i < want; i++)
-        CHECK(ex[i]->rank == rows[i].rank && siot_rt_value(ex[i], k) == siot_rt_value(&rows[i], k));
+        CHECK(ex[i].rank == rows[i].rank && ex[i].v == siot_rt_value(&rows[i], k));
     CHECK(siot_rts_extremes(t, k, 1, ex, keep) == want);
     for (uint32_t i = 0; i < want; i++)
-        CHECK(ex[i]->rank == rows[n - 1 - i].rank && siot_rt_value(ex[i], k) == siot_rt_value(&rows[n - 1 - i], k));
+        CHECK(ex[i].rank == rows[n - 1 - i].rank && ex[i].v == siot_rt_value(&rows[n - 1 - i], k));
 }
 
 static void check_job(uint32_t n, uint32_t keep)
@@ -109,7 +109,7 @@ static void check_job(uint32_t n, uint32_t keep)
         fill_row(&rows[r], (int32_t)r);
     merge_job(t, rows, n, keep);
     CHECK(siot_rts_nranks(&t[0]) == n);
-    CHECK(n > 2 * keep ? t[0].rtsum != NULL && t[0].nrt <= 2 * keep * SIOT_RT_NQ : t[0].rtsum == NULL && t[0].nrt == n);
+    CHECK(n > 2 * keep ? t[0].rtsum != NULL && t[0].nrt == 0 : t[0].rtsum == NULL && t[0].nrt == n);
     siot_hist buf[SIOT_RT_NQ];
     const siot_hist *sum = siot_rts_get(&t[0], &t[0].arena, buf);
     CHECK(sum != NULL);
@@ -153,13 +153,15 @@ static void recraft(const siot_vbuf *f, siot_vbuf *out, int twice, void (*edit)(
     siot_vbuf_free(&sec);
 }
 
-/* RANKSUM = keep, n, nkeys, (key, hist)...: the first quantity listed twice. */
+/* RANKSUM = keep, n, the m = min(keep, n) lowest and highest ranks,
+ * nkeys, (key, hist, m fastest, m slowest)...: every quantity listed twice. */
 static void twice_a_key(siot_vbuf *sec)
 {
     siot_rd rd;
     siot_rd_init(&rd, sec->data, sec->len);
-    siot_rd_uvar(&rd);
-    siot_rd_uvar(&rd);
+    uint64_t keep = siot_rd_uvar(&rd), n = siot_rd_uvar(&rd);
+    for (uint64_t i = 0; i < 2 * (n < keep ? n : keep); i++)
+        siot_rd_uvar(&rd);
     size_t at = (size_t)(rd.p - sec->data);
     uint64_t nk = siot_rd_uvar(&rd);
     siot_vbuf body;
@@ -244,16 +246,19 @@ static void check_blocks(void)
     char err[256];
     CHECK(siot_trace_decode(f.data, f.len, &d, err, sizeof err) == 0);
     if (d.rtsum) {
-        CHECK(siot_rts_nranks(&d) == NA + NB && d.nrt == a[0].nrt + NB && d.rt_keep == K);
+        CHECK(siot_rts_nranks(&d) == NA + NB && d.nrt == 0 && d.rt_keep == K);
         siot_rtrow all[NA + NB];
         memcpy(all, rows, sizeof all);
         sort_key = SIOT_RT_mpi;
         qsort(all, NA + NB, sizeof *all, by_key);
         const siot_hist *h = &d.rtsum[SIOT_RT_mpi];
-        const siot_rtrow *ex;
+        siot_rtx ex[K];
         /* the file form keeps times to 0.1% */
         CHECK(fabs((double)h->max - (double)all[NA + NB - 1].v[SIOT_RT_mpi]) <= 2e-3 * (double)h->max);
-        CHECK(siot_rts_extremes(&d, SIOT_RT_mpi, 1, &ex, 1) == 1 && ex->rank == all[NA + NB - 1].rank);
+        CHECK(siot_rts_extremes(&d, SIOT_RT_mpi, 1, ex, K) == K);
+        CHECK(ex[0].v == h->max);
+        for (unsigned i = 0; i < K; i++) /* random values up to 1e8: no two of the slowest round alike */
+            CHECK(ex[i].rank == all[NA + NB - 1 - i].rank);
         siot_trace_free(&d);
     } else {
         CHECK(!"no summary read from the blocks");
@@ -279,7 +284,12 @@ static void check_file_forms(void)
         siot_vbuf_init(&f);
         CHECK((exact ? siot_trace_encode_exact(&t[0], &f) : siot_trace_encode(&t[0], &f)) == 0);
         CHECK(siot_trace_decode(f.data, f.len, &d, err, sizeof err) == 0);
-        CHECK(d.rtsum != NULL && d.rt_keep == K && d.nrt == t[0].nrt && siot_rts_nranks(&d) == N);
+        CHECK(d.rtsum != NULL && d.rt_keep == K && d.nrt == 0 && siot_rts_nranks(&d) == N);
+        for (unsigned l = 0; d.rtsum && l < SIOT_RTS_NLISTS; l++) {
+            CHECK(d.nrtx[l] == t[0].nrtx[l]);
+            for (uint32_t j = 0; exact && j < d.nrtx[l] && j < t[0].nrtx[l]; j++)
+                CHECK(d.rtx[l][j].rank == t[0].rtx[l][j].rank && d.rtx[l][j].v == t[0].rtx[l][j].v);
+        }
         for (unsigned k = 0; d.rtsum && k < SIOT_RT_NQ; k++) {
             const siot_hist *a = &t[0].rtsum[k], *b = &d.rtsum[k];
             double tol = exact ? 0 : 0.002;
@@ -292,19 +302,57 @@ static void check_file_forms(void)
         siot_vbuf_free(&f);
     }
     check_refusals(&t[0]);
-    /* a row outside its summary, and a summary of more ranks than the job */
+    /* an extreme outside its summary, and a summary of more ranks than the job */
     siot_vbuf f;
     siot_vbuf_init(&f);
-    t[0].rt[0].v[SIOT_RT_mpi] = t[0].rtsum[SIOT_RT_mpi].max + 1;
+    siot_rtx *top = &t[0].rtx[2 * SIOT_RT_mpi + 1][K - 1], was = *top;
+    top->v = t[0].rtsum[SIOT_RT_mpi].max + 1;
     CHECK(siot_trace_encode_exact(&t[0], &f) == 0);
     CHECK(siot_trace_decode(f.data, f.len, &d, err, sizeof err) == -1 && strstr(err, "outside its summary"));
     f.len = 0;
-    t[0].rt[0].v[SIOT_RT_mpi] = t[0].rtsum[SIOT_RT_mpi].min;
+    *top = was;
     t[0].nranks = N - 1;
     CHECK(siot_trace_encode_exact(&t[0], &f) == 0);
     CHECK(siot_trace_decode(f.data, f.len, &d, err, sizeof err) == -1 && err[0]);
     siot_vbuf_free(&f);
     siot_trace_free(&t[0]);
+}
+
+/* The rank-time sections' bytes of n ranks summarised with K = 8, in the
+ * file form: bounded by the quantities and K, not the ranks (only the rank
+ * gaps' varints grow, with the log of the spacing). */
+static uint64_t summary_bytes(uint32_t n)
+{
+    siot_trace t;
+    siot_trace_init(&t);
+    t.nranks = n;
+    siot_rts acc = {.sum = siot_arena_alloc(&t.arena, SIOT_RT_NQ * sizeof *acc.sum)};
+    siot_rtrow *rows = malloc((size_t)n * sizeof *rows);
+    CHECK(rows && acc.sum);
+    uint64_t sz[SIOT_NSECTION_SIZES] = {0};
+    if (rows && acc.sum) {
+        for (uint32_t r = 0; r < n; r++)
+            fill_row(&rows[r], (int32_t)r);
+        CHECK(siot_rts_add_rows(&t.arena, &acc, rows, n, SIOT_RT_KEEP_DEFAULT) == 0);
+        siot_rts_set(&t, &acc, SIOT_RT_KEEP_DEFAULT);
+        CHECK(siot_section_sizes(&t, sz) == 0);
+    }
+    free(rows);
+    siot_trace_free(&t);
+    return sz[4];
+}
+
+static void check_sizes(void)
+{
+    static const uint32_t ns[] = {64, 128, 256, 1024, 4096, 65536};
+    uint64_t b[6];
+    for (unsigned i = 0; i < 6; i++) {
+        b[i] = summary_bytes(ns[i]);
+        printf("  rank times of %u ranks (K=8): %llu bytes\n", ns[i], (unsigned long long)b[i]);
+    }
+    /* a rank gap takes 1 byte below 128, 2 below 16384, 3 below 2^21:
+     * 2K extremes of 16 quantities and the ranks' own lists */
+    CHECK(b[2] <= b[0] + 2 * 8 * (SIOT_RT_NQ + 1) && b[5] <= b[0] + 2 * 2 * 8 * (SIOT_RT_NQ + 1));
 }
 
 int main(void)
@@ -318,5 +366,6 @@ int main(void)
         check_job(1 + rng() % 5000, 1 + rng() % 12);
     check_file_forms();
     check_blocks();
+    check_sizes();
     return unit_done("ranksum");
 }
