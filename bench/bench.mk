@@ -24,6 +24,8 @@ run: $(BB)/pwrite_loop $(BB)/pwrite_loop.plain $(BB)/lseek_loop $(BB)/hotpath $(
 	@echo
 	@MPI=$(MPI) bash bench/replay.sh
 	@echo
+	@MPI=$(MPI) bash bench/rank-times.sh
+	@echo
 	@MPI=$(MPI) bash bench/scale.sh
 	@echo
 	@MPI=$(MPI) bash bench/simmerge.sh

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "core/hist.h"
+#include "core/ranksum.h"
 #include "core/pack.h"
 #include "core/ranklist.h"
 #include "core/roles.h"
@@ -31,7 +32,7 @@ static const uint8_t MAGIC[8] = {0x89, 'S', 'I', 'O', 'T', '\r', '\n', 0x1a};
 
 int siot_format_verify_crc = 1;
 
-enum { SEC_HEADER = 1, SEC_FUNCS = 2, SEC_SITES = 3, SEC_NODES = 4, SEC_END = 5, SEC_RANKTIMES = 6 };
+enum { SEC_HEADER = 1, SEC_FUNCS = 2, SEC_SITES = 3, SEC_NODES = 4, SEC_END = 5, SEC_RANKTIMES = 6, SEC_RANKSUM = 7 };
 
 void siot_trace_init(siot_trace *t)
 {
@@ -1012,6 +1013,87 @@ static void ranktimes_section(const siot_trace *t, int exact, siot_vbuf *s, siot
     end_section(out, SEC_RANKTIMES, s);
 }
 
+/* Extremes in the order of their quantity: by value, then rank. */
+static int rtx_cmp(const void *a, const void *b)
+{
+    const siot_rtx *x = a, *y = b;
+    if (x->v != y->v)
+        return x->v < y->v ? -1 : 1;
+    return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+static int rtx_rank_cmp(const void *a, const void *b)
+{
+    const siot_rtx *x = a, *y = b;
+    return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+/* A list of extremes in rank order: the ranks as gaps, then (with_values)
+ * their values as RANKTIMES writes times. */
+static void put_rtx_list(siot_vbuf *s, const siot_rtx *x, uint32_t m, int with_values, int exact)
+{
+    siot_rtx *r = siot_malloc((size_t)m * sizeof *r + 1);
+    if (!r) {
+        s->oom = 1;
+        return;
+    }
+    memcpy(r, x, (size_t)m * sizeof *r);
+    qsort(r, m, sizeof *r, rtx_rank_cmp);
+    int64_t prev = -1;
+    for (uint32_t j = 0; j < m; j++, prev = r[j - 1].rank)
+        siot_vbuf_uvar(s, (uint64_t)(r[j].rank - prev - 1));
+    for (uint32_t j = 0; with_values && j < m; j++) {
+        if (exact) {
+            siot_vbuf_uvar(s, r[j].v);
+        } else {
+            uint16_t c = time16(r[j].v);
+            siot_vbuf_u8(s, (uint8_t)(c & 0xff));
+            siot_vbuf_u8(s, (uint8_t)(c >> 8));
+        }
+    }
+    siot_free(r);
+}
+
+/* Minor 7: the summary of the ranks' times (core/ranksum.h), when the job
+ * kept one: its K, its rank count, the K lowest and highest ranks, then each
+ * quantity that is not zero on every rank, by name, as a histogram and its
+ * K fastest and K slowest (rank, value). A quantity not listed is 0 on
+ * every rank: its extremes are the lowest and highest ranks. */
+static void ranksum_section(const siot_trace *t, int exact, siot_vbuf *s, siot_vbuf *out)
+{
+    s->len = 0;
+    uint64_t nused = 0;
+    for (unsigned k = 0; k < SIOT_RT_NQ; k++)
+        nused += t->rtsum[k].max != 0;
+    siot_vbuf_uvar(s, t->rt_keep);
+    siot_vbuf_uvar(s, t->rtsum[0].count);
+    for (unsigned l = 2 * SIOT_RT_NQ; l < SIOT_RTS_NLISTS; l++)
+        put_rtx_list(s, t->rtx[l], t->nrtx[l], 0, exact);
+    siot_vbuf_uvar(s, nused);
+    for (unsigned k = 0; k < SIOT_RT_NQ; k++) {
+        if (!t->rtsum[k].max)
+            continue;
+        put_cstr(s, siot_rts_name(k));
+        uint8_t *d = siot_vbuf_reserve(s, HIST_HEAD_MAX) ? put_hist(s, s->data + s->len, &t->rtsum[k], exact, 0) : NULL;
+        if (d)
+            s->len = (size_t)(d - s->data);
+        put_rtx_list(s, t->rtx[2 * k], t->nrtx[2 * k], 1, exact);
+        put_rtx_list(s, t->rtx[2 * k + 1], t->nrtx[2 * k + 1], 1, exact);
+    }
+    end_section(out, SEC_RANKSUM, s);
+}
+
+/* The rank-time sections: rows, and the summary when there is one; how
+ * many sections that is. */
+static unsigned rank_sections(const siot_trace *t, int exact, siot_vbuf *s, siot_vbuf *out)
+{
+    ranktimes_section(t, exact, s, out);
+    if (!t->rtsum)
+        return 1;
+    ranksum_section(t, exact, s, out);
+    return 2;
+}
+
 /* fmap ids are the compact ids + 1 (0: unused). The section is written in
  * place in out, not in s and copied (it is most of a trace): its length's
  * varint is given the bytes that a guess of the length takes, and the
@@ -1067,11 +1149,13 @@ int siot_block_tables(const siot_trace *t, const siot_fmap *m, siot_vbuf *out)
     siot_vbuf_init(&s);
     funcs_section(t->funcs, m, &s, out);
     sites_section(t, &s, out);
-    ranktimes_section(t, 0, &s, out);
+    rank_sections(t, 0, &s, out); /* a block of merged ranks can hold a summary */
     int oom = s.oom || out->oom;
     siot_vbuf_free(&s);
     return oom ? -1 : 0;
 }
+
+unsigned siot_block_table_sections(const siot_trace *t) { return SIOT_BLOCK_TABLE_SECTIONS + (t->rtsum != NULL); }
 
 int siot_file_start(const siot_trace *t, siot_vbuf *out)
 {
@@ -1123,9 +1207,9 @@ static int encode(const siot_trace *t, siot_vbuf *out, int exact)
     siot_free(used);
     funcs_section(t->funcs, &m, &s, out);
     sites_section(t, &s, out);
-    ranktimes_section(t, exact, &s, out);
+    unsigned nsec = 4 + rank_sections(t, exact, &s, out);
     nodes_section(t->top, t->ntop, &m, t->nranks, exact, out);
-    end_marker(5, &s, out);
+    end_marker(nsec, &s, out);
     int oom = s.oom || out->oom;
     siot_fmap_free(&m);
     siot_vbuf_free(&s);
@@ -1217,11 +1301,11 @@ int siot_section_sizes(const siot_trace *t, uint64_t out[SIOT_NSECTION_SIZES])
     out[2] = o.len - at, at = o.len;
     sites_section(t, &s, &o);
     out[3] = o.len - at, at = o.len;
-    ranktimes_section(t, 0, &s, &o);
+    unsigned nsec = 4 + rank_sections(t, 0, &s, &o);
     out[4] = o.len - at, at = o.len;
     nodes_section(t->top, t->ntop, &m, t->nranks, 0, &o);
     out[5] = o.len - at, at = o.len;
-    end_marker(5, &s, &o);
+    end_marker(nsec, &s, &o);
     out[6] = o.len - at;
     rc = rc || s.oom || o.oom ? -1 : 0;
     siot_fmap_free(&m);
@@ -2124,6 +2208,105 @@ static int dec_ranktimes(dec *d)
     return d->rd.err ? -1 : 0;
 }
 
+/* m extremes in rank order (gaps), then with_values their values; into
+ * *out sorted by value, then rank. */
+static int dec_rtx_list(dec *d, uint32_t m, int with_values, siot_rtx **out)
+{
+    siot_rtx *x = dalloc(d, (size_t)m * sizeof *x + 1);
+    if (!x)
+        return -1;
+    int64_t prev = -1;
+    for (uint32_t j = 0; j < m && !d->rd.err; j++) {
+        uint64_t gap = siot_rd_uvar_max(&d->rd, d->t->nranks, "rank-time extreme of a rank the job does not have");
+        if (!d->rd.err && (uint64_t)prev + 1 + gap >= d->t->nranks)
+            return dfail(d, "rank-time extreme of a rank the job does not have");
+        x[j].rank = (int32_t)(prev + 1 + (int64_t)gap);
+        prev = x[j].rank;
+    }
+    for (uint32_t j = 0; with_values && j < m && !d->rd.err; j++)
+        x[j].v = dec_rt_time(d);
+    if (d->rd.err)
+        return -1;
+    qsort(x, m, sizeof *x, rtx_cmp);
+    *out = x;
+    return 0;
+}
+
+/* A quantity's summary (minor 7): a histogram of one value per rank and
+ * its m fastest and slowest ranks. */
+static int dec_sum_key(dec *d, siot_rts *y, uint8_t *seen, uint64_t n, uint32_t m)
+{
+    uint64_t len = siot_rd_uvar_max(&d->rd, 256, "quantity name too long");
+    if (!d->rd.err && len > siot_rd_left(&d->rd))
+        return dfail(d, "quantity name runs past the section");
+    if (d->rd.err)
+        return -1;
+    int k = siot_rts_from_name((const char *)d->rd.p, len);
+    d->rd.p += len;
+    siot_hist h;
+    siot_rtx *lo, *hi;
+    if (dec_hist(d, &h) || dec_rtx_list(d, m, 1, &lo) || dec_rtx_list(d, m, 1, &hi))
+        return -1;
+    if (h.count != n)
+        return dfail(d, "a rank-time summary of another rank count");
+    if (k < 0) /* from a newer version, skipped */
+        return 0;
+    if (seen[k]++)
+        return dfail(d, "a quantity summarised twice");
+    y->sum[k] = h;
+    y->x[2 * k] = lo, y->x[2 * k + 1] = hi;
+    y->n[2 * k] = y->n[2 * k + 1] = m;
+    return 0;
+}
+
+/* A quantity 0 on every rank: a histogram of n zeros, its extremes the
+ * lowest and highest ranks. */
+static int zero_quantity(dec *d, siot_rts *y, unsigned k, uint64_t n)
+{
+    y->sum[k] = (siot_hist){.count = n, .max_rank = -1, .bins = dalloc(d, SIOT_HBINS * sizeof(uint32_t))};
+    if (!y->sum[k].bins)
+        return -1;
+    y->sum[k].bins[0] = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+    for (unsigned s = 0; s < 2; s++) {
+        y->x[2 * k + s] = y->x[2 * SIOT_RT_NQ + s];
+        y->n[2 * k + s] = y->n[2 * SIOT_RT_NQ + s];
+    }
+    return 0;
+}
+
+/* The summary of a block's ranks' times, into *y; quantities not listed
+ * are 0 on every rank. */
+static int dec_ranksum(dec *d, siot_rts *y, uint32_t *keep_out)
+{
+    siot_trace *t = d->t;
+    uint64_t keep = siot_rd_uvar_max(&d->rd, SIOT_RT_KEEP_MAX, "rank-time extremes out of range");
+    uint64_t n = siot_rd_uvar_max(&d->rd, t->nranks, "rank-time summary of more ranks than the job has");
+    if (d->rd.err)
+        return -1;
+    if (n == 0 || keep == 0)
+        return dfail(d, "an empty rank-time summary");
+    uint32_t m = (uint32_t)(n < keep ? n : keep);
+    y->sum = dalloc(d, SIOT_RT_NQ * sizeof *y->sum);
+    uint8_t seen[SIOT_RT_NQ] = {0};
+    if (!y->sum)
+        return -1;
+    for (unsigned s = 0; s < 2; s++)
+        if (dec_rtx_list(d, m, 0, &y->x[2 * SIOT_RT_NQ + s]))
+            return -1;
+    y->n[2 * SIOT_RT_NQ] = y->n[2 * SIOT_RT_NQ + 1] = m;
+    uint64_t nk = siot_rd_uvar_max(&d->rd, 64, "too many per-rank quantities");
+    for (uint64_t i = 0; i < nk && !d->rd.err; i++)
+        if (dec_sum_key(d, y, seen, n, m))
+            return -1;
+    if (d->rd.err)
+        return -1;
+    for (unsigned k = 0; k < SIOT_RT_NQ; k++)
+        if (!seen[k] && zero_quantity(d, y, k, n))
+            return -1;
+    *keep_out = (uint32_t)keep;
+    return 0;
+}
+
 static int rt_cmp(const void *a, const void *b)
 {
     const siot_rtrow *x = a, *y = b;
@@ -2148,6 +2331,12 @@ typedef struct file_dec {
     siot_trace blk; /* a block after the first, until it is joined to t */
     int blk_live;
     siot_trace *cur; /* the trace the current block decodes into */
+    /* Rank times of blocks of merged ranks (core/ranksum.h): the blocks'
+     * summaries merged, and the rows of blocks without one summarised
+     * too once some block has one. */
+    siot_rts sum;
+    uint32_t blk_rows_from, sum_keep;
+    int blk_has_sum;
     uint64_t again_left; /* dec.again */
     enum { WANT_HEADER, WANT_FUNCS, WANT_SITES, WANT_NODES, IN_NODES } state;
     unsigned nsec, nblocks;
@@ -2219,6 +2408,46 @@ static int next_section(file_dec *fd, uint8_t *tag, const uint8_t **payload, uin
     return 0;
 }
 
+/* A block's summary, merged into those of the blocks before (their K
+ * the least of the blocks', for which every list is exact). */
+static int block_ranksum(file_dec *fd, dec *sub)
+{
+    siot_rts y = {0};
+    uint32_t keep;
+    if (fd->blk_has_sum++)
+        return dfail(sub, "two rank-time summaries in a block");
+    if (dec_ranksum(sub, &y, &keep))
+        return -1;
+    if (!fd->sum.sum) {
+        fd->sum = y;
+        fd->sum_keep = keep;
+        return 0;
+    }
+    fd->sum_keep = keep < fd->sum_keep ? keep : fd->sum_keep;
+    if (siot_rts_merge(&fd->t->arena, &fd->sum, &y, fd->sum_keep) != 0)
+        return dfail(sub, "out of memory");
+    return 0;
+}
+
+/* The end of a block's rank times: a block with a summary has no rows; at
+ * the end, when some block had a summary, the rows of the others join it. */
+static int close_rank_block(file_dec *fd, int last)
+{
+    siot_trace *t = fd->t;
+    if (fd->blk_has_sum && t->nrt > fd->blk_rows_from)
+        return fd_fail(fd, "trace is corrupt (rank-time rows beside a summary)");
+    fd->blk_has_sum = 0;
+    fd->blk_rows_from = t->nrt;
+    if (!last || !fd->sum.sum) /* no block has a summary: rows only, as before minor 7 */
+        return 0;
+    if (siot_rt_settle(t) != 0)
+        return fd_fail(fd, "trace is corrupt (a rank has two rows of rank times)");
+    if (siot_rts_add_rows(&t->arena, &fd->sum, t->rt, t->nrt, fd->sum_keep) != 0)
+        return fd_fail(fd, "out of memory");
+    siot_rts_set(t, &fd->sum, fd->sum_keep);
+    return 0;
+}
+
 /* Block boundaries: the block that ends is joined to the trace (tables
  * united), a FUNCS section after the first starts a new one. */
 static int block_boundary(file_dec *fd, uint8_t tag)
@@ -2232,6 +2461,9 @@ static int block_boundary(file_dec *fd, uint8_t tag)
             return fd_fail(fd, rc == SIOT_E_CONFLICT ? "trace is corrupt (blocks describe a function differently)"
                                                      : "out of memory");
     }
+    if ((tag == SEC_FUNCS && fd->nblocks > 0) || tag == SEC_END)
+        if (close_rank_block(fd, tag == SEC_END) != 0)
+            return -1;
     if (tag == SEC_FUNCS && fd->nblocks++ > 0) {
         if (fd->nblocks > SIOT_MAX_RANKS + 1u)
             return fd_fail(fd, "trace is corrupt (too many blocks)");
@@ -2279,6 +2511,10 @@ static int dec_section(file_dec *fd, uint8_t tag, const uint8_t *payload, uint64
         sub.t = fd->t;
         rc = fd->state == WANT_HEADER ? dfail(&sub, "rank times before the header") : dec_ranktimes(&sub);
         break;
+    case SEC_RANKSUM:
+        sub.t = fd->t;
+        rc = fd->state == WANT_HEADER ? dfail(&sub, "rank times before the header") : block_ranksum(fd, &sub);
+        break;
     default:
         break; /* unknown optional section from a newer minor version */
     }
@@ -2286,7 +2522,7 @@ static int dec_section(file_dec *fd, uint8_t tag, const uint8_t *payload, uint64
         snprintf(fd->whybuf, sizeof fd->whybuf, "trace is corrupt (%s)", sub.rd.err ? sub.rd.err : "bad section");
         return fd_fail(fd, fd->whybuf);
     }
-    if (siot_rd_left(&sub.rd) != 0 && tag <= SEC_RANKTIMES)
+    if (siot_rd_left(&sub.rd) != 0 && tag <= SEC_RANKSUM)
         return fd_fail(fd, "trace is corrupt (unexpected bytes at the end of a section)");
     return 0;
 }
@@ -2320,6 +2556,8 @@ static int decode_file(const void *p, size_t n, siot_trace *t, char *err, size_t
         rc = fd_fail(&fd, "trace is corrupt (data after the end marker)");
     if (rc == 0 && siot_rt_settle(t) != 0)
         rc = fd_fail(&fd, "trace is corrupt (a rank has two rows of rank times)");
+    if (rc == 0 && siot_rts_check(t))
+        rc = fd_fail(&fd, siot_rts_check(t));
     if (rc == 0) {
         siot_trace_index(t);
         return 0;
@@ -2469,24 +2707,7 @@ static void remap_sites(siot_node *n, uint32_t add)
         remap_sites(n->u.loop.body[i], add);
 }
 
-int siot_rt_union(siot_trace *dst, const siot_trace *src)
-{
-    if (!src->nrt)
-        return 0;
-    siot_rtrow *rows = siot_arena_alloc(&dst->arena, ((size_t)dst->nrt + src->nrt) * sizeof *rows);
-    if (!rows)
-        return -1;
-    copy_n(rows, dst->rt, dst->nrt * sizeof *rows);
-    copy_n(rows + dst->nrt, src->rt, src->nrt * sizeof *rows);
-    uint32_t n = dst->nrt + src->nrt, kept = 0;
-    qsort(rows, n, sizeof *rows, rt_cmp);
-    for (uint32_t i = 0; i < n; i++) /* a rank on both sides (no merge makes one): the first row */
-        if (!kept || rows[kept - 1].rank != rows[i].rank)
-            rows[kept++] = rows[i];
-    dst->rt = rows;
-    dst->nrt = kept;
-    return 0;
-}
+int siot_rt_union(siot_trace *dst, const siot_trace *src) { return siot_rts_union(dst, src); }
 
 int siot_trace_append(siot_trace *dst, siot_trace *src)
 {

@@ -27,7 +27,7 @@
 #include "core/model.h"
 
 #define SIOT_FORMAT_MAJOR 1
-#define SIOT_FORMAT_MINOR 6
+#define SIOT_FORMAT_MINOR 7
 #define SIOT_MAX_RANKS (1u << 24)
 #define SIOT_MAX_FUNCS 65536u
 #define SIOT_MAX_SITE_DEPTH 256u
@@ -84,6 +84,8 @@ int siot_file_start(const siot_trace *t, siot_vbuf *out);
 int siot_nodes_section(siot_node *const *nodes, uint32_t n, siot_fmap *m, siot_vbuf *out);
 /* A block's tables: FUNCS, SITES and RANKTIMES (SIOT_BLOCK_TABLE_SECTIONS). */
 #define SIOT_BLOCK_TABLE_SECTIONS 3
+/* ... and RANKSUM when the block's ranks are summarised: how many. */
+unsigned siot_block_table_sections(const siot_trace *t);
 int siot_block_tables(const siot_trace *t, const siot_fmap *m, siot_vbuf *out);
 int siot_file_end(uint32_t nsec, siot_vbuf *out);
 
@@ -112,8 +114,10 @@ int siot_trace_load(const char *path, siot_trace *t, char *err, size_t errlen);
  * The rank lists are kept as they are. Returns 0, -1 when out of memory, or
  * SIOT_E_CONFLICT when the two traces describe one function differently. */
 int siot_trace_append(siot_trace *dst, siot_trace *src);
-/* dst's per-rank time rows united with src's (kept sorted; a rank on both
- * sides keeps dst's row); -1 without memory, dst unchanged. */
+/* dst's per-rank times united with src's (rows kept sorted; a rank on both
+ * sides keeps dst's row; past 2·rt_keep ranks a summary without rows,
+ * core/ranksum.h);
+ * -1 without memory, dst unchanged. */
 int siot_rt_union(siot_trace *dst, const siot_trace *src);
 /* Sorts t's rows by rank; -1 when a rank has two. */
 int siot_rt_settle(siot_trace *t);

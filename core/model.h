@@ -278,6 +278,15 @@ typedef struct siot_trace {
     uint32_t max_depth; /* deepest loop nesting */
     uint32_t nrt;       /* per-rank time totals (core/ranktimes.h), sorted by rank, */
     siot_rtrow *rt;     /* each rank at most once; none in traces of older versions */
+    /* NULL: rt holds every rank's row. Else SIOT_RT_NQ summaries over ranks
+     * (core/ranksum.h), no rows, and per quantity the (rank, value) of its
+     * rt_keep fastest and slowest ranks in rtx (SIOT_RTS_NLISTS lists, each
+     * sorted by value then rank). rt_keep: the K a merge cuts to, 0 for
+     * every rank (SIOT_RANK_TIMES=all). */
+    siot_hist *rtsum;
+    uint32_t rt_keep;
+    uint32_t nrtx[SIOT_RTS_NLISTS];
+    siot_rtx *rtx[SIOT_RTS_NLISTS];
     uint64_t unpacked_bytes; /* read from a packed file (core/pack.h): its size unpacked; else 0 */
 } siot_trace;
 

@@ -7,8 +7,9 @@
  * itself, MPI by kind), and the trace file keeps one row per rank
  * (docs/format.md, section RANKTIMES).
  *
- * This is the one part of a trace whose size grows with the number of
- * ranks: 2 bytes per quantity in use per rank (about 20 bytes per rank).
+ * Rows grow with the number of ranks (2 bytes per quantity in use per
+ * rank, about 20 bytes per rank): past 2K ranks (SIOT_RANK_TIMES=K, 8 by
+ * default) the job keeps a summary instead (core/ranksum.h).
  *
  * Locks: none; a row is used by one thread at a time (the recorder's under
  * the recorder lock). Signals: siot_rt_add is async-signal-safe.
@@ -90,6 +91,31 @@ static inline void siot_rt_add(uint64_t *v, unsigned layer, uint32_t cls, int ou
         v[siot_rt_mpi_kind(cls)] += dur;
     }
 }
+
+/* The quantities of summaries and readers: the keys, then the computation
+ * (SIOT_RT_compute = SIOT_RT_N, derived: span less the outermost calls). */
+#define SIOT_RT_compute SIOT_RT_N
+#define SIOT_RT_NQ (SIOT_RT_N + 1)
+
+/* A row's value of quantity key (< SIOT_RT_NQ). */
+static inline uint64_t siot_rt_value(const siot_rtrow *row, unsigned key)
+{
+    if (key < SIOT_RT_N)
+        return row->v[key];
+    uint64_t calls = row->v[SIOT_RT_io] + row->v[SIOT_RT_mpi] + row->v[SIOT_RT_mpi_init];
+    return row->v[SIOT_RT_span] > calls ? row->v[SIOT_RT_span] - calls : 0;
+}
+
+/* One rank's value of one quantity: an entry of a summary's lists of the
+ * fastest and slowest ranks (core/ranksum.h). */
+typedef struct siot_rtx {
+    int32_t rank;
+    uint64_t v;
+} siot_rtx;
+
+/* A summary's lists: per quantity q < SIOT_RT_NQ, and q = SIOT_RT_NQ for
+ * the ranks themselves (value 0), list 2q the fastest, 2q+1 the slowest. */
+#define SIOT_RTS_NLISTS (2 * (SIOT_RT_NQ + 1))
 
 /* The row of rank in rows sorted by rank, or NULL. */
 const siot_rtrow *siot_rt_find(const siot_rtrow *rows, uint32_t n, int32_t rank);

@@ -16,6 +16,7 @@
 #include "core/names.h"
 #include "core/roles.h"
 #include "siot/files.h"
+#include "siot/rankstats.h"
 
 /* wait: the completion that reports an asynchronous request's bytes
  * (aio_return); MPI waits record none (their requests' calls do). */
@@ -463,6 +464,12 @@ int siot_dump_human(const siot_trace *t, const char *path, FILE *fp, int raw)
             t->flags & SIOT_TF_TRUNCATED ? ", TRUNCATED" : "");
     for (uint32_t i = 0; i < t->nkv; i++)
         fprintf(fp, "  note %s: %s\n", t->kv[i].key, t->kv[i].val);
+    char form[96];
+    if (t->rtsum)
+        fprintf(fp, "  rank times: %s (the %u fastest and slowest ranks of each quantity)\n",
+                siot_rank_times_form(t, form, sizeof form), t->rt_keep);
+    else if (t->nrt)
+        fprintf(fp, "  rank times: %s (%u rows)\n", siot_rank_times_form(t, form, sizeof form), t->nrt);
     fputc('\n', fp);
     hmap hm = {0};
     siot_vbuf_init(&hm.tmp);

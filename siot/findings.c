@@ -6,10 +6,14 @@
 #include <string.h>
 
 #include "core/expr.h"
+#include "core/hist.h"
+#include "core/ranksum.h"
 #include "core/roles.h"
 #include "replay/analyze.h"
 #include "replay/json.h"
+#include "siot/dump.h"
 #include "siot/files.h"
+#include "siot/rankstats.h"
 #include "siot/stats.h"
 
 enum {
@@ -23,6 +27,7 @@ enum {
     F_MANYFILES,
     F_RANDOM,
     F_READBACK,
+    F_WAIT,
     NFIND
 };
 
@@ -39,6 +44,7 @@ static const struct {
     [F_MANYFILES] = {"many-files-per-rank", "opens"},
     [F_RANDOM] = {"random-access", "calls that go backwards"},
     [F_READBACK] = {"read-after-write", "reads of data the rank wrote"},
+    [F_WAIT] = {"rank-wait", "time ranks wait in MPI for the slowest"},
 };
 
 #define BLOCK SIOT_FS_BLOCK
@@ -545,6 +551,55 @@ static int read_after_write(const finder *f, verdict *v)
     return 1;
 }
 
+/* rank-wait: the waits differ by a tenth of the mean run time (high from
+ * three tenths) and by 20 ms at least (more than a few time slices of a
+ * busy machine), and the slowest rank computes 1.5 times the mean or more:
+ * an imbalance of work, not of start-up. */
+#define WAIT_SHARE 0.1
+#define WAIT_HIGH 0.3
+#define WAIT_MIN_NS 20e6
+#define WAIT_COMPUTE 1.5
+
+/* Who waits (the ranks' own times, core/ranksum.h): the ranks waiting the
+ * most and the least in MPI, and the rank computing the most, which the
+ * others wait for; exact ranks and times in either form of the trace. */
+static int rank_wait(const finder *f, verdict *v)
+{
+    const siot_trace *t = f->t;
+    siot_arena a;
+    siot_arena_init(&a);
+    siot_hist buf[SIOT_RT_NQ];
+    const siot_hist *sum = siot_rts_get(t, &a, buf);
+    siot_rtx most, least, busy;
+    int found = sum && siot_rts_nranks(t) >= 2 && siot_rts_extremes(t, SIOT_RT_mpi, 1, &most, 1) &&
+                siot_rts_extremes(t, SIOT_RT_mpi, 0, &least, 1) && siot_rts_extremes(t, SIOT_RT_compute, 1, &busy, 1);
+    double gap = found ? (double)most.v - (double)least.v : 0;
+    double span = sum ? sum[SIOT_RT_span].mean : 0;
+    int fire = found && gap >= WAIT_MIN_NS && gap >= WAIT_SHARE * span &&
+               (double)busy.v >= WAIT_COMPUTE * sum[SIOT_RT_compute].mean;
+    if (fire) {
+        char w[32], w0[32], wm[32], c[32], cm[32], form[96];
+        siot_fmt_ns(w, sizeof w, (double)most.v);
+        siot_fmt_ns(w0, sizeof w0, (double)least.v);
+        siot_fmt_ns(wm, sizeof wm, sum[SIOT_RT_mpi].mean);
+        siot_fmt_ns(c, sizeof c, (double)busy.v);
+        siot_fmt_ns(cm, sizeof cm, sum[SIOT_RT_compute].mean);
+        v->rule = F_WAIT;
+        v->severity = gap >= WAIT_HIGH * span ? "high" : "medium";
+        snprintf(v->summary, sizeof v->summary,
+                 "rank %d waits %s in MPI, rank %d %s (mean %s); slowest rank %d computes %s (mean %s) (%s)",
+                 most.rank, w, least.rank, w0, wm, busy.rank, c, cm, siot_rank_times_form(t, form, sizeof form));
+        snprintf(v->evidence, sizeof v->evidence,
+                 "\"most_waiting_rank\":%d,\"wait_s\":%.9g,\"least_waiting_rank\":%d,\"least_wait_s\":%.9g,"
+                 "\"mean_wait_s\":%.9g,\"slowest_rank\":%d,\"compute_s\":%.9g,\"ranks\":%" PRIu64 ",\"form\":\"%s\"",
+                 most.rank, (double)most.v * 1e-9, least.rank, (double)least.v * 1e-9,
+                 sum[SIOT_RT_mpi].mean * 1e-9, busy.rank, (double)busy.v * 1e-9,
+                 siot_rts_nranks(t), t->rtsum ? "summary" : "rows");
+    }
+    siot_arena_free(&a);
+    return fire;
+}
+
 static int verdicts(const finder *f, verdict *v)
 {
     int n = 0;
@@ -558,6 +613,7 @@ static int verdicts(const finder *f, verdict *v)
     n += many_files(f, &v[n]);
     n += random_access(f, &v[n]);
     n += read_after_write(f, &v[n]);
+    n += rank_wait(f, &v[n]);
     return n;
 }
 

@@ -11,11 +11,13 @@
 
 #include "core/expr.h"
 #include "core/hist.h"
+#include "core/ranksum.h"
 #include "replay/analyze.h"
 #include "siot/chart.h"
 #include "siot/dump.h"
 #include "siot/files.h"
 #include "siot/findings.h"
+#include "siot/rankstats.h"
 #include "replay/progress.h"
 #include "core/roles.h"
 #include "siot/stats.h"
@@ -899,55 +901,101 @@ static void share_row(FILE *o, const char *label, const double *v)
     fprintf(o, "<td class=\"n\" data-key=\"io_share\">%.1f%%</td></tr>\n", span > 0 ? 100 * v[SIOT_RT_io] / span : 0);
 }
 
+static void shares_head(FILE *o, const char *form)
+{
+    fprintf(o, "<h3>Where each rank's time went%s</h3>\n<table class=\"shares\"><tr><th>rank</th><th>run</th>"
+               "<th>computation</th><th>I/O</th><th>MPI</th><th>MPI init/finalize</th><th>I/O share</th></tr>\n",
+            form);
+}
+
+/* Each layer's share of the job's run time, from the sums over ranks. */
+static void layer_shares(FILE *o, double span, const double *lt)
+{
+    fprintf(o, "</table>\n<p>Share of the job's run time (all ranks) in each layer's calls, nested calls "
+               "included (an <code>H5Dwrite</code> counts in HDF5, the <code>pwrite</code> it issued in POSIX):");
+    for (unsigned l = 0; l < SIOT_NLAYERS; l++)
+        if (lt[l] > 0)
+            fprintf(o, " <span data-layer=\"%s\">%s %.1f%%</span>", siot_layer_name(l), LAYER_TITLE(l),
+                    span > 0 ? 100 * lt[l] / span : 0);
+    fprintf(o, ".</p>\n");
+}
+
 /* Where each rank's time went (its own totals): every rank up to 16,
  * else rank 0 and the mean of all ranks; then each layer's share of the
  * job's run time. */
 static void time_shares(FILE *o, const report *r)
 {
     const siot_trace *t = r->t;
-    double v[SIOT_RT_N + 1], sum[SIOT_RT_N + 1] = {0};
-    fprintf(o, "<h3>Where each rank's time went</h3>\n<table class=\"shares\"><tr><th>rank</th><th>run</th>"
-               "<th>computation</th><th>I/O</th><th>MPI</th><th>MPI init/finalize</th><th>I/O share</th></tr>\n");
+    double v[SIOT_RT_N + 1], sum[SIOT_RT_N + 1] = {0}, lt[SIOT_NLAYERS] = {0};
+    shares_head(o, ""); /* every rank's row */
     char label[32];
     for (uint32_t k = 0; k < t->nranks; k++) {
         for (unsigned c = 0; c <= SIOT_RT_N; c++)
             sum[c] += (v[c] = siot_rank_time(t, k, c));
+        for (unsigned l = 0; l < SIOT_NLAYERS; l++)
+            lt[l] += v[SIOT_RT_layer_posix + l];
         if (t->nranks <= 16 || k == 0) {
             snprintf(label, sizeof label, "%u", k);
             share_row(o, label, v);
         }
     }
+    double span = sum[SIOT_RT_span];
     if (t->nranks > 16) {
         for (unsigned c = 0; c <= SIOT_RT_N; c++)
             sum[c] /= t->nranks;
         share_row(o, "mean of all ranks", sum);
     }
-    fprintf(o, "</table>\n<p>Share of the job's run time (all ranks) in each layer's calls, nested calls "
-               "included (an <code>H5Dwrite</code> counts in HDF5, the <code>pwrite</code> it issued in POSIX):");
-    double span = 0;
-    for (uint32_t k = 0; k < t->nranks; k++)
-        span += siot_rank_time(t, k, SIOT_RT_span);
-    for (unsigned l = 0; l < SIOT_NLAYERS; l++) {
-        double lt = 0;
-        for (uint32_t k = 0; k < t->nranks; k++)
-            lt += siot_rank_time(t, k, SIOT_RT_layer_posix + l);
-        if (lt > 0)
-            fprintf(o, " <span data-layer=\"%s\">%s %.1f%%</span>", siot_layer_name(l), LAYER_TITLE(l),
-                    span > 0 ? 100 * lt / span : 0);
-    }
+    layer_shares(o, span, lt);
+}
+
+/* A summary (core/ranksum.h): the mean of all ranks (no rank's row is
+ * kept), and the slowest ranks named, exactly (slowest_rank). */
+static void summary_shares(FILE *o, const report *r)
+{
+    const siot_trace *t = r->t;
+    double v[SIOT_RT_NQ], lt[SIOT_NLAYERS];
+    char form[96], head[128];
+    snprintf(head, sizeof head, " (%s)", siot_rank_times_form(t, form, sizeof form));
+    shares_head(o, head);
+    for (unsigned c = 0; c < SIOT_RT_NQ; c++)
+        v[c] = t->rtsum[c].mean;
+    share_row(o, "mean of all ranks", v);
+    for (unsigned l = 0; l < SIOT_NLAYERS; l++)
+        lt[l] = t->rtsum[SIOT_RT_layer_posix + l].mean;
+    layer_shares(o, v[SIOT_RT_span], lt);
+}
+
+/* Who the others wait for, exactly in either form. */
+static void slowest_rank(FILE *o, const siot_trace *t)
+{
+    siot_rtx slow, wait;
+    char a[48], b[48], form[96];
+    if (!siot_rts_extremes(t, SIOT_RT_compute, 1, &slow, 1) || !siot_rts_extremes(t, SIOT_RT_mpi, 1, &wait, 1))
+        return;
+    fprintf(o, "<p class=\"slowest\">Slowest rank: <b>rank %d</b> computes the most (%s); rank %d waits the most "
+               "in MPI (%s); from %s",
+            slow.rank, fmt_time(a, sizeof a, (double)slow.v), wait.rank,
+            fmt_time(b, sizeof b, (double)wait.v), siot_rank_times_form(t, form, sizeof form));
+    if (t->rtsum)
+        fprintf(o, " (the %u fastest and slowest ranks of each quantity kept)", siot_rank_extremes_kept(t));
     fprintf(o, ".</p>\n");
 }
 
 static void ranks_and_sizes(FILE *o, const report *r)
 {
     fprintf(o, "<h2>Ranks</h2>\n<p>Who does the I/O and who waits: the outermost calls of each rank (%s).</p>\n",
-            r->own_times ? "times are each rank's own totals, recorded; MPI_Init and MPI_Finalize left out"
-                         : "times are calls &times; mean duration: the trace has no per-rank totals");
+            r->own_times     ? "times are each rank's own totals, recorded; MPI_Init and MPI_Finalize left out"
+            : r->t->rtsum    ? "times are calls &times; mean duration: the trace keeps a summary of the ranks' own "
+                               "totals, with the fastest and slowest ranks exact (below)"
+                             : "times are calls &times; mean duration: the trace has no per-rank totals");
     const char *rw_series[2] = {"read", "written"}, *time_series[2] = {"I/O", "MPI"};
     rank_bars(o, r, "Bytes per rank", 0, rw_series, (const int[]){SIOT_C_READ, SIOT_C_WRITE}, siot_report_bytes);
     rank_bars(o, r, "Time per rank", 1, time_series, (const int[]){SIOT_C_IO, SIOT_LAYER_mpi}, fmt_time);
     if (r->own_times)
         time_shares(o, r);
+    else if (r->t->rtsum)
+        summary_shares(o, r);
+    slowest_rank(o, r->t);
 
     fprintf(o, "<h2>Request sizes</h2>\n<p>Calls and the bytes they moved per request size, on logarithmic axes: a "
                "few large requests that move most of the bytes show beside many small ones.</p>\n");

@@ -1,12 +1,15 @@
 /* sizes: `siot dump --sizes`, where a trace's bytes go (siot/sizes.h). */
 #include "siot/sizes.h"
 
+#include "core/ranksum.h"
+
 #include <inttypes.h>
 #include <string.h>
 
 #include "core/expr.h"
 #include "core/format.h"
 #include "core/pack.h"
+#include "core/ranksum.h"
 
 #define TOP_EVENTS 10
 static const char *const META[5] = {"thread", "parent", "ret", "errno", "bytes"};
@@ -202,10 +205,16 @@ int siot_dump_sizes(const siot_trace *t, const char *path, uint64_t file_bytes, 
     if (t->unpacked_bytes)
         fprintf(fp, "  packed (SIOT_PACK): %" PRIu64 " bytes unpacked, %.1f%% of that; the sizes below are unpacked\n",
                 t->unpacked_bytes, 100.0 * (double)file_bytes / (double)t->unpacked_bytes);
+    char form[80];
+    if (t->rtsum)
+        snprintf(form, sizeof form, "%u extremes a side, summary of %" PRIu64 " ranks", t->rt_keep, siot_rts_nranks(t));
+    else
+        snprintf(form, sizeof form, "%u ranks", t->nrt);
+    /* rank times: the rows (section 6) and the summary (7) */
     if (file_sections(path, in) == 0)
         fprintf(fp, "  sections: magic %" PRIu64 ", header %" PRIu64 ", functions %" PRIu64 ", call sites %" PRIu64
-                    ", rank times %" PRIu64 " (%u ranks), nodes %" PRIu64 ", end %" PRIu64 "\n",
-                in[0], in[1], in[2], in[3], in[6], t->nrt, in[4], in[5]);
+                    ", rank times %" PRIu64 " (%s), nodes %" PRIu64 ", end %" PRIu64 "\n",
+                in[0], in[1], in[2], in[3], in[6] + in[7], form, in[4], in[5]);
     fprintf(fp, "  written again as one block: %" PRIu64 " bytes, of which nodes %" PRIu64 ":\n", total, sec[5]);
     fprintf(fp, "  %" PRIu64 " events %" PRIu64 " B (of which histograms %" PRIu64 " B in %" PRIu64
                 ", their means and M2 %" PRIu64 " B), %" PRIu64 " loops %" PRIu64 " B\n",

@@ -19,6 +19,7 @@
 #include "siot/dump.h"
 #include "siot/access.h"
 #include "siot/files.h"
+#include "siot/rankstats.h"
 #include "core/roles.h"
 
 int siot_stats_resolve_sites = 1;
@@ -344,11 +345,7 @@ double siot_rank_time(const siot_trace *t, uint32_t rank, unsigned key)
     const siot_rtrow *row = siot_rt_find(t->rt, t->nrt, (int32_t)rank);
     if (!row || key > SIOT_RT_N)
         return -1;
-    if (key < SIOT_RT_N)
-        return (double)row->v[key];
-    double calls = (double)row->v[SIOT_RT_io] + (double)row->v[SIOT_RT_mpi] + (double)row->v[SIOT_RT_mpi_init];
-    double span = (double)row->v[SIOT_RT_span];
-    return span > calls ? span - calls : 0;
+    return (double)siot_rt_value(row, key);
 }
 
 const char *siot_rank_time_name(unsigned key) { return key == SIOT_RT_N ? "compute" : siot_rt_name(key); }
@@ -363,22 +360,20 @@ const char *siot_rank_time_title(unsigned key)
     return key <= SIOT_RT_N ? titles[key] : "unknown";
 }
 
-/* Display order: the span and how it divides, then the layers. */
-static const unsigned RT_ORDER[SIOT_RT_N + 1] = {
-    SIOT_RT_span, SIOT_RT_N, SIOT_RT_io, SIOT_RT_mpi_init, SIOT_RT_mpi, SIOT_RT_mpi_collective,
-    SIOT_RT_mpi_blocking, SIOT_RT_mpi_nonblocking, SIOT_RT_mpi_other, SIOT_RT_layer_posix, SIOT_RT_layer_stdio,
-    SIOT_RT_layer_mpi, SIOT_RT_layer_mpiio, SIOT_RT_layer_hdf5, SIOT_RT_layer_pnetcdf};
-
 /* Each rank's own times (the trace's per-rank rows): rank 0, the others'
  * mean, min and max with the rank of the max. */
 static void print_rank_times(const siot_trace *t, FILE *o)
 {
+    if (t->rtsum) { /* a summary: every rank's row is not there */
+        siot_rank_times_text(t, o);
+        return;
+    }
     if (!t->nrt)
         return;
     char a[32], b[32], c[32], d[32];
     fprintf(o, "\nTime per rank (each rank's own)   rank 0    other ranks: mean          min          max (rank)\n");
     for (unsigned i = 0; i <= SIOT_RT_N; i++) {
-        unsigned k = RT_ORDER[i];
+        unsigned k = SIOT_RT_ORDER[i];
         double r0 = siot_rank_time(t, 0, k), sum = 0, min = -1, max = -1;
         uint32_t n = 0, at = 0;
         for (uint32_t r = 1; r < t->nranks; r++) {
@@ -643,7 +638,9 @@ static void print_json(stats *s, FILE *o)
     }
     fprintf(o, "},\"ranks\":[");
     print_ranks_json(s, o);
-    fprintf(o, "],\"files\":[");
+    fprintf(o, "]");
+    siot_rank_times_json(t, o);
+    fprintf(o, ",\"files\":[");
     print_files_json(&s->files, o);
     fprintf(o, ",\"request_sizes\":{");
     first = 1;
@@ -787,6 +784,7 @@ static void print_csv(stats *s, FILE *o)
             if (v > 0)
                 fprintf(o, "rank,%u,time_%s_s,%.9g,\n", r, siot_rank_time_name(k), v * 1e-9);
         }
+    siot_rank_times_csv(t, o);
     print_files_csv(&s->files, o);
 }
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/ranksum.h"
 #include "core/roles.h"
 
 siot_config siot_cfg;
@@ -39,6 +40,27 @@ static unsigned long env_uint(const char *name, unsigned long def, unsigned long
         return def;
     }
     return x;
+}
+
+/* SIOT_RANK_TIMES: 0 none, "all" every rank's row, N the N fastest and
+ * slowest ranks of each quantity beside a summary (core/ranksum.h). */
+static void rank_times(const char *v)
+{
+    siot_cfg.rank_times = 1;
+    siot_cfg.rank_keep = SIOT_RT_KEEP_DEFAULT;
+    if (!v || !*v)
+        return;
+    char *end;
+    unsigned long x = strtoul(v, &end, 10);
+    if (strcmp(v, "all") == 0)
+        siot_cfg.rank_keep = 0;
+    else if (strcmp(v, "0") == 0)
+        siot_cfg.rank_times = 0;
+    else if (*end || *v < '0' || *v > '9' || x < 1 || x > SIOT_RT_KEEP_MAX)
+        fprintf(stderr, "siotrace: SIOT_RANK_TIMES=%s is neither 0, all nor a number of ranks in [1, %u]; using %u\n",
+                v, SIOT_RT_KEEP_MAX, SIOT_RT_KEEP_DEFAULT);
+    else
+        siot_cfg.rank_keep = (uint32_t)x;
 }
 
 /* A byte count with an optional K, M or G suffix; 0 means no limit. */
@@ -112,8 +134,7 @@ void siot_config_load(void)
     siot_cfg.compress = !(v && strcmp(v, "0") == 0);
     v = getenv("SIOT_PACK");
     siot_cfg.pack = !(v && strcmp(v, "0") == 0);
-    v = getenv("SIOT_RANK_TIMES");
-    siot_cfg.rank_times = !(v && strcmp(v, "0") == 0);
+    rank_times(getenv("SIOT_RANK_TIMES"));
     v = getenv("SIOT_VERBOSE");
     siot_cfg.verbose = v && *v && strcmp(v, "0") != 0;
     siot_cfg.layers = parse_layers(getenv("SIOT_LAYERS"));

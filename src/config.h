@@ -13,7 +13,8 @@ typedef struct siot_config {
     const char *trace_path;  /* SIOT_TRACE */
     int compress;            /* SIOT_COMPRESS */
     int pack;                /* SIOT_PACK: the job's file packed (core/pack.h) */
-    int rank_times;    /* SIOT_RANK_TIMES: keep the rank's own time totals (default 1) */
+    int rank_times;          /* SIOT_RANK_TIMES: keep the rank's own time totals (default 1) */
+    uint32_t rank_keep;      /* SIOT_RANK_TIMES=N: fastest and slowest ranks kept beside a summary; 0 all */
     int verbose;             /* SIOT_VERBOSE */
     uint32_t layers;         /* SIOT_LAYERS */
     uint32_t window;         /* SIOT_WINDOW: how far back loop folding looks */

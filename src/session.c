@@ -323,6 +323,7 @@ static void gather_times(siot_trace *t, const qtotals *q)
     if (!t->rt)
         return;
     t->nrt = 1;
+    t->rt_keep = siot_cfg.rank_keep; /* what the job's merge cuts to */
     memset(t->rt, 0, sizeof *t->rt);
     t->rt->rank = S.rank;
     memcpy(t->rt->v, q->rt, sizeof q->rt);

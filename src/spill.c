@@ -125,7 +125,7 @@ int siot_block_prepare(const siot_trace *t, siot_block *b)
     siot_fmap_free(&local);
     b->spill_bytes = own ? P.bytes : 0;
     b->len = b->tables.len + b->spill_bytes + b->last.len;
-    b->nsec = SIOT_BLOCK_TABLE_SECTIONS + (own ? P.sections : 0) + 1;
+    b->nsec = siot_block_table_sections(t) + (own ? P.sections : 0) + 1;
     return rc;
 }
 

@@ -117,10 +117,22 @@ class Trace:
     def summary(self):
         """The statistics of `siot stats --json`, computed on the compressed
         trace (no expansion): functions, layers, communication, ranks,
-        files, file_patterns, request_sizes, call_sites."""
+        rank_times, files, file_patterns, request_sizes, call_sites."""
         if self._summary is None:
             self._summary = json.loads(self._text(self._lib.siot_lib_summary))
         return self._summary
+
+    def rank_times(self):
+        """The ranks' own times, or None when the trace has none: a dict
+        with "form" ("rows": every rank's row, each rank's times also in
+        summary()["ranks"][r]["time_s"]; "summary": past 2K ranks, no rows,
+        only the K fastest and slowest ranks of each quantity with their
+        exact values), "ranks" (how many the times cover), "rows" (0 in a
+        summary), "keep" (K) and "quantities":
+        per quantity (span, compute, io, mpi, ...) min_s, max_s, mean_s,
+        stddev_s, "slowest" and "fastest" ([{"rank", "s"}], most extreme
+        first) and "hist" ([[bin_low_ns, ranks]], log2 bins)."""
+        return self.summary().get("rank_times")
 
     def files(self):
         """One row per file and layer (calls, bytes, opens, ranks, sharing)."""

@@ -48,7 +48,8 @@ want = {  # id: (evidence that must hold, the marked line of its first site)
     "readback": {"read-after-write": ({"bytes": P * C["N_RB"] * C["BLOCK"], "files": P}, "readback")},
     "clean": {},
 }[mode]
-found = {f["id"]: f for f in got["findings"]}
+# rank-wait measures the run's own waits (test 66-rank-summary): a busy machine can make one here
+found = {f["id"]: f for f in got["findings"] if f["id"] != "rank-wait"}
 if set(found) != set(want):
     sys.exit("%s: findings %s, want %s" % (mode, sorted(found), sorted(want)))
 for fid, (ev, site) in want.items():
@@ -86,7 +87,8 @@ grep -q '<h2 id="findings">' unaligned.html || fail "the report has no findings 
 for id in small-requests misaligned-requests rank-imbalance; do
     grep -q "\] $id: " unaligned.html || fail "the report lacks the finding $id"
 done
-grep -q "ranks: 0 findings" clean.html || fail "the clean program's report shows findings"
+grep -q "ranks: 0 findings" clean.html || ! grep '\] [a-z-]*: ' clean.html | grep -qv '\] rank-wait: ' ||
+    fail "the clean program's report shows findings"
 # The access patterns of siot report and siot stats --json --access (the
 # report's equal the JSON's: test 94) against the offsets the source fixes:
 # consecutive (at the previous call's end), sequential (past it), random

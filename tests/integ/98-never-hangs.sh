@@ -80,9 +80,10 @@ echo "   MPMD job, SIOT_LAYERS=posix on 2 of 4 ranks: collective creations finis
 # --- 16 ranks that do not merge, under SIOT_MAX_MEMORY=4M
 N=20000
 mpirun_np 16 ./robust.plain irregular $N > plain.txt || fail "untraced irregular run"
-SIOT_MAX_MEMORY=4M SIOT_TRACE=$WORK/bounded.siot mpirun_np 16 ./robust irregular $N > bounded.txt ||
+# (SIOT_RANK_TIMES=2: a block of more than 4 ranks keeps a summary of its ranks' times)
+SIOT_RANK_TIMES=2 SIOT_MAX_MEMORY=4M SIOT_TRACE=$WORK/bounded.siot mpirun_np 16 ./robust irregular $N > bounded.txt ||
     fail "bounded irregular run"
-SIOT_MAX_MEMORY=1G SIOT_TRACE=$WORK/merged.siot mpirun_np 16 ./robust irregular $N > merged.txt ||
+SIOT_RANK_TIMES=2 SIOT_MAX_MEMORY=1G SIOT_TRACE=$WORK/merged.siot mpirun_np 16 ./robust irregular $N > merged.txt ||
     fail "unbounded irregular run"
 # the traced program's own start (its larger code, the tracer's tables),
 # measured with one write per rank, is not trace memory: the bound applies to
@@ -101,5 +102,15 @@ dump_has merged.siot "note concatenated" && fail "with room to merge, the trace 
 "$SIOT" diff bounded.siot merged.siot > bm.diff || { head bm.diff >&2; fail "the bounded trace's events differ from the merged one's"; }
 n=$("$SIOT" stats --json bounded.siot | python3 -c 'import json,sys; print(json.load(sys.stdin)["functions"]["pwrite"]["calls"])')
 [ "$n" = $((16 * N)) ] || fail "the bounded trace holds $n pwrites, want $((16 * N))"
+# the blocks' rank times (rows, or summaries of blocks past 4 ranks) cover the 16 ranks, and the
+# merged trace keeps a summary
+for f in bounded merged; do
+    "$SIOT" stats --json $f.siot | python3 -c '
+import json, sys
+rt = json.load(sys.stdin)["rank_times"]
+sys.exit(not (rt["ranks"] == 16 and (rt["form"] == "summary" and rt["keep"] == 2 or rt["rows"] == 16) and
+              (sys.argv[1] == "bounded" or rt["form"] == "summary")))' $f ||
+        fail "the $f trace does not keep the times of its 16 ranks"
+done
 echo "   16 ranks, $N irregular pwrites each: rank 0 +$((b0 - p0)) KiB over a traced 1-write run with SIOT_MAX_MEMORY=4M (+$((m0 - p0)) KiB merged; the traced start itself +$((p0 - u0)) KiB over untraced), same events"
 pass "SIGTERM never hangs; unwritable traces, MPMD layers and memory-bound merges end well"

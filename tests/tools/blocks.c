@@ -42,7 +42,7 @@ int main(int argc, char **argv)
             rc = siot_nodes_section(t[i].top, h, &m, &nodes) || siot_nodes_section(t[i].top + h, t[i].ntop - h, &m, &nodes) ||
                  siot_block_tables(&t[i], &m, &b);
         siot_vbuf_put(&b, nodes.data, nodes.len);
-        nsec += SIOT_BLOCK_TABLE_SECTIONS + 2; /* the tables and two NODES sections */
+        nsec += siot_block_table_sections(&t[i]) + 2; /* the tables and two NODES sections */
         siot_vbuf_free(&nodes);
         siot_fmap_free(&m);
     }
