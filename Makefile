@@ -79,7 +79,7 @@ PMPI_OBJ := $(PMPI_SRC:%.c=$(O)/%.o) $(PMPI_LAYERS:%=$(O)/gen/pmpi_%.o)
 LIBLAYER_OBJ := $(LIB_LAYERS:%=$(O)/gen/wrap_%.o) $(LIB_LAYERS:%=$(O)/wrap/%_record.o)
 TOOL_OBJ := $(SIOT_SRC:%.c=$(O)/%.o) $(ENGINE_SRC:%.c=$(O)/%.o) $(COMPRESS_SRC:%.c=$(O)/%.o)
 REPLAY_OBJ := $(IOREPLAY_SRC:%.c=$(O)/%.o) $(O)/gen/replay_all.o $(ENGINE_SRC:%.c=$(O)/%.o) \
-              $(COMPRESS_SRC:%.c=$(O)/%.o) $(IOREPLAY_SIOT_SRC:%.c=$(O)/%.o)
+              $(COMPRESS_SRC:%.c=$(O)/%.o)
 LIB := $(B)/lib/libsiotrace.a
 # The same runtime and wrappers as shared libraries, for LD_PRELOAD
 # (src/interpose.h): one for the runtime, POSIX, stdio, MPI and MPI-IO, one

@@ -9,10 +9,8 @@
 CORE_SRC := $(sort $(wildcard core/*.c))
 COMPRESS_SRC := $(sort $(wildcard compress/*.c))
 RUNTIME_SRC := $(sort $(wildcard src/*.c))
-ENGINE_SRC := replay/walk.c replay/match.c replay/plan.c replay/handles.c replay/scantext.c replay/analyze.c replay/synth.c replay/progress.c replay/json.c replay/compare.c replay/totals.c
+ENGINE_SRC := replay/walk.c replay/match.c replay/plan.c replay/handles.c replay/scantext.c replay/analyze.c replay/synth.c replay/progress.c replay/json.c replay/compare.c replay/totals.c replay/files.c
 IOREPLAY_SRC := replay/ioreplay.c replay/watchdog.c replay/rp.c replay/rp_aio.c replay/explain.c replay/verify.c replay/order.c replay/inputs.c replay/check.c
 SIOT_SRC := $(sort $(wildcard siot/*.c))
-# what ioreplay takes from siot: the per-file accounting (--verify's totals)
-IOREPLAY_SIOT_SRC := siot/files.c
 # the trace readers (what siot, its tests and the fuzzer link)
 READER_SRC := $(CORE_SRC) $(COMPRESS_SRC) $(ENGINE_SRC) $(filter-out siot/siot.c,$(SIOT_SRC))

@@ -50,7 +50,7 @@ static int opens_handle(const siot_funcdesc *f)
 
 /* The argument that says which file an event acts on, by its role: the
  * first handle of any kind, HDF5 ids and netCDF ids included (an H5Dwrite's
- * dataset, not its dataspaces), or -1. siot/files.c attributes bytes by it. */
+ * dataset, not its dataspaces), or -1. replay/files.c attributes bytes by it. */
 int siot_file_handle_arg(const siot_funcdesc *f)
 {
     for (uint32_t a = 0; a < f->nargs; a++) {
@@ -81,7 +81,7 @@ int siot_is_removal(const siot_funcdesc *f)
  * file, while the data calls in inner loops stay multiplied). Likewise an
  * HDF5 object created from another (dataset from file) with an id that
  * changes: the file it belongs to is known only per iteration. And a
- * regular file made by mknod, a file of the trace too (siot/files.c). */
+ * regular file made by mknod, a file of the trace too (replay/files.c). */
 static int names_vary(const siot_funcdesc *f, const siot_event *e, unsigned k)
 {
     int h = siot_file_handle_arg(f);

@@ -69,7 +69,7 @@ void siot_agg_pattern(const siot_agg_event *e, const siot_expr *x, siot_vbuf *ou
  * any kind: fd, stream, MPI file, HDF5 id, netCDF id), or -1. */
 int siot_file_handle_arg(const siot_funcdesc *f);
 /* A call that makes a file of the trace without opening it: mknod and
- * mknodat (a regular file when its mode's type is S_IFREG or 0; siot/files.c
+ * mknodat (a regular file when its mode's type is S_IFREG or 0; replay/files.c
  * tells by the mode). */
 int siot_makes_file(const siot_funcdesc *f);
 /* A call that removes a file by name: unlink, unlinkat, remove. */

@@ -9,7 +9,7 @@
 #include "core/format.h"
 #include "core/roles.h"
 #include "replay/analyze.h"
-#include "siot/files.h"
+#include "replay/files.h"
 
 /* ------------------------------------------------------------ per function */
 

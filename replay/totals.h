@@ -6,7 +6,7 @@
  * function, the calls and bytes of the events the event comparison would
  * take (replay/compare.h: the replayed level, polls that found nothing and
  * calls not reissued left out); per file and layer, the bytes read and
- * written (siot/files.h, paths through the replay's root mapping). Each
+ * written (replay/files.h, paths through the replay's root mapping). Each
  * pair must be within tol percent of the larger.
  *
  * Errors: -1 with a reason in err (out of memory, a value a damaged trace

@@ -2,7 +2,7 @@
  * events (replay/synth.h: the expanded events with synthesised times),
  * shared by `siot report` and `siot stats --json --access`:
  *
- * - the access pattern of each file (name and layer, as siot/files.h rows
+ * - the access pattern of each file (name and layer, as replay/files.h rows
  *   them), per rank, then summed: a data call is consecutive when its
  *   offset is the previous call's end (same rank, same file), sequential
  *   when it is past that end, random when below it; a rank's first call
@@ -37,7 +37,7 @@
 
 #include "core/roles.h"
 #include "replay/synth.h"
-#include "siot/files.h"
+#include "replay/files.h"
 
 enum { SIOT_AP_CONSECUTIVE, SIOT_AP_SEQUENTIAL, SIOT_AP_RANDOM, SIOT_AP_UNKNOWN, SIOT_AP_N };
 

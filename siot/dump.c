@@ -15,7 +15,7 @@
 #include "replay/walk.h"
 #include "core/names.h"
 #include "core/roles.h"
-#include "siot/files.h"
+#include "replay/files.h"
 #include "siot/rankstats.h"
 
 /* wait: the completion that reports an asynchronous request's bytes

@@ -9,7 +9,7 @@
 #include "replay/progress.h"
 #include "core/roles.h"
 #include "replay/synth.h"
-#include "siot/files.h"
+#include "replay/files.h"
 #include "siot/stats.h"
 
 static void put(siot_vbuf *o, const char *s)

@@ -12,7 +12,7 @@
 #include "replay/analyze.h"
 #include "replay/json.h"
 #include "siot/dump.h"
-#include "siot/files.h"
+#include "replay/files.h"
 #include "siot/rankstats.h"
 #include "siot/stats.h"
 

@@ -24,7 +24,7 @@
  *                       not) number at least 100 and more than 2 per POSIX
  *                       and stdio data call;
  *   many-files-per-rank some rank uses more than 64 distinct file names
- *                       (opened, or data moved through them; siot/files.c);
+ *                       (opened, or data moved through them; replay/files.c);
  *   random-access       a file on which the program's own positioned data
  *                       calls (pread, pwrite, MPI_File_*_at...; at least 100)
  *                       mostly (more than half) go backwards: a call goes

@@ -15,7 +15,7 @@
 #include "replay/analyze.h"
 #include "siot/chart.h"
 #include "siot/dump.h"
-#include "siot/files.h"
+#include "replay/files.h"
 #include "siot/findings.h"
 #include "siot/rankstats.h"
 #include "replay/progress.h"
@@ -639,7 +639,7 @@ static void site_table(FILE *o, const report *r)
     free(loc);
 }
 
-/* The per-file rows of siot stats (siot/files.h), exact byte counts in
+/* The per-file rows of siot stats (replay/files.h), exact byte counts in
  * the cells' titles, then the patterns summing them up. */
 static void file_cell_bytes(FILE *o, uint64_t v)
 {

@@ -11,7 +11,7 @@
 #include <stdio.h>
 
 #include "siot/access.h"
-#include "siot/files.h"
+#include "replay/files.h"
 
 /* report.c's helpers, shared with this file */
 void siot_report_esc(FILE *o, const char *s);

@@ -18,7 +18,7 @@
 #include "replay/analyze.h"
 #include "siot/dump.h"
 #include "siot/access.h"
-#include "siot/files.h"
+#include "replay/files.h"
 #include "siot/rankstats.h"
 #include "core/roles.h"
 
@@ -43,7 +43,7 @@ typedef struct stats {
     uint64_t lcalls[SIOT_NLAYERS], lread[SIOT_NLAYERS], lwrite[SIOT_NLAYERS];
     double ltime[SIOT_NLAYERS];
     uint64_t *rank_calls; /* nranks x NCOLS */
-    siot_files files; /* exact per-file rows (siot/files.h) */
+    siot_files files; /* exact per-file rows (replay/files.h) */
     uint64_t sizes[SIOT_NLAYERS][2][SIZE_BINS];
     uint64_t size_bytes[SIOT_NLAYERS][2][SIZE_BINS]; /* the bytes those calls moved */
     uint64_t *site_calls; /* per site + 1 */

@@ -67,7 +67,7 @@ $(T)/tools/simmerge: bench/simmerge.c bench/rerank.c bench/rerank.h $(READER_AOB
 # calls are traced like the original program's.
 O := $(B)/obj
 RP_OBJS := $(IOREPLAY_SRC:%.c=$(O)/%.o) $(O)/gen/replay_all.o $(ENGINE_SRC:%.c=$(O)/%.o) \
-           $(COMPRESS_SRC:%.c=$(O)/%.o) $(CORE_SRC:%.c=$(O)/%.o) $(IOREPLAY_SIOT_SRC:%.c=$(O)/%.o)
+           $(COMPRESS_SRC:%.c=$(O)/%.o) $(CORE_SRC:%.c=$(O)/%.o)
 $(T)/ioreplay-traced: $(RP_OBJS) $(B)/lib/libsiotrace.a $(B)/wrap.flags
 	@mkdir -p $(@D)
 	$(MPICC) -o $@ $(RP_OBJS) -Wl,@$(B)/wrap.flags -lm
@@ -76,8 +76,7 @@ $(T)/ioreplay-traced: $(RP_OBJS) $(B)/lib/libsiotrace.a $(B)/wrap.flags
 # or a sanitizer report on any trace fails them.
 # (its MPI sources compiled with the flavour's mpicc, the rest shared with siot)
 RP_AOBJ := $(IOREPLAY_SRC:%.c=$(AO)/mpi/%.o) $(AO)/mpi/gen/replay_all.o \
-           $(ENGINE_SRC:%.c=$(AO)/%.o) $(COMPRESS_SRC:%.c=$(AO)/%.o) $(CORE_SRC:%.c=$(AO)/%.o) \
-           $(IOREPLAY_SIOT_SRC:%.c=$(AO)/%.o)
+           $(ENGINE_SRC:%.c=$(AO)/%.o) $(COMPRESS_SRC:%.c=$(AO)/%.o) $(CORE_SRC:%.c=$(AO)/%.o)
 $(AO)/mpi/%.o: %.c $(B)/gen/.stamp
 	@mkdir -p $(@D)
 	$(MPICC) $(UCFLAGS) -MMD -MP -c -o $@ $<

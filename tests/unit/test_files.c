@@ -1,12 +1,12 @@
 /* test_files: the rank sets of per-file rows (random insertions against a
- * membership array), the patterns summing up rows (siot/files.h), and the
+ * membership array), the patterns summing up rows (replay/files.h), and the
  * lexical form of a path that makes two spellings one row (core/names.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/names.h"
-#include "siot/files.h"
+#include "replay/files.h"
 #include "tests/unit/unit.h"
 
 #define UNIVERSE 300

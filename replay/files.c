@@ -1,6 +1,6 @@
 /* files: exact per-file rows (see files.h for why they are exact and what
  * they cost). */
-#include "siot/files.h"
+#include "replay/files.h"
 
 #include <aio.h>
 #include <fcntl.h>

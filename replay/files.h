@@ -1,5 +1,6 @@
 /* files: exact per-file accounting over the compressed trace, shared by
- * `siot stats` (text, JSON, CSV) and `siot report`.
+ * `siot stats` (text, JSON, CSV), `siot report` and `ioreplay --verify`'s
+ * totals of an approximate trace (replay/totals.h).
  *
  * One row per file name and layer. A data call is attributed through the
  * handle it uses, on its own rank, to the file that handle's open named on
