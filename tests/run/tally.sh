@@ -10,7 +10,11 @@ pass=$(grep -c '^PASS' "$results")
 failed=$(grep -c '^FAIL' "$results")
 skipped=$(grep -c '^SKIP' "$results")
 echo "== slowest tests"
-sed -n 's/^[A-Z]* \(.*\) (\([0-9]*\) s).*/\2 s  \1/p' "$results" | sort -rn | head -8
+sed -n 's/^[A-Z]* \(.*\) (\([0-9]*\) s[,)].*/\2 s  \1/p' "$results" | sort -rn | head -8
+echo "== most processor time (user + system, all of a test's processes)"
+sed -n 's/^[A-Z]* \(.*\) ([0-9]* s, \([0-9]*\) cpu s).*/\2 cpu s  \1/p' "$results" | sort -rn | head -8
+sed -n 's/^[A-Z]* .* ([0-9]* s, \([0-9]*\) cpu s).*/\1/p' "$results" |
+    awk '{ n += $1 } END { if (NR) printf "   all tests: %d cpu s\n", n }'
 grep '^SKIP' "$results" | sed 's/^/   /'
 grep '^FAIL' "$results" | sed 's/^/   /'
 if [ -n "$start_file" ] && [ -s "$start_file" ]; then
