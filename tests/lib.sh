@@ -45,11 +45,19 @@ kill_here() {
     return $st
 }
 
-# mpirun for the flavour: mpirun_np P cmd... (MPIRUN: the command itself, for timeout and MPMD lines)
+# mpirun for the flavour: mpirun_np P cmd... (MPIRUN: the command itself, for
+# timeout and MPMD lines). On MPICH the ranks yield the processor while they
+# wait (tests/run/mpich_yield.c, preloaded with -genv: a test's own
+# "-env LD_PRELOAD ..." takes precedence); MPIRUN_BARE is mpirun without it,
+# for programs built with AddressSanitizer, whose runtime must come first in
+# the library list.
 if [ "$MPI" = openmpi ]; then
-    MPIRUN=(mpirun.openmpi --oversubscribe)
+    MPIRUN_BARE=(mpirun.openmpi --oversubscribe)
+    MPIRUN=("${MPIRUN_BARE[@]}")
 else
-    MPIRUN=(mpirun.mpich)
+    MPIRUN_BARE=(mpirun.mpich)
+    MPIRUN=("${MPIRUN_BARE[@]}")
+    [ -f "$B/tests/mpich_yield.so" ] && MPIRUN+=(-genv LD_PRELOAD "$B/tests/mpich_yield.so")
 fi
 mpirun_np() {
     local np=$1

@@ -26,8 +26,13 @@ run: unit integ
 
 # what the unit and integration tests need besides the flavour's own build
 INTEG_NEEDS := asan-tools $(T)/asan/ioreplay $(T)/ioreplay-traced $(T)/tools/hostile $(T)/tools/blocks \
-              $(T)/tools/simmerge
+              $(T)/tools/simmerge $(if $(filter mpich,$(MPI)),$(T)/mpich_yield.so)
 build: $(UNIT_BIN) $(INTEG_NEEDS)
+
+# MPICH's waiting ranks yield the processor in the tests (tests/run/mpich_yield.c)
+$(T)/mpich_yield.so: tests/run/mpich_yield.c
+	@mkdir -p $(@D)
+	gcc -std=c11 -O2 $(WARN) -shared -fPIC -o $@ $< -ldl
 
 # The readers' sources compiled once under ASan and UBSan (AO), and linked
 # into every unit test, siot and the test tools: each source is built once per

@@ -28,7 +28,7 @@ attack() { # TRACE
     before=$(state)
     set +e
     (cd run && ASAN_OPTIONS=detect_leaks=0:exitcode=99 UBSAN_OPTIONS=halt_on_error=1 \
-        mpirun_np 1 "$B/tests/asan/ioreplay" --root "$WORK/run/root" "$1" > ../report.txt 2>&1)
+        "${MPIRUN_BARE[@]}" -np 1 "$B/tests/asan/ioreplay" --root "$WORK/run/root" "$1" > ../report.txt 2>&1)
     st=$?
     set -e
     # refused (2), replayed with differences (1) or not: never a crash or a sanitizer report

@@ -10,6 +10,8 @@ make -s -j2 -C "$ROOT" MPI="$MPI" SAN=1 archive > san-build.out 2>&1 || { tail -
 SANB=$ROOT/build/$MPI-san
 SANF=-fsanitize=address,undefined
 export ASAN_OPTIONS=detect_leaks=0:exitcode=99 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+# the sanitizers' runtime must come first: no yield preload (tests/lib.sh)
+MPIRUN=("${MPIRUN_BARE[@]}")
 build_san() { # NAME [CFLAGS...]
     local name=$1
     shift
