@@ -339,9 +339,10 @@ demo:
 RESULTS := $(abspath build/check-results.txt)
 check:
 	@sh tools/install-deps.sh
-	@mkdir -p build && rm -f $(RESULTS) && date +%s > build/check-start
+	@mkdir -p build && rm -f $(RESULTS) build/check-built && date +%s > build/check-start
 	@echo "== building both flavours and what their tests need (logs: build/check-build-<flavour>.log)"
 	@$(MAKE) --no-print-directory -j$$(nproc) $(FLAVOURS:%=check-build-%)
+	@date +%s > build/check-built
 	@bash tests/run/check.sh $(RESULTS) $(FLAVOURS)
 	@sh tests/run/tally.sh $(RESULTS) build/check-start
 

@@ -20,6 +20,9 @@ grep '^FAIL' "$results" | sed 's/^/   /'
 if [ -n "$start_file" ] && [ -s "$start_file" ]; then
     took=$(( $(date +%s) - $(cat "$start_file") ))
     echo "== make check took $took s ($((took / 60)) min $((took % 60)) s), $(nproc) cores, load average now $(cut -d' ' -f1-3 /proc/loadavg)"
+    built=$(dirname "$start_file")/check-built # written when the build phase ended
+    [ -s "$built" ] && [ "$(cat "$built")" -ge "$(cat "$start_file")" ] 2> /dev/null &&
+        echo "   building $(( $(cat "$built") - $(cat "$start_file") )) s, tests $(( $(date +%s) - $(cat "$built") )) s"
 fi
 line="$pass passed, $failed failed"
 [ "$skipped" = 0 ] || line="$line, $skipped skipped"
