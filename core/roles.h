@@ -29,6 +29,9 @@ enum siot_class {
 #undef X
 };
 #define SIOT_CLASS_BASE(c) ((c) & 0xff)
+/* A call after which the process does not go on: MPI_Abort, _exit and the
+ * like (the run ended there; the replay names it and finalizes instead). */
+#define SIOT_CLASS_ENDS_RUN(c) (SIOT_CLASS_BASE(c) == SIOT_CLASS_abort || SIOT_CLASS_BASE(c) == SIOT_CLASS_exit)
 #define SIOT_CLS_NB 0x100u    /* non-blocking: returns a request */
 #define SIOT_CLS_COLL 0x200u  /* collective over a communicator */
 #define SIOT_CLS_BEGIN 0x400u /* split collective, first half */

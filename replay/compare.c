@@ -154,7 +154,7 @@ static const siot_node *fiter_next(fiter *f, siot_ctx *c, int64_t *index, int64_
         int left = (f->st_n && f->st_io[f->st_n - 1] & IN_LEFT_OUT) || rp_poll_found_nothing(fd, &n->u.ev, c) ||
                    left_out(f, f->seq);
         unsigned base = SIOT_CLASS_BASE(fd->cls);
-        f->ended |= left && (base == SIOT_CLASS_abort || base == SIOT_CLASS_exit);
+        f->ended |= left && SIOT_CLASS_ENDS_RUN(base);
         int keep = !left &&
                    (!f->flt || !f->flt->layers || (f->flt->layers >> fd->layer & 1)) &&
                    !(f->flt && f->flt->outermost && anc >= 0) &&

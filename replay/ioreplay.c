@@ -492,7 +492,7 @@ static int replay_event(run *r, const rp_step *st, siot_vbuf *scratch, siot_valu
     }
     if (!st->replay)
         return 0;
-    if (st->own && (base == SIOT_CLASS_abort || base == SIOT_CLASS_exit)) {
+    if (st->own && SIOT_CLASS_ENDS_RUN(base)) {
         /* not reissued, named: ending the job here would lose the report
          * and the replay's own trace (--verify compares up to here) */
         r->c.skip_why = base == SIOT_CLASS_abort ? "the run ended here in MPI_Abort: the replay finalizes MPI instead"

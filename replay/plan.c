@@ -11,8 +11,7 @@ static int is_mpi(unsigned layer) { return layer == SIOT_LAYER_mpi || layer == S
 static int is_own(unsigned cls)
 {
     unsigned base = SIOT_CLASS_BASE(cls);
-    return base == SIOT_CLASS_init || base == SIOT_CLASS_finalize || base == SIOT_CLASS_abort ||
-           base == SIOT_CLASS_exit;
+    return base == SIOT_CLASS_init || base == SIOT_CLASS_finalize || SIOT_CLASS_ENDS_RUN(cls);
 }
 
 /* A call that can wait for another rank: collectives, point-to-point and
