@@ -1,4 +1,4 @@
-/* config: the SIOT_* environment, read once at start-up (the README's table),
+/* config: the SIOT_* environment, read once at start-up (docs/recording.md's table),
  * and the rank an MPI launcher gave the process.
  * Read-only after siot_config_load(): no lock, safe anywhere. *
  * Errors: a bad value is said on stderr in one line, and its default kept.

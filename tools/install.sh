@@ -6,6 +6,8 @@
 #     is rewritten to the installed one
 #   lib/pkgconfig/siotrace-FLAVOUR.pc (siotrace.pc: the default flavour)
 #   share/man/man1/siot.1 ioreplay.1, share/man/man7/siotrace.7
+#   share/doc/siotrace/: README.md and docs/*.md (the README's links to
+#     docs/ hold there too)
 #   include/siotrace/: the headers a `siot stats --plugin` library is built
 #     against (replay/analyze.h and what it includes, in the same layout)
 set -eu
@@ -61,6 +63,9 @@ ln -sf "ioreplay.$first" "$D/bin/ioreplay"
 ln -sf "siotrace-$first.pc" "$D/lib/pkgconfig/siotrace.pc"
 install -m 644 man/siot.1 man/ioreplay.1 "$D/share/man/man1/"
 install -m 644 man/siotrace.7 "$D/share/man/man7/"
+mkdir -p "$D/share/doc/siotrace/docs"
+install -m 644 README.md "$D/share/doc/siotrace/"
+install -m 644 docs/*.md "$D/share/doc/siotrace/docs/"
 mkdir -p "$D/include/siotrace/replay" "$D/include/siotrace/core"
 install -m 644 replay/analyze.h "$D/include/siotrace/replay/"
 install -m 644 core/model.h core/vbuf.h core/ranktimes.h core/roles.h "$D/include/siotrace/core/"

@@ -22,7 +22,7 @@ check_part() { # FILE REASON-REGEX PWRITES
 
 # Open MPI ends the ranks of a failed job with SIGTERM, then SIGKILL after
 # odls_base_sigkill_timeout; its default of 1 leaves them almost no time
-# (parts then go missing, as with MPICH): the README's advice of a few
+# (parts then go missing, as with MPICH): docs/recording.md's advice of a few
 # seconds is what is checked here.
 export OMPI_MCA_odls_base_sigkill_timeout=3
 

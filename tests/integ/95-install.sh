@@ -9,7 +9,8 @@ trap 'rm -rf "$P"' EXIT
 make -s -C "$ROOT" install PREFIX="$P" > install.out || fail "make install"
 for f in bin/siot "bin/ioreplay.$MPI" "lib/siotrace/$MPI/libsiotrace.a" "lib/siotrace/$MPI/wrap.flags" \
     "lib/siotrace/$MPI/wrap-hdf5.flags" "lib/pkgconfig/siotrace-$MPI.pc" share/man/man1/siot.1 \
-    share/man/man1/ioreplay.1 share/man/man7/siotrace.7 include/siotrace/replay/analyze.h; do
+    share/man/man1/ioreplay.1 share/man/man7/siotrace.7 include/siotrace/replay/analyze.h \
+    share/doc/siotrace/README.md share/doc/siotrace/docs/recording.md share/doc/siotrace/docs/replay.md; do
     [ -e "$P/$f" ] || fail "not installed: $f"
 done
 # The Python package, with the reader beside it, where Debian's python3

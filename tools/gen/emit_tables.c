@@ -239,7 +239,7 @@ void emit_removed_decl(const func *f, const char *prefix)
     o(");\n");
 }
 
-/* README's "What is recorded": per layer, the traced functions, how many
+/* docs/recording.md's "What is recorded": per layer, the traced functions, how many
  * ioreplay reissues itself, and how many exist only in some libraries. */
 void emit_coverage_table(FILE *fp)
 {

@@ -11,7 +11,7 @@
  *
  * usage: siot-gen OUTDIR SPEC...      siot-gen --roles (the role table, as markdown)
  *        siot-gen --list SPEC...      (the traced functions: layer, name, condition)
- *        siot-gen --table SPEC...     (README's table of them, as markdown)
+ *        siot-gen --table SPEC...     (docs/recording.md's table of them, as markdown)
  *
  * The files: parse.c reads the spec into the model below; roles.c is the
  * table of parameter roles, each with how it is recorded, replayed,

@@ -20,7 +20,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (strcmp(argv[1], "--list") == 0) {
-        /* the traced functions, one "LAYER NAME [CONDITION]" per line (the coverage test, README's table) */
+        /* the traced functions, one "LAYER NAME [CONDITION]" per line (the coverage test, docs/recording.md's table) */
         for (int i = 0; i < NF; i++)
             printf("%s %s%s%s\n", siot_layer_name((unsigned)F[i].layer), F[i].name, F[i].cond[0] ? " " : "", F[i].cond);
         return 0;
