@@ -65,6 +65,21 @@ mpirun_np() {
     "${MPIRUN[@]}" -np "$np" "$@"
 }
 
+# pnetcdf_pair P NAME COMPILER SOURCE [FLAGS...]: a PnetCDF program built
+# twice, ./NAME linked with wrap-pnetcdf.flags and ./NAME.plain with PnetCDF
+# alone, both run at P ranks (the untraced one in plain/); fails unless the
+# traced run wrote the same NAME.nc as the untraced one.
+pnetcdf_pair() {
+    local np=$1 name=$2 cc=$3 src=$4
+    shift 4
+    "$cc" "$@" -c "$src" -o "$name.o" || fail "compile $(basename "$src")"
+    "$cc" "$name.o" -Wl,@"$B/wrap-pnetcdf.flags" -o "$name" || fail "link $name against the tracer"
+    "$cc" "$name.o" -lpnetcdf -o "$name.plain" || fail "link $name without the tracer"
+    mkdir -p plain && (cd plain && mpirun_np "$np" "../$name.plain") > /dev/null || fail "$name (untraced)"
+    mpirun_np "$np" "./$name" > /dev/null || fail "$name (traced)"
+    cmp -s "$name.nc" "plain/$name.nc" || fail "the traced program's $name.nc differs from the untraced one's"
+}
+
 # build_traced NAME [extra cflags...]: tests/progs/<NAME>.c -> ./NAME (traced) and ./NAME.plain (untraced)
 # (includes are written from the top of the tree: tests/progs/mpi_check.h).
 # Each program is built once per flavour and set of flags, in

@@ -9,16 +9,10 @@
 [ -f "$B/wrap-pnetcdf.flags" ] || skip "no PnetCDF on the $MPI flavour (Debian builds it for Open MPI only)"
 P=2
 SRC=$ROOT/tests/progs/pnf.f90
-mpif90.$MPI -O1 -I/usr/include/x86_64-linux-gnu -c "$SRC" -o pnf.o || fail "compile pnf.f90"
-mpif90.$MPI pnf.o -Wl,@"$B/wrap-pnetcdf.flags" -o pnf || fail "link pnf against the tracer"
-mpif90.$MPI pnf.o -lpnetcdf -o pnf.plain || fail "link pnf without the tracer"
 param() { sed -n "s/.*integer, parameter :: $1 = \([0-9]*\).*/\1/p" "$SRC"; }
 NVARS=$(param NVARS) NX=$(param NX)
 [ -n "$NVARS" ] && [ -n "$NX" ] || fail "cannot read NVARS/NX from pnf.f90"
-
-mkdir -p plain && (cd plain && mpirun_np $P ../pnf.plain) > /dev/null || fail "pnf (untraced)"
-mpirun_np $P ./pnf > /dev/null || fail "pnf (traced)"
-cmp -s pnf.nc plain/pnf.nc || fail "the traced program's pnf.nc differs from the untraced one's"
+pnetcdf_pair $P pnf "mpif90.$MPI" "$SRC" -O1 -I/usr/include/x86_64-linux-gnu
 jsonl pnf.siot > n.jsonl
 python3 - n.jsonl $P "$NVARS" "$NX" <<'PY' || fail "the PnetCDF calls of the Fortran program"
 import collections, json, sys

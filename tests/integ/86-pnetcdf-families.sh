@@ -15,16 +15,10 @@
 [ -f "$B/wrap-pnetcdf.flags" ] || skip "no PnetCDF on the $MPI flavour (Debian builds it for Open MPI only)"
 P=2
 SRC=$ROOT/tests/progs/ncall.c
-$MPICC -std=c11 -O1 -g -c "$SRC" -o ncall.o || fail "compile ncall.c"
-$MPICC ncall.o -Wl,@"$B/wrap-pnetcdf.flags" -o ncall || fail "link ncall against the tracer"
-$MPICC ncall.o -lpnetcdf -o ncall.plain || fail "link ncall without the tracer"
 def() { sed -n "s/^#define $1 \([0-9]*\).*/\1/p" "$SRC"; }
 NX=$(def NX) NATT=$(def NATT)
 [ -n "$NX" ] && [ -n "$NATT" ] || fail "cannot read NX/NATT from ncall.c"
-
-mkdir -p plain && (cd plain && mpirun_np $P ../ncall.plain) > /dev/null || fail "ncall (untraced)"
-mpirun_np $P ./ncall > /dev/null || fail "ncall (traced)"
-cmp -s ncall.nc plain/ncall.nc || fail "the traced program's ncall.nc differs from the untraced one's"
+pnetcdf_pair $P ncall "$MPICC" "$SRC" -std=c11 -O1 -g
 jsonl ncall.siot > n.jsonl
 python3 - n.jsonl $P "$NX" "$NATT" <<'PY' || fail "the PnetCDF families"
 import json, sys
