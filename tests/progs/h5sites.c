@@ -1,5 +1,5 @@
 /* h5sites: an HDF5 particle kernel for the site rule of siot findings
- * (tests/integ/68-findings-sites.sh): NSTEP steps, in each of which every
+ * (tests/integ/69-findings-sites.sh): NSTEP steps, in each of which every
  * rank writes its NPART particles (doubles) into one shared dataset with an
  * independent H5Dwrite (the MPI-IO driver), and flushes the file (HDF5's
  * metadata). The calls HDF5, MPI-IO and POSIX make beneath are the

@@ -1,5 +1,5 @@
 /* iosites: MPI-IO for the site rule and the file identity of siot findings
- * (tests/integ/68-findings-sites.sh).
+ * (tests/integ/69-findings-sites.sh).
  *   indep  every rank writes NW records of REC bytes, each with an
  *          independent MPI_File_write_at through a helper of the program,
  *          interleaved with the other ranks' in one shared file (INDEP_NAME)

@@ -1,5 +1,5 @@
 /* ncsites: PnetCDF for the site rule and the file identity of siot findings
- * (tests/integ/68-findings-sites.sh).
+ * (tests/integ/69-findings-sites.sh).
  *   indep  every rank writes NW blocks of NI doubles of one variable with an
  *          independent ncmpi_put_vara_double, interleaved with the other
  *          ranks' in one shared file (INDEP_NAME)

@@ -1,6 +1,6 @@
 ! ncsites_f: PnetCDF's Fortran API (nfmpi_*, in libpnetcdf.so, which calls
 ! the C ncmpi_* functions) for the site rule of siot findings
-! (tests/integ/68-findings-sites.sh): every rank writes NW blocks of NI
+! (tests/integ/69-findings-sites.sh): every rank writes NW blocks of NI
 ! doubles of one variable with an independent nfmpi_put_vara_double,
 ! interleaved with the other ranks' in one shared file (ncsites_f.nc). The
 ! calls beneath are the program's calls at the lines marked SITE: below.
