@@ -224,20 +224,33 @@ void siot_origins_loop_enter(siot_origins *o, uint64_t count, int expanded, cons
 
 /* The calls still open after the first iteration of a multiplied loop
  * (from seq0 on) as they are after its last: delta events later. NULL
- * when out of memory. */
+ * when out of memory. Iterative: a hostile trace may nest calls deeply. */
 static ocell *shift(siot_origins *o, ocell *c, int64_t seq0, int64_t delta)
 {
-    if (!c || c->seq < seq0)
-        return c;
-    ocell *next = shift(o, c->next, seq0, delta);
-    if (c->next && !next)
+    uint32_t n = 0;
+    for (ocell *x = c; x && x->seq >= seq0; x = x->next)
+        n++;
+    ocell **v = malloc((n ? n : 1) * sizeof *v);
+    if (!v)
         return NULL;
-    ocell *n = cell_new(o, c->seq + delta, c->origin, next);
-    if (!n && next && !next->refs) { /* made here for it: let it go */
-        next->refs = 1;
-        cell_release(o, next);
+    n = 0;
+    for (ocell *x = c; x && x->seq >= seq0; x = x->next)
+        v[n++] = x;
+    ocell *below = n ? v[n - 1]->next : c, *made = below;
+    while (n-- > 0) {
+        ocell *m = cell_new(o, v[n]->seq + delta, v[n]->origin, made);
+        if (!m) {
+            if (made != below) { /* let go of what was made */
+                made->refs++;
+                cell_release(o, made);
+            }
+            made = NULL;
+            break;
+        }
+        made = m;
     }
-    return n;
+    free(v);
+    return made;
 }
 
 /* A multiplied loop's body was walked once: the iterations not walked ran

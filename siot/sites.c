@@ -210,7 +210,7 @@ static void place(const siot_trace *t, const siot_origins *o, siot_siteloc *l, c
     if (f)
         snprintf(l->where, sizeof l->where, "%s", f->text);
     else
-        snprintf(l->where, sizeof l->where, "?");
+        snprintf(l->where, sizeof l->where, "(no call site recorded)");
     l->no_line = f && !f->known_line;
     uint32_t leaf = p->nc - 1;
     chain_text(t, o, l, p->first[leaf] < p->first[leaf + 1] ? &fr[p->first[leaf]] : NULL);
