@@ -14,6 +14,7 @@
 #include "siot/dump.h"
 #include "replay/files.h"
 #include "siot/rankstats.h"
+#include "siot/origin.h"
 #include "siot/stats.h"
 
 enum {
@@ -50,7 +51,7 @@ static const struct {
 #define BLOCK SIOT_FS_BLOCK
 #define MIN_COUNT 100
 #define REPEAT 10
-#define NFH 64 /* MPI file ids followed for independent-shared */
+#define INDEP_MIN 8 /* independent-shared: calls on one file */
 #define META_RATIO 2    /* metadata-heavy: more than 2 metadata calls per data call */
 #define META_HIGH_SHARE 0.5 /* its severity: high from half the file-system time, */
 #define META_LOW_SHARE 0.1  /* low under a tenth */
@@ -63,8 +64,19 @@ typedef struct ftrack {
     const char *name;
     uint64_t calls, backward; /* the program's positioned data calls; those not sequential */
     uint64_t readback;        /* bytes read by a rank after it wrote to the file */
+    uint64_t indep;           /* independent MPI-IO data calls the program's chains made on it */
     uint8_t *wrote;           /* per rank */
+    uint8_t *indep_ranks;     /* per rank, NULL until one */
 } ftrack;
+
+/* Calls a per-file rule counted at an origin on one file: its sites are
+ * those of the files the rule fires on only. */
+typedef struct filehit {
+    int rule;
+    const char *file; /* the name, as in ftrack */
+    uint32_t origin;
+    uint64_t n;
+} filehit;
 
 /* The previous record of a call site that is not in a multiplied loop (a
  * walked loop gives one record per iteration): its first rank and end. */
@@ -75,10 +87,12 @@ typedef struct prevcall {
 
 typedef struct finder {
     const siot_trace *t;
-    uint64_t *hits[NFIND];   /* per site + 1: the calls each rule counted there */
+    siot_origins origins;    /* each call's chain of traced calls (siot/origin.h) */
+    uint64_t *hits;          /* per origin x NFIND: the calls each rule counted there */
+    uint32_t caphits;        /* origins the hits have room for */
+    filehit *fhits;          /* the per-file rules' calls */
+    uint32_t nfhits, capfhits;
     uint64_t own_calls, small_calls, small_bytes, posix_calls, misaligned, *rank_bytes;
-    uint64_t indep_calls[NFH];
-    uint8_t *indep_ranks[NFH]; /* nranks flags per file id */
     uint64_t meta_calls, fs_data_calls; /* POSIX and stdio, whoever made them */
     double meta_ns, fs_data_ns;         /* their time */
     siot_files files; /* handles to names, files per rank */
@@ -89,10 +103,45 @@ typedef struct finder {
     int oom;
 } finder;
 
-static void hit(finder *f, int rule, uint32_t site, uint64_t n)
+/* Counts n calls of the record being handled for a rule, at its origin. */
+static void hit(finder *f, int rule, uint64_t n)
 {
-    if (site <= f->t->nsites)
-        f->hits[rule][site] += n;
+    uint32_t id = f->origins.current;
+    if (id >= f->caphits) {
+        uint32_t cap = f->caphits ? f->caphits : 256;
+        while (cap <= id)
+            cap *= 2;
+        uint64_t *h = realloc(f->hits, (size_t)cap * NFIND * sizeof *h);
+        if (!h) {
+            f->oom = 1;
+            return;
+        }
+        memset(h + (size_t)f->caphits * NFIND, 0, (size_t)(cap - f->caphits) * NFIND * sizeof *h);
+        f->hits = h;
+        f->caphits = cap;
+    }
+    f->hits[(size_t)id * NFIND + rule] += n;
+}
+
+/* The same for a per-file rule, on file x. */
+static void file_hit(finder *f, int rule, const char *x, uint64_t n)
+{
+    filehit *last = f->nfhits ? &f->fhits[f->nfhits - 1] : NULL;
+    if (last && last->rule == rule && last->file == x && last->origin == f->origins.current) {
+        last->n += n;
+        return;
+    }
+    if (f->nfhits == f->capfhits) {
+        uint32_t cap = f->capfhits ? 2 * f->capfhits : 64;
+        filehit *v = realloc(f->fhits, cap * sizeof *v);
+        if (!v) {
+            f->oom = 1;
+            return;
+        }
+        f->fhits = v;
+        f->capfhits = cap;
+    }
+    f->fhits[f->nfhits++] = (filehit){rule, x, f->origins.current, n};
 }
 
 static int is_data(unsigned cls)
@@ -104,17 +153,16 @@ static int is_data(unsigned cls)
 /* The program's own data calls: sizes and bytes per rank. */
 static void own_call(finder *f, const siot_agg_event *e, uint64_t n)
 {
-    uint32_t site = e->node->u.ev.site;
     f->own_calls += n;
     if (e->bytes >= 0 && e->bytes < BLOCK) {
         f->small_calls += n;
         f->small_bytes += n * (uint64_t)e->bytes;
-        hit(f, F_SMALL, site, n);
+        hit(f, F_SMALL, n);
     }
     for (uint32_t i = 0; i < e->nranks; i++)
         if ((uint32_t)e->ranks[i] < f->t->nranks && e->bytes > 0)
             f->rank_bytes[e->ranks[i]] += e->calls * (uint64_t)e->bytes;
-    hit(f, F_IMBALANCE, site, n); /* the sites that move the bytes */
+    hit(f, F_IMBALANCE, n); /* the sites that move the bytes */
 }
 
 /* A POSIX data call is aligned when its size and its (first) offset are
@@ -126,25 +174,8 @@ static void posix_call(finder *f, const siot_agg_event *e, uint64_t n)
     f->posix_calls += n;
     if (e->bytes % BLOCK || off % BLOCK) {
         f->misaligned += n;
-        hit(f, F_MISALIGNED, e->node->u.ev.site, n);
+        hit(f, F_MISALIGNED, n);
     }
-}
-
-static void mpiio_independent(finder *f, const siot_agg_event *e, uint64_t n)
-{
-    int k = siot_arg_index(e->fn, SIOT_ROLE_file);
-    int64_t fh = k >= 0 ? siot_eval_int(e->node->u.ev.args[k], &e->ctx, -1) : -1;
-    if (fh < 0 || fh >= NFH)
-        return;
-    if (!f->indep_ranks[fh] && !(f->indep_ranks[fh] = calloc(f->t->nranks ? f->t->nranks : 1, 1))) {
-        f->oom = 1;
-        return;
-    }
-    f->indep_calls[fh] += n;
-    for (uint32_t i = 0; i < e->nranks; i++)
-        if ((uint32_t)e->ranks[i] < f->t->nranks)
-            f->indep_ranks[fh][e->ranks[i]] = 1;
-    hit(f, F_INDEPENDENT, e->node->u.ev.site, n);
 }
 
 /* The classes that create, name, position, flush or describe files rather
@@ -252,18 +283,34 @@ static uint64_t backward_calls(finder *f, const siot_agg_event *e, int koff)
     return (uint64_t)((double)e->calls * (double)(c - 1) / (double)c * (double)back / (double)(n - 1) + 0.5);
 }
 
-/* The program's own data calls per file and rank: positioned calls that
+/* An independent MPI-IO data call on a file (by its name, whichever handle
+ * id the library gave it) on one rank. */
+static void independent_call(finder *f, ftrack *x, int32_t rank, uint64_t calls)
+{
+    if (!x->indep_ranks && !(x->indep_ranks = calloc(f->t->nranks ? f->t->nranks : 1, 1))) {
+        f->oom = 1;
+        return;
+    }
+    x->indep += calls;
+    x->indep_ranks[rank] = 1;
+    file_hit(f, F_INDEPENDENT, x->name, calls);
+}
+
+/* Data calls per file and rank: independent MPI-IO ones, whoever made
+ * them (independent-shared); the program's own (own): positioned calls that
  * go backwards (random-access), reads after the rank's first write to the
  * file in trace order (read-after-write). */
-static void file_call(finder *f, const siot_agg_event *e)
+static void file_call(finder *f, const siot_agg_event *e, int own)
 {
     int kh = siot_file_handle_arg(e->fn), koff = siot_arg_index(e->fn, SIOT_ROLE_offset);
     if (kh < 0)
         return;
+    int indep = e->fn->layer == SIOT_LAYER_mpiio && !(e->fn->cls & SIOT_CLS_COLL);
+    if (!own && !indep)
+        return;
     unsigned base = SIOT_CLASS_BASE(e->fn->cls);
-    uint64_t back = koff >= 0 ? backward_calls(f, e, koff) : 0;
+    uint64_t back = own && koff >= 0 ? backward_calls(f, e, koff) : 0;
     uint64_t bytes = e->calls * (uint64_t)(e->bytes > 0 ? e->bytes : 0);
-    uint32_t site = e->node->u.ev.site;
     for (uint32_t i = 0; i < e->nranks && !f->oom; i++) {
         siot_ctx c = e->ctx;
         c.rank = e->ranks[i];
@@ -272,16 +319,20 @@ static void file_call(finder *f, const siot_agg_event *e)
         ftrack *x = name && (uint32_t)e->ranks[i] < f->t->nranks ? track(f, name) : NULL;
         if (!x)
             continue;
+        if (indep)
+            independent_call(f, x, e->ranks[i], e->calls);
+        if (!own)
+            continue;
         if (koff >= 0) {
             x->calls += e->calls;
             x->backward += back;
-            hit(f, F_RANDOM, site, back);
+            file_hit(f, F_RANDOM, x->name, back);
         }
         if (base == SIOT_CLASS_write)
             x->wrote[e->ranks[i]] = 1;
         else if (x->wrote[e->ranks[i]]) {
             x->readback += bytes;
-            hit(f, F_READBACK, site, e->calls);
+            hit(f, F_READBACK, e->calls);
         }
     }
 }
@@ -300,7 +351,7 @@ static double node_ns(const siot_agg_event *e)
 static void meta_call(finder *f, const siot_agg_event *e, uint64_t n)
 {
     f->meta_calls += n;
-    hit(f, F_METADATA, e->node->u.ev.site, n);
+    hit(f, F_METADATA, n);
     f->meta_ns += node_ns(e);
 }
 
@@ -310,12 +361,11 @@ static void on_event(void *user, const siot_agg_event *e)
     siot_files_event(&f->files, e); /* first: an open names its handle */
     unsigned cls = e->fn->cls, base = SIOT_CLASS_BASE(cls);
     uint64_t n = e->calls * e->nranks;
-    uint32_t site = e->node->u.ev.site;
     int outermost = siot_eval_int(e->node->u.ev.parent, &e->ctx, 0) == 0;
-    if (is_data(cls) && outermost) {
+    if (is_data(cls) && outermost)
         own_call(f, e, n);
-        file_call(f, e);
-    }
+    if (is_data(cls))
+        file_call(f, e, outermost);
     int fs_layer = e->fn->layer == SIOT_LAYER_posix || e->fn->layer == SIOT_LAYER_stdio;
     if (is_meta(cls) && fs_layer)
         meta_call(f, e, n);
@@ -324,17 +374,15 @@ static void on_event(void *user, const siot_agg_event *e)
         f->fs_data_ns += node_ns(e);
     }
     if (base == SIOT_CLASS_open && outermost && e->fn->layer != SIOT_LAYER_mpi)
-        hit(f, F_MANYFILES, site, n); /* the program's opens */
+        hit(f, F_MANYFILES, n); /* the program's opens */
     if (is_data(cls) && e->fn->layer == SIOT_LAYER_posix)
         posix_call(f, e, n);
-    if (is_data(cls) && e->fn->layer == SIOT_LAYER_mpiio && !(cls & SIOT_CLS_COLL))
-        mpiio_independent(f, e, n);
     /* a loop multiplied, not walked, keeps the same name: the analyzer walks
      * a loop whose opens change name (analyze.h) */
     if (base == SIOT_CLASS_open && e->calls >= REPEAT && e->fn->layer != SIOT_LAYER_mpi)
-        hit(f, F_REOPEN, site, n);
+        hit(f, F_REOPEN, n);
     if (base == SIOT_CLASS_sync && e->calls >= REPEAT)
-        hit(f, F_SYNC, site, n);
+        hit(f, F_SYNC, n);
 }
 
 /* ------------------------------------------------------------ verdicts */
@@ -342,16 +390,54 @@ static void on_event(void *user, const siot_agg_event *e)
 typedef struct verdict {
     int rule;
     const char *severity;
-    char summary[320];
-    char evidence[320]; /* JSON members */
+    char summary[800];
+    char evidence[1400]; /* JSON members */
 } verdict;
 
 static uint64_t rule_total(const finder *f, int rule)
 {
     uint64_t n = 0;
-    for (uint32_t s = 0; s <= f->t->nsites; s++)
-        n += f->hits[rule][s];
+    for (uint32_t id = 0; id < f->caphits; id++)
+        n += f->hits[(size_t)id * NFIND + rule];
     return n;
+}
+
+/* A file's entry, or NULL. */
+static const ftrack *find_track(const finder *f, const char *name)
+{
+    if (!f->capft)
+        return NULL;
+    uint32_t j = (uint32_t)ptr_hash(name) & (f->capft - 1);
+    while (f->ft[j].name && f->ft[j].name != name)
+        j = (j + 1) & (f->capft - 1);
+    return f->ft[j].name ? &f->ft[j] : NULL;
+}
+
+static uint32_t indep_ranks(const finder *f, const ftrack *x)
+{
+    uint32_t ranks = 0;
+    for (uint32_t r = 0; x->indep_ranks && r < f->t->nranks; r++)
+        ranks += x->indep_ranks[r];
+    return ranks;
+}
+
+/* Does a per-file rule fire on the file? */
+static int file_fires(const finder *f, int rule, const ftrack *x)
+{
+    if (rule == F_INDEPENDENT)
+        return x->indep >= INDEP_MIN && indep_ranks(f, x) >= 2;
+    return x->calls >= MIN_COUNT && 2 * x->backward > x->calls; /* F_RANDOM */
+}
+
+/* A JSON string of a file name, cut to 400 bytes, into out (of n). */
+static void json_name_into(char *out, size_t n, const char *name)
+{
+    siot_vbuf b;
+    siot_vbuf_init(&b);
+    size_t len = strlen(name);
+    siot_json_str(&b, name, len < 400 ? len : 400);
+    snprintf(out, n, "%.*s", b.oom ? 2 : (int)b.len, b.oom ? "\"\"" : (const char *)b.data);
+    siot_vbuf_free(&b);
 }
 
 static int share_rule(verdict *v, int rule, uint64_t part, uint64_t all, const char *of)
@@ -403,24 +489,42 @@ static int repeat_rule(const finder *f, verdict *v, int rule)
     return 1;
 }
 
+/* Per file (by name: an MPI file handle id is reused for the next file
+ * opened), independent calls from 2 ranks or more, INDEP_MIN or more. */
 static int independent(const finder *f, verdict *v)
 {
-    for (int fh = 0; fh < NFH; fh++) {
-        uint32_t ranks = 0;
-        for (uint32_t r = 0; f->indep_ranks[fh] && r < f->t->nranks; r++)
-            ranks += f->indep_ranks[fh][r];
-        if (ranks < 2 || f->indep_calls[fh] < 8)
+    uint64_t calls = 0;
+    uint32_t files = 0;
+    const ftrack *worst = NULL;
+    for (uint32_t i = 0; i < f->capft; i++) {
+        const ftrack *x = &f->ft[i];
+        if (!x->name || !file_fires(f, F_INDEPENDENT, x))
             continue;
-        v->rule = F_INDEPENDENT;
-        v->severity = "medium";
-        snprintf(v->summary, sizeof v->summary,
-                 "%" PRIu64 " independent MPI-IO data calls from %u ranks on MPI file %d: collective calls could aggregate them",
-                 f->indep_calls[fh], ranks, fh);
-        snprintf(v->evidence, sizeof v->evidence, "\"count\":%" PRIu64 ",\"ranks\":%u,\"file\":%d", f->indep_calls[fh],
-                 ranks, fh);
-        return 1;
+        files++;
+        calls += x->indep;
+        if (!worst || x->indep > worst->indep || (x->indep == worst->indep && strcmp(x->name, worst->name) < 0))
+            worst = x;
     }
-    return 0;
+    if (!files)
+        return 0;
+    uint32_t ranks = indep_ranks(f, worst);
+    char name[900];
+    json_name_into(name, sizeof name, worst->name);
+    v->rule = F_INDEPENDENT;
+    v->severity = "medium";
+    if (files == 1)
+        snprintf(v->summary, sizeof v->summary,
+                 "%" PRIu64 " independent MPI-IO data calls from %u ranks on %.300s: collective calls could aggregate them",
+                 calls, ranks, worst->name);
+    else
+        snprintf(v->summary, sizeof v->summary,
+                 "%" PRIu64 " independent MPI-IO data calls on %u files each shared by 2 ranks or more (most on "
+                 "%.300s: %" PRIu64 " from %u ranks): collective calls could aggregate them",
+                 calls, files, worst->name, worst->indep, ranks);
+    snprintf(v->evidence, sizeof v->evidence,
+             "\"count\":%" PRIu64 ",\"ranks\":%u,\"files\":%u,\"file\":%s,\"file_count\":%" PRIu64, calls, ranks,
+             files, name, worst->indep);
+    return 1;
 }
 
 /* How much it matters is the share of the file-system time the metadata
@@ -507,7 +611,7 @@ static int random_access(const finder *f, verdict *v)
     const ftrack *worst = NULL;
     for (uint32_t i = 0; i < f->capft; i++) {
         const ftrack *x = &f->ft[i];
-        if (!x->name || x->calls < MIN_COUNT || 2 * x->backward <= x->calls)
+        if (!x->name || !file_fires(f, F_RANDOM, x))
             continue;
         files++;
         calls += x->calls;
@@ -620,55 +724,136 @@ static int verdicts(const finder *f, verdict *v)
 /* ------------------------------------------------------------ output */
 
 typedef struct site_row {
-    uint32_t site;
+    uint32_t root;
     uint64_t calls;
 } site_row;
 
 static int by_calls(const void *a, const void *b)
 {
     const site_row *x = a, *y = b;
-    return x->calls != y->calls ? (x->calls < y->calls ? 1 : -1) : (x->site > y->site) - (x->site < y->site);
+    return x->calls != y->calls ? (x->calls < y->calls ? 1 : -1) : (x->root > y->root) - (x->root < y->root);
 }
 
-/* The rule's busiest sites (at most 5), resolved. Returns how many. */
+/* The calls a rule counted per origin (n of them); for a per-file rule,
+ * on the files it fires on only. NULL when out of memory. */
+static uint64_t *rule_counts(const finder *f, int rule, uint32_t n)
+{
+    uint64_t *c = calloc(n ? n : 1, sizeof *c);
+    if (!c)
+        return NULL;
+    if (rule == F_INDEPENDENT || rule == F_RANDOM) {
+        for (uint32_t i = 0; i < f->nfhits; i++) {
+            const filehit *h = &f->fhits[i];
+            const ftrack *x = h->rule == rule ? find_track(f, h->file) : NULL;
+            if (x && h->origin < n && file_fires(f, rule, x))
+                c[h->origin] += h->n;
+        }
+        return c;
+    }
+    for (uint32_t id = 0; id < n && id < f->caphits; id++)
+        c[id] = f->hits[(size_t)id * NFIND + rule];
+    return c;
+}
+
+#define SITE_ROWS 5   /* sites shown per finding */
+#define SITE_GROUPS 64 /* outermost calls resolved to find them */
+
+/* The busiest outermost calls (at most SITE_GROUPS) into rows, busiest
+ * first; how many. */
+static uint32_t busiest_roots(const siot_origins *o, const uint64_t *root, site_row *rows)
+{
+    uint32_t n = 0;
+    for (uint32_t r = 1; r < o->n; r++) {
+        site_row x = {r, root[r]};
+        if (!x.calls || (n == SITE_GROUPS && by_calls(&x, &rows[n - 1]) > 0))
+            continue;
+        uint32_t k = n < SITE_GROUPS ? n++ : n - 1;
+        while (k > 0 && by_calls(&x, &rows[k - 1]) < 0) {
+            rows[k] = rows[k - 1];
+            k--;
+        }
+        rows[k] = x;
+    }
+    return n;
+}
+
+/* The rule's calls grouped by the outermost traced call they were made in
+ * (the program's call: siot/sites.h), outermost calls at the same program
+ * line taken together (one line reached by different paths), the busiest
+ * SITE_ROWS groups, each with the chain that made the most of its calls.
+ * Returns how many. */
 static uint32_t rule_sites(const finder *f, int rule, siot_siteloc *loc, uint64_t *calls)
 {
-    site_row rows[5];
-    uint32_t n = 0;
-    for (uint32_t s = 1; s <= f->t->nsites; s++) {
-        if (!f->hits[rule][s])
-            continue;
-        site_row r = {s, f->hits[rule][s]};
-        if (n < 5)
-            rows[n++] = r;
-        else if (by_calls(&r, &rows[4]) < 0)
-            rows[4] = r;
-        qsort(rows, n, sizeof *rows, by_calls);
+    const siot_origins *o = &f->origins;
+    uint64_t *c = rule_counts(f, rule, o->n), *root = calloc(o->n ? o->n : 1, sizeof *root);
+    uint32_t *best = calloc(o->n ? o->n : 1, sizeof *best), n = 0, kept = 0;
+    site_row *rows = malloc(SITE_GROUPS * sizeof *rows);
+    siot_siteloc *all = calloc(SITE_GROUPS, sizeof *all);
+    for (uint32_t id = 1; c && root && best && id < o->n; id++) {
+        uint32_t r = o->v[id].root;
+        root[r] += c[id];
+        if (c[id] && (!best[r] || c[id] > c[best[r]]))
+            best[r] = id;
     }
+    if (c && root && best && rows && all)
+        n = busiest_roots(o, root, rows);
     for (uint32_t i = 0; i < n; i++) {
-        loc[i].site = rows[i].site;
+        all[i].site = o->v[rows[i].root].site;
+        all[i].origin = best[rows[i].root];
+    }
+    siot_resolve_origins(f->t, o, all, n);
+    for (uint32_t i = 0; i < n; i++) { /* rows[k] stays the busiest of its line */
+        uint32_t k = 0;
+        while (k < kept && strcmp(all[k].where, all[i].where) != 0)
+            k++;
+        if (k < kept) {
+            rows[k].calls += rows[i].calls;
+            continue;
+        }
+        all[kept] = all[i];
+        rows[kept++] = rows[i];
+    }
+    for (uint32_t i = 0; i < kept && i < SITE_ROWS; i++) { /* the sums may reorder them */
+        uint32_t m = i;
+        for (uint32_t k = i + 1; k < kept; k++)
+            if (rows[k].calls > rows[m].calls)
+                m = k;
+        site_row tr = rows[i];
+        siot_siteloc tl = all[i];
+        rows[i] = rows[m], all[i] = all[m];
+        rows[m] = tr, all[m] = tl;
+        loc[i] = all[i];
         calls[i] = rows[i].calls;
     }
-    siot_resolve_sites(f->t, loc, n);
-    return n;
+    free(c);
+    free(root);
+    free(best);
+    free(rows);
+    free(all);
+    return kept < SITE_ROWS ? kept : SITE_ROWS;
 }
 
 static void print_text(const finder *f, const verdict *v, int n, const char *path, FILE *o)
 {
     fprintf(o, "siot findings %s\n  %u ranks: %d finding%s\n", path, f->t->nranks, n, n == 1 ? "" : "s");
+    if (f->origins.unlinked)
+        fprintf(o, "  (%" PRIu64 " calls whose enclosing traced call was not found are shown at their own site)\n",
+                f->origins.unlinked);
     for (int i = 0; i < n; i++) {
         fprintf(o, "\n[%s] %s: %s\n", v[i].severity, FINDING_RULES[v[i].rule].id, v[i].summary);
-        siot_siteloc loc[5];
-        uint64_t calls[5];
+        siot_siteloc loc[SITE_ROWS];
+        uint64_t calls[SITE_ROWS];
         uint32_t ns = rule_sites(f, v[i].rule, loc, calls);
         for (uint32_t k = 0; k < ns; k++)
-            fprintf(o, "    s%-6u %10" PRIu64 "  %s\n", loc[k].site, calls[k], loc[k].where);
+            fprintf(o, "    s%-6u %10" PRIu64 "  %s%s%s\n", loc[k].site, calls[k], loc[k].where,
+                    loc[k].chain[0] ? ", via " : "", loc[k].chain);
     }
 }
 
 static void print_json(const finder *f, const verdict *v, int n, FILE *o)
 {
-    fprintf(o, "{\"nranks\":%u,\"findings\":[", f->t->nranks);
+    fprintf(o, "{\"nranks\":%u,\"calls_without_chain\":%" PRIu64 ",\"findings\":[", f->t->nranks,
+            f->origins.unlinked);
     for (int i = 0; i < n; i++) {
         fprintf(o, "%s{\"id\":\"%s\",\"severity\":\"%s\",\"summary\":", i ? "," : "", FINDING_RULES[v[i].rule].id,
                 v[i].severity);
@@ -677,14 +862,16 @@ static void print_json(const finder *f, const verdict *v, int n, FILE *o)
         siot_json_str(&b, v[i].summary, strlen(v[i].summary));
         fwrite(b.data, 1, b.len, o);
         fprintf(o, ",\"evidence\":{%s},\"sites\":[", v[i].evidence);
-        siot_siteloc loc[5];
-        uint64_t calls[5];
+        siot_siteloc loc[SITE_ROWS];
+        uint64_t calls[SITE_ROWS];
         uint32_t ns = rule_sites(f, v[i].rule, loc, calls);
         for (uint32_t k = 0; k < ns; k++) {
             b.len = 0;
             siot_json_str(&b, loc[k].where, strlen(loc[k].where));
-            fprintf(o, "%s{\"site\":%u,\"calls\":%" PRIu64 ",\"location\":%.*s}", k ? "," : "", loc[k].site, calls[k],
-                    (int)b.len, (const char *)b.data);
+            siot_vbuf_put(&b, ",\"chain\":", 9);
+            siot_json_str(&b, loc[k].chain, strlen(loc[k].chain));
+            fprintf(o, "%s{\"site\":%u,\"calls\":%" PRIu64 ",\"program\":%s,\"location\":%.*s}", k ? "," : "",
+                    loc[k].site, calls[k], loc[k].program ? "true" : "false", (int)b.len, (const char *)b.data);
         }
         siot_vbuf_free(&b);
         fprintf(o, "]}");
@@ -694,13 +881,14 @@ static void print_json(const finder *f, const verdict *v, int n, FILE *o)
 
 static void finder_free(finder *f)
 {
-    for (int r = 0; r < NFIND; r++)
-        free(f->hits[r]);
-    for (int fh = 0; fh < NFH; fh++)
-        free(f->indep_ranks[fh]);
+    free(f->hits);
+    free(f->fhits);
+    siot_origins_free(&f->origins);
     free(f->rank_bytes);
-    for (uint32_t i = 0; i < f->capft; i++)
+    for (uint32_t i = 0; i < f->capft; i++) {
         free(f->ft[i].wrote);
+        free(f->ft[i].indep_ranks);
+    }
     free(f->ft);
     free(f->prev);
     siot_files_free(&f->files);
@@ -713,17 +901,16 @@ int siot_findings(const siot_trace *t, const char *path, int json, FILE *out, ch
     memset(&f, 0, sizeof f);
     f.t = t;
     siot_files_init(&f.files);
-    int ok = (f.rank_bytes = calloc(t->nranks ? t->nranks : 1, sizeof *f.rank_bytes)) != NULL;
+    int ok = siot_origins_init(&f.origins, t) == 0;
+    ok = ok && (f.rank_bytes = calloc(t->nranks ? t->nranks : 1, sizeof *f.rank_bytes)) != NULL;
     ok = ok && (f.prev = calloc(t->nsites + 1, sizeof *f.prev)) != NULL;
     for (uint32_t s = 0; ok && s <= t->nsites; s++)
         f.prev[s].rank = -1;
-    for (int r = 0; ok && r < NFIND; r++)
-        ok = (f.hits[r] = calloc(t->nsites + 1, sizeof *f.hits[r])) != NULL;
-    siot_handlers h = {.user = &f, .event = on_event};
+    siot_handlers inner = {.user = &f, .event = on_event}, h = siot_origins_wrap(&f.origins, &inner);
     int rc = -1;
     if (!ok)
         snprintf(err, errlen, "out of memory");
-    else if (siot_analyze(t, &h, err, errlen) == 0 && !f.oom && !f.files.oom) {
+    else if (siot_analyze(t, &h, err, errlen) == 0 && !f.oom && !f.files.oom && !f.origins.oom) {
         verdict v[NFIND];
         int n = verdicts(&f, v);
         if (json)
@@ -731,7 +918,7 @@ int siot_findings(const siot_trace *t, const char *path, int json, FILE *out, ch
         else
             print_text(&f, v, n, path, out);
         rc = 0;
-    } else if (f.oom || f.files.oom) {
+    } else if (f.oom || f.files.oom || f.origins.oom) {
         snprintf(err, errlen, "out of memory");
     }
     finder_free(&f);

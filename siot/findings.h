@@ -1,7 +1,25 @@
 /* findings: `siot findings`: known I/O problems found on the compressed
  * trace in one siot_analyze pass, each with its evidence numbers and the
- * call sites responsible (file:line (function), as siot stats resolves
- * them). The rules and their thresholds (findings.c, FINDING_RULES):
+ * call sites responsible.
+ *
+ * Sites: a rule's calls are grouped by the outermost traced call they were
+ * made in (siot/origin.h: the H5Dwrite, ncmpi_put_vara_all,
+ * MPI_File_write_at_all or write the program made), and each group is shown
+ * at the program's frame of that call, file.c:LINE (function), with the
+ * chain of traced calls beneath it as detail ("via H5Dwrite >
+ * MPI_File_write_at > pwrite in ADIOI_GEN_WriteContig"; JSON "chain"). A
+ * program frame is one outside the I/O stack's and the runtime's libraries
+ * (MPI, ROMIO/OMPIO and Open MPI's plug-ins, HDF5, PnetCDF, libc, the
+ * Fortran runtime), told by the frame's shared object, or in the executable
+ * (MPICH and HDF5 are linked in statically) by its function's namespace;
+ * the innermost one with a source line wins (the rule in full: siot/sites.h,
+ * docs/sites.md). JSON "program" says whether the site is one.
+ * Files: the per-file rules (independent-shared, random-access) count per
+ * file name, the file the handle's open named on that rank (replay/files.h),
+ * never per handle id, which a library reuses for the next file; their
+ * sites are those of the calls on the files the rule fires on.
+ *
+ * The rules and their thresholds (findings.c, FINDING_RULES):
  *   small-requests      at least half of the data calls the program made
  *                       itself (outermost calls), and at least 100, move
  *                       under 4 KiB each;
@@ -14,9 +32,10 @@
  *                       per rank (a name that changes per iteration is not
  *                       this);
  *   sync-in-loop        one call site syncs a file 10 times or more per rank;
- *   independent-shared  independent MPI-IO data calls from 2 ranks or more,
- *                       8 or more in all, on one file the ranks opened
- *                       together: collective calls could aggregate them;
+ *   independent-shared  independent MPI-IO data calls (whoever made them:
+ *                       HDF5's and PnetCDF's too) from 2 ranks or more, 8 or
+ *                       more, on one file (by name): collective calls could
+ *                       aggregate them; the file with the most is named;
  *   metadata-heavy      the POSIX and stdio metadata calls (classes open,
  *                       close, meta, seek, sync, dir: open, close, stat,
  *                       access, lseek, fsync, mkdir...; the libraries' too,

@@ -57,6 +57,7 @@ typedef struct report {
     siot_files files; /* the same per-file rows as siot stats */
     siot_access acc;  /* access patterns and amplification: the walk of every event */
     siot_heat heat;   /* fed by that walk */
+    siot_origins origins; /* the traced calls each call was made in: sites at the program's lines */
     siot_vbuf scratch;
     int oom;
     FILE *o;
@@ -606,7 +607,9 @@ static void site_table(FILE *o, const report *r)
             loc[n++].site = i;
     qsort_r(loc, n, sizeof *loc, cmp_site_time, r->sites);
     uint32_t shown = n > TOP_SITES ? TOP_SITES : n;
-    siot_resolve_sites(t, loc, shown);
+    for (uint32_t i = 0; i < shown; i++)
+        loc[i].origin = siot_origins_dominant(&r->origins, loc[i].site);
+    siot_resolve_origins(t, &r->origins, loc, shown);
     fprintf(o, "<h2>Call sites</h2>\n<p>The %u call sites of I/O and communication (of %u) that took the most time: "
                "the sum of their calls' durations over all ranks.</p>\n",
             shown, n);
@@ -619,6 +622,11 @@ static void site_table(FILE *o, const report *r)
         char a[48], b[48], c[48];
         fprintf(o, "<tr><td class=\"site\">");
         siot_report_esc(o, loc[i].where);
+        if (loc[i].chain[0]) {
+            fprintf(o, "<br><small>via ");
+            siot_report_esc(o, loc[i].chain);
+            fprintf(o, "</small>");
+        }
         fprintf(o, "</td><td>");
         siot_report_esc(o, f->name);
         fprintf(o, "</td><td>%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td>"
@@ -751,6 +759,7 @@ static void report_free(report *r)
     free(r->ranks);
     free(r->sites);
     siot_files_free(&r->files);
+    siot_origins_free(&r->origins);
     siot_vbuf_free(&r->scratch);
     siot_access_free(&r->acc);
     siot_report_heat_free(&r->heat);
@@ -1022,14 +1031,15 @@ int siot_report(const siot_trace *t, const char *path, const siot_report_opts *o
     siot_vbuf_init(&r.scratch);
     r.ranks = calloc(t->nranks ? t->nranks : 1, sizeof *r.ranks);
     r.sites = calloc((size_t)t->nsites + 1, sizeof *r.sites);
-    if (!r.ranks || !r.sites) {
+    if (siot_origins_init(&r.origins, t) != 0 || !r.ranks || !r.sites) {
         report_free(&r);
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    siot_handlers h = {0};
-    h.user = &r;
-    h.event = on_event;
+    siot_handlers inner = {0};
+    inner.user = &r;
+    inner.event = on_event;
+    siot_handlers h = siot_origins_wrap(&r.origins, &inner);
     if (siot_analyze(t, &h, err, errlen) != 0) {
         report_free(&r);
         return -1;
@@ -1044,7 +1054,7 @@ int siot_report(const siot_trace *t, const char *path, const siot_report_opts *o
         report_free(&r);
         return -1;
     }
-    if (r.oom || r.files.oom || r.scratch.oom || siot_files_summarise(&r.files) != 0) {
+    if (r.oom || r.files.oom || r.origins.oom || r.scratch.oom || siot_files_summarise(&r.files) != 0) {
         report_free(&r);
         snprintf(err, errlen, "out of memory");
         return -1;

@@ -22,8 +22,6 @@
 #include "siot/rankstats.h"
 #include "core/roles.h"
 
-int siot_stats_resolve_sites = 1;
-
 enum { COMM_COLL, COMM_BLOCK, COMM_NB, COMM_OTHER, NCOMM };
 static const char *const COMM_NAMES[NCOMM] = {"collective", "blocking", "nonblocking", "other"};
 #define NCOLS (SIOT_NLAYERS + NCOMM)
@@ -48,6 +46,7 @@ typedef struct stats {
     uint64_t size_bytes[SIOT_NLAYERS][2][SIZE_BINS]; /* the bytes those calls moved */
     uint64_t *site_calls; /* per site + 1 */
     uint32_t *site_func;
+    siot_origins origins; /* the traced calls each call was made in (siot/origin.h) */
     siot_vbuf scratch;
     int oom;
 } stats;
@@ -103,123 +102,6 @@ static void on_event(void *user, const siot_agg_event *e)
         s->site_func[site] = fi;
     }
     siot_files_event(&s->files, e);
-}
-
-/* ------------------------------------------------------------ call sites */
-
-
-/* One frame as addr2line tells it: "file.c:LINE (function)" when the line
- * is known (*line = 1), "module+0x... (function)" when only the function
- * is, else nothing written (0 returned). */
-static int frame_text(char *fn, char *line, const char *where, char *out, size_t n, int *known_line)
-{
-    fn[strcspn(fn, "\n")] = 0;
-    line[strcspn(line, "\n")] = 0;
-    line[strcspn(line, " ")] = 0; /* " (discriminator 3)": addr2line's, not the program's */
-    const char *file = strrchr(line, '/');
-    file = file ? file + 1 : line;
-    /* "??:?", ":?" (a directory without a file name), "x.c:?" */
-    *known_line = strncmp(file, "??", 2) != 0 && file[0] != ':' && !strstr(file, ":?");
-    if (*known_line)
-        snprintf(out, n, "%.200s (%.200s)", file, fn);
-    else if (strcmp(fn, "??") != 0)
-        snprintf(out, n, "%.200s (%.200s)", where, fn);
-    else
-        return 0;
-    return 1;
-}
-
-/* Runs addr2line on the executable for offs[0..n), one line of text per
- * offset into text[n][512] ("" where it said nothing); known[n]: the line is
- * known. 0, or -1 when it cannot run. */
-static int addr2line_all(const char *exe, const uint64_t *offs, uint32_t n, char (*where)[64], char (*text)[512],
-                         int *known)
-{
-    char tmpl[] = "/tmp/siot-a2l-XXXXXX";
-    int fd = mkstemp(tmpl);
-    FILE *in = fd >= 0 ? fdopen(fd, "w") : NULL;
-    if (!in)
-        return -1;
-    for (uint32_t i = 0; i < n; i++)
-        fprintf(in, "0x%" PRIx64 "\n", offs[i]);
-    fclose(in);
-    char cmd[8400];
-    snprintf(cmd, sizeof cmd, "addr2line -f -C -e '%s' < '%s' 2>/dev/null", exe, tmpl);
-    FILE *p = strchr(exe, '\'') ? NULL : popen(cmd, "r");
-    char fn[512], line[512];
-    for (uint32_t i = 0; p && i < n; i++) {
-        if (!fgets(fn, sizeof fn, p) || !fgets(line, sizeof line, p))
-            break;
-        if (!frame_text(fn, line, where[i], text[i], sizeof text[i], &known[i]))
-            text[i][0] = 0;
-    }
-    if (p)
-        pclose(p);
-    unlink(tmpl);
-    return p ? 0 : -1;
-}
-
-/* Where each site is, for a person: its innermost frame that addr2line
- * resolves to a source line (the program's own code when the libraries
- * beneath have no line information: ior.c:242 rather than ROMIO's
- * ADIOI_GEN_WriteContig), else the innermost frame in the traced
- * executable with its function, else module+offset. */
-void siot_resolve_sites(const siot_trace *t, siot_siteloc *loc, uint32_t n)
-{
-    int exe_mod = -1;
-    for (uint32_t m = 0; m < t->nmodules; m++)
-        if (strcmp(t->modules[m], t->exe) == 0)
-            exe_mod = (int)m;
-    uint32_t total = 0;
-    for (uint32_t i = 0; i < n; i++)
-        total += t->sites[loc[i].site - 1].depth;
-    uint64_t *offs = calloc(total + 1, sizeof *offs);
-    uint32_t *first = calloc(n + 1, sizeof *first), nf = 0;
-    char(*text)[512] = calloc(total + 1, sizeof *text), (*wh)[64] = calloc(total + 1, sizeof *wh);
-    int *known = calloc(total + 1, sizeof *known);
-    int ok = offs && first && text && wh && known; /* else: module+offset, from the loop below */
-    for (uint32_t i = 0; i < n; i++) {
-        const siot_site *st = &t->sites[loc[i].site - 1];
-        uint64_t pick = st->depth ? st->addrs[0] : 0;
-        for (uint32_t k = st->depth; k-- > 0;)
-            if ((int)SIOT_ADDR_MODULE(st->addrs[k]) == exe_mod)
-                pick = st->addrs[k]; /* ends at the innermost */
-        uint32_t m = SIOT_ADDR_MODULE(pick);
-        const char *path = m < t->nmodules ? t->modules[m] : "?", *base = strrchr(path, '/');
-        snprintf(loc[i].where, sizeof loc[i].where, "%s+0x%llx", base ? base + 1 : path,
-                 (unsigned long long)SIOT_ADDR_OFFSET(pick));
-        loc[i].no_line = 0;
-        if (!ok)
-            continue;
-        first[i] = nf;
-        for (uint32_t k = 0; k < st->depth; k++)
-            if ((int)SIOT_ADDR_MODULE(st->addrs[k]) == exe_mod) {
-                snprintf(wh[nf], sizeof wh[nf], "%s+0x%llx", base ? base + 1 : path,
-                         (unsigned long long)SIOT_ADDR_OFFSET(st->addrs[k]));
-                offs[nf++] = (uint64_t)SIOT_ADDR_OFFSET(st->addrs[k]);
-            }
-    }
-    if (ok)
-        first[n] = nf;
-    if (ok && nf && siot_stats_resolve_sites && access(t->exe, R_OK) == 0 && access("/usr/bin/addr2line", X_OK) == 0 &&
-        addr2line_all(t->exe, offs, nf, wh, text, known) == 0)
-        for (uint32_t i = 0; i < n; i++) {
-            uint32_t best = UINT32_MAX;
-            for (uint32_t j = first[i]; j < first[i + 1] && best == UINT32_MAX; j++)
-                if (known[j])
-                    best = j;
-            if (best == UINT32_MAX && first[i] < first[i + 1] && text[first[i]][0])
-                best = first[i];
-            if (best != UINT32_MAX) {
-                snprintf(loc[i].where, sizeof loc[i].where, "%s", text[best]);
-                loc[i].no_line = !known[best];
-            }
-        }
-    free(offs);
-    free(first);
-    free(text);
-    free(wh);
-    free(known);
 }
 
 /* ------------------------------------------------------------ output */
@@ -284,10 +166,12 @@ static uint32_t top_sites(stats *s, siot_siteloc *loc, uint32_t max)
     qsort_r(ids, n, sizeof *ids, cmp_site, s);
     if (n > max)
         n = max;
-    for (uint32_t i = 0; i < n; i++)
+    for (uint32_t i = 0; i < n; i++) {
         loc[i].site = ids[i];
+        loc[i].origin = siot_origins_dominant(&s->origins, ids[i]);
+    }
     free(ids);
-    siot_resolve_sites(s->t, loc, n);
+    siot_resolve_origins(s->t, &s->origins, loc, n);
     return n;
 }
 
@@ -497,8 +381,9 @@ static void print_human(stats *s, const char *path, FILE *o)
         fprintf(o, "\nTop call sites               calls  function             location\n");
         int no_line = 0;
         for (uint32_t i = 0; i < n; i++) {
-            fprintf(o, "  s%-7u%24" PRIu64 "  %-20s %s\n", loc[i].site, s->site_calls[loc[i].site],
-                    t->funcs[s->site_func[loc[i].site]].name, loc[i].where);
+            fprintf(o, "  s%-7u%24" PRIu64 "  %-20s %s%s%s\n", loc[i].site, s->site_calls[loc[i].site],
+                    t->funcs[s->site_func[loc[i].site]].name, loc[i].where, loc[i].chain[0] ? ", via " : "",
+                    loc[i].chain);
             no_line |= loc[i].no_line;
         }
         if (no_line)
@@ -506,8 +391,6 @@ static void print_human(stats *s, const char *path, FILE *o)
     }
 }
 
-const char siot_no_line_hint[] = "module+offset: that code has no line information; to see file:line, rebuild "
-                                 "the program with -g";
 
 static void json_name(FILE *o, const char *name)
 {
@@ -581,6 +464,45 @@ static void print_files_json(siot_files *fs, FILE *o)
     }
     fprintf(o, "],\"failed_opens_more\":%" PRIu64, fs->failed_more);
     siot_vbuf_free(&rl);
+}
+
+typedef struct funcpair {
+    uint32_t func, outer;
+    uint64_t calls;
+} funcpair;
+
+static int by_pair(const void *a, const void *b)
+{
+    const funcpair *x = a, *y = b;
+    return x->func != y->func ? (x->func > y->func) - (x->func < y->func) : (x->outer > y->outer) - (x->outer < y->outer);
+}
+
+/* "outermost": the calls of each function per outermost traced call they
+ * were made in (a function's own outermost calls under its own name), from
+ * the chains of siot/origin.h. */
+static void print_outermost_json(const stats *s, FILE *o)
+{
+    const siot_origins *g = &s->origins;
+    funcpair *v = malloc((g->n ? g->n : 1) * sizeof *v);
+    uint32_t n = 0;
+    for (uint32_t id = 1; v && id < g->n; id++)
+        v[n++] = (funcpair){g->v[id].func, g->v[g->v[id].root].func, g->v[id].calls};
+    if (v)
+        qsort(v, n, sizeof *v, by_pair);
+    fprintf(o, ",\"calls_without_chain\":%" PRIu64 ",\"outermost\":[", g->unlinked);
+    for (uint32_t i = 0, k = 0; v && i < n; i++) {
+        if (i + 1 < n && by_pair(&v[i], &v[i + 1]) == 0) {
+            v[i + 1].calls += v[i].calls;
+            continue;
+        }
+        fprintf(o, "%s{\"function\":", k++ ? "," : "");
+        json_name(o, s->t->funcs[v[i].func].name);
+        fprintf(o, ",\"outermost\":");
+        json_name(o, s->t->funcs[v[i].outer].name);
+        fprintf(o, ",\"calls\":%" PRIu64 "}", v[i].calls);
+    }
+    fprintf(o, "]");
+    free(v);
 }
 
 static void print_json(stats *s, FILE *o)
@@ -673,9 +595,12 @@ static void print_json(stats *s, FILE *o)
         json_name(o, t->funcs[s->site_func[loc[i].site]].name);
         fprintf(o, ",\"calls\":%" PRIu64 ",\"location\":", s->site_calls[loc[i].site]);
         json_name(o, loc[i].where);
+        fprintf(o, ",\"program\":%s,\"chain\":", loc[i].program ? "true" : "false");
+        json_name(o, loc[i].chain);
         fprintf(o, "}");
     }
     fprintf(o, "]");
+    print_outermost_json(s, o);
 }
 
 /* siot/access.h's numbers: "access" rows by file and layer, and the bytes
@@ -801,14 +726,14 @@ int siot_stats(const siot_trace *t, const char *path, int format, FILE *out, cha
     s.site_calls = calloc(t->nsites + 2, sizeof *s.site_calls);
     s.site_func = calloc(t->nsites + 2, sizeof *s.site_func);
     int rc = -1;
-    if (!s.fn || !s.rank_calls || !s.site_calls || !s.site_func) {
+    if (siot_origins_init(&s.origins, t) != 0 || !s.fn || !s.rank_calls || !s.site_calls || !s.site_func) {
         snprintf(err, errlen, "out of memory");
         goto out;
     }
-    siot_handlers h = {.user = &s, .event = on_event};
+    siot_handlers inner = {.user = &s, .event = on_event}, h = siot_origins_wrap(&s.origins, &inner);
     if (siot_analyze(t, &h, err, errlen) != 0)
         goto out;
-    if (s.oom || s.files.oom || siot_files_summarise(&s.files) != 0) {
+    if (s.oom || s.files.oom || s.origins.oom || siot_files_summarise(&s.files) != 0) {
         snprintf(err, errlen, "out of memory");
         goto out;
     }
@@ -832,6 +757,7 @@ int siot_stats(const siot_trace *t, const char *path, int format, FILE *out, cha
     rc = 0;
 out:
     siot_files_free(&s.files);
+    siot_origins_free(&s.origins);
     free(s.fn);
     free(s.rank_calls);
     free(s.site_calls);

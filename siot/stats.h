@@ -2,31 +2,16 @@
  *
  * Errors: siot_stats returns 0, or -1 with a one-line reason in err (out of
  * memory, or siot_analyze's) before anything is printed; write errors on
- * out are left to the caller (fflush). siot_resolve_sites cannot fail: a
- * site it cannot resolve keeps its module+offset. */
+ * out are left to the caller (fflush). */
 #ifndef SIOT_STATS_H
 #define SIOT_STATS_H
 
 #include <stdio.h>
 
 #include "core/model.h"
+#include "siot/sites.h"
 
-/* Call sites are resolved to file:line with addr2line on the traced
- * executable unless this is 0 (set by the fuzzer). */
-extern int siot_stats_resolve_sites;
-
-/* A call site's place in the code: the innermost frame in the traced
- * executable, as file:line (function) when addr2line can tell, else
- * module+offset. */
-typedef struct siot_siteloc {
-    uint32_t site; /* site index + 1, as in siot_event.site */
-    char where[512];
-    int no_line; /* in the executable, but addr2line found no source line (built without -g) */
-} siot_siteloc;
-void siot_resolve_sites(const siot_trace *t, siot_siteloc *loc, uint32_t n);
-/* What siot stats and siot report say under call sites some of which are
- * module+offset for want of line information. */
-extern const char siot_no_line_hint[];
+/* Call sites (siot_siteloc, siot_resolve_sites) are siot/sites.h's. */
 
 /* format: 0 tables for a person, 1 JSON, 2 CSV; with SIOT_STATS_ACCESS
  * or'ed in, the JSON adds what a walk of every event tells (siot/access.h:

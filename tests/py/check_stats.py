@@ -1,7 +1,8 @@
 """check_stats.py STATS.json TRACE.jsonl [KNOWN.json]
 
 Every count and byte total of `siot stats --json` equals what the expanded
-events (`siot dump --jsonl`) give when summed here, and, when given, the
+events (`siot dump --jsonl`) give when summed here (the calls per outermost
+traced call too), and, when given, the
 values known in advance from the program (KNOWN.json: {"path.to.key": value}).
 Function classes (read, write, collective...) come from the spec files."""
 import json
@@ -82,6 +83,19 @@ for kind, v in stats["communication"].items():
         fail("communication %s: %s, events give %d (rank 0: %d)" % (kind, v, sum(counts), counts[0]))
     if P > 1 and (v["others_min"], v["others_max"]) != (min(counts[1:]), max(counts[1:])):
         fail("communication %s: other ranks min/max differ" % kind)
+# each function's calls per outermost traced call they were made in (the
+# chains siot/origin.c follows over the compressed form, by the parents)
+by_seq = {(e["rank"], e["seq"]): e for e in events}
+outer = Counter()
+for e in events:
+    r = e
+    while r["parent"] >= 0:
+        r = by_seq[(r["rank"], r["parent"])]
+    outer[(e["func"], r["func"])] += 1
+got_outer = {(c["function"], c["outermost"]): c["calls"] for c in stats["outermost"]}
+if got_outer != dict(outer) or stats["calls_without_chain"]:
+    fail("calls per outermost call differ: %s (%d without a chain)" % (
+        sorted(set(got_outer.items()) ^ set(outer.items()))[:6], stats["calls_without_chain"]))
 for path, want in known.items():
     got = stats
     for k in path.split("."):
