@@ -305,7 +305,7 @@ int siot_cols_put(siot_cols *c, const siot_trace *t, const siot_synth_ev *ev, co
             return -1;
         }
         if (put_arg(c, f, c->map[c->first[e->func] + k], k, &v, out, row) != 0) {
-            snprintf(err, errlen, "out of memory (texts of argument %s)", f->argnames[k]);
+            snprintf(err, errlen, "out of memory, or past 4 GiB of distinct texts (argument %s)", f->argnames[k]);
             return -1;
         }
     }

@@ -234,7 +234,7 @@ class Trace:
         try:
             r = columns.Reader(self._lib, cur, TraceError, _Columns, _names(layers), _names(functions))
             while True:
-                buf = r.buffers(chunk)
+                buf, r.stats = r.buffers(chunk), {}
                 n = r.fill(buf, 0, chunk)
                 if n == 0:
                     return

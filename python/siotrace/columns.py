@@ -76,6 +76,7 @@ class Reader:
         self.ntexts = 0
         self.wanted = self._wanted_columns(layers, functions)
         self.narrow = None
+        self.stats = {}  # per argument column of the rows filled: (values, first row, kinds bits)
 
     def _text(self, fn, *args):
         ptr = fn(self.cur, *args, self.err, len(self.err))
@@ -113,7 +114,6 @@ class Reader:
     def buffers(self, cap):
         if self.narrow is None:
             self.count()
-        self.stats = {}  # per argument column of the buffers: (values, first row, kinds bits)
         return Buffers(cap, len(self.tables["args"]), self.wanted, self.columns_type, self.narrow)
 
     def fill(self, buf, at, most):
@@ -137,6 +137,7 @@ class Reader:
     def fill_all(self):
         """Every selected event into one Buffers: (buf, rows)."""
         buf, n = self.buffers(self.count() + 1), 0  # + 1: room to see the end
+        self.stats = {}
         while True:
             if n == buf.cap:
                 buf = _grown(self, buf, n)

@@ -7,7 +7,8 @@
 # frames with every offset as its generator makes it, the compressed
 # structure, TraceError on bad input; the DataFrames built from columns the
 # reader fills (tests/py/test_frames.py) equal siot dump --jsonl for every
-# example's trace and loops.c's at 4 ranks, whole, in chunks and filtered,
+# example's trace, loops.c's at 4 ranks, big.c's offsets past 2^53 and 600 paths,
+# whole, in chunks, filtered and past the count,
 # and manywrites.c's sizes and offsets are its #defines'; then
 # examples/python on FLASH-IO.
 . "$(dirname "$0")/../lib.sh"
@@ -38,17 +39,21 @@ SIOT_TRACE=$WORK/btio.siot mpirun_np 4 "$B/examples/btio" -n 12 -s 2 > /dev/null
 SIOT_TRACE=$WORK/btio_f.siot mpirun_np 4 "$B/examples/btio_f" -n 12 -s 2 > /dev/null || fail btio_f
 build_traced loops
 SIOT_TRACE=$WORK/loops.siot mpirun_np 4 ./loops all 20 > /dev/null || fail "loops all 20"
+# offsets past 2^53 (big.c offsets): exact in the frame, as in the dump
+SIOT_TRACE=$WORK/bigoff.siot mpirun_np 1 ./big offsets > /dev/null || fail "big offsets"
+# 600 distinct paths (big.c files): the table of texts grows past its first 256
+SIOT_TRACE=$WORK/bigfiles.siot mpirun_np 1 ./big files 600 > /dev/null || fail "big files 600"
 build_traced manywrites
 MW_N=3000
 SIOT_TRACE=$WORK/mw.siot mpirun_np 2 ./manywrites $MW_N > /dev/null || fail "manywrites $MW_N"
 FRAME_TRACES=""
-for t in flash ckpt ior pop btio btio_f loops; do
+for t in flash ckpt ior pop btio btio_f loops bigoff bigfiles; do
     jsonl $t.siot > $t.jsonl
     FRAME_TRACES="$FRAME_TRACES $WORK/$t.siot:$WORK/$t.jsonl"
 done
 export FRAME_TRACES MW=$WORK/mw.siot MW_N MW_SRC=$ROOT/tests/progs/manywrites.c
 $PY -m unittest -v test_frames > frames.out 2>&1 || { cat frames.out >&2; fail "python3 -m unittest test_frames"; }
-echo "   $(grep -c ' ok$' frames.out) unittest cases ok: frames = siot dump --jsonl for$(for t in flash ckpt ior pop btio btio_f loops; do printf ' %s (%d)' $t "$(wc -l < $t.jsonl)"; done) events"
+echo "   $(grep -c ' ok$' frames.out) unittest cases ok: frames = siot dump --jsonl for$(for t in flash ckpt ior pop btio btio_f loops bigoff bigfiles; do printf ' %s (%d)' $t "$(wc -l < $t.jsonl)"; done) events"
 
 # The example on the FLASH-IO example's trace: its numbers are siot stats'.
 "$SIOT" stats --json flash.siot > flash.stats.json

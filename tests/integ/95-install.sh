@@ -15,7 +15,7 @@ done
 # The Python package, with the reader beside it, where Debian's python3
 # looks under the prefix.
 pydir=$(/usr/bin/python3 -c 'import sys; print("lib/python3.%d/dist-packages" % sys.version_info[1])')
-[ -f "$P/$pydir/siotrace/__init__.py" ] && [ -f "$P/$pydir/siotrace/libsiot.so" ] || fail "not installed: $pydir/siotrace"
+[ -f "$P/$pydir/siotrace/__init__.py" ] && [ -f "$P/$pydir/siotrace/columns.py" ] && [ -f "$P/$pydir/siotrace/libsiot.so" ] || fail "not installed: $pydir/siotrace"
 # Nothing installed points back into the source tree.
 ! grep -lF "$ROOT/" "$P"/lib/siotrace/*/*.flags "$P"/lib/pkgconfig/*.pc || fail "installed files name the build tree"
 export PKG_CONFIG_PATH=$P/lib/pkgconfig
