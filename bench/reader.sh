@@ -45,22 +45,22 @@ print(sum(1 for _ in siotrace.open(sys.argv[1]).iter_events(ranks=[1], layers='p
     (cd "$W" && SIOT_TRACE=$W/mw.siot run -np 2 "$W/manywrites" $N > /dev/null)
     echo
     echo "== 10^6 events into one DataFrame (manywrites.c: $(stat -c %s "$W/mw.siot") bytes of trace, $MPI flavour)"
-    printf "%-58s %10s %10s %12s\n" "what" "call s" "process s" "peak KiB"
+    printf "%-58s %13s %10s %12s\n" "what" "call s (cpu)" "process s" "peak KiB"
     # each rank: MPI_Init, MPI_Comm_rank, open, N pwrites, close, MPI_Barrier, MPI_Finalize
     frame() { # LABEL PYTHON (builds df from t; pandas imported before the clock starts)
         /usr/bin/time -f "%e %M" -o "$W/t" /usr/bin/python3 -c "
 import sys, time, pandas, siotrace
 t = siotrace.open(sys.argv[1])
-t0 = time.time()
+t0, c0 = time.time(), time.process_time()
 $2
-print('%.2f' % (time.time() - t0))
+print('%.2f (%.2f)' % (time.time() - t0, time.process_time() - c0))
 assert len(df) == 2 * (int(sys.argv[2]) + 6), len(df)" "$W/mw.siot" $N > "$W/in"
         read -r s k < "$W/t"
-        printf "%-58s %10s %10s %12s\n" "$1" "$(cat "$W/in")" "$s" "$k"
+        printf "%-58s %13s %10s %12s\n" "$1" "$(cat "$W/in")" "$s" "$k"
     }
     /usr/bin/time -f "%e %M" -o "$W/t" /usr/bin/python3 -c "import pandas, siotrace"
     read -r s k < "$W/t"
-    printf "%-58s %10s %10s %12s\n" "python: import pandas, siotrace (the floor)" - "$s" "$k"
+    printf "%-58s %13s %10s %12s\n" "python: import pandas, siotrace (the floor)" - "$s" "$k"
     frame "python: events(), columns filled by libsiot.so" "df = t.events()"
     # what events() did before: a dict per event, flattened, into pandas
     frame "python: the same from one dict per event (before)" "
