@@ -92,7 +92,7 @@ PRELOAD_OBJ = $(patsubst $(O)/%,$(P)/%,$(CORE_OBJ) $(RUNTIME_OBJ) $(WRAP_OBJ) $(
 # Python package over it (python/siotrace; PYTHONPATH=build/python).
 LIBSIOT := $(B)/lib/libsiot.so
 LIBSIOT_OBJ := $(patsubst $(O)/%,$(P)/%,$(filter-out $(O)/siot/siot.o,$(TOOL_OBJ)) $(CORE_OBJ))
-PYPKG := build/python/siotrace/__init__.py
+PYPKG := $(patsubst python/%,build/python/%,$(wildcard python/siotrace/*.py))
 IOREPLAY := $(B)/bin/ioreplay
 FLAGS := $(B)/wrap.flags
 SIOT := $(B)/bin/siot
@@ -272,7 +272,7 @@ $(SIOT): $(TOOL_OBJ) $(CORE_OBJ)
 $(LIBSIOT): $(LIBSIOT_OBJ)
 	@mkdir -p $(@D)
 	$(CC) -shared -o $@ $^ -lz -lm -ldl
-$(PYPKG): python/siotrace/__init__.py
+$(PYPKG): build/python/%: python/%
 	@mkdir -p $(@D)
 	cp $< $@
 

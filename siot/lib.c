@@ -13,6 +13,7 @@
 #include "core/vbuf.h"
 #include "replay/json.h"
 #include "replay/synth.h"
+#include "siot/cols.h"
 #include "siot/dump.h"
 #include "replay/files.h"
 #include "siot/stats.h"
@@ -31,6 +32,10 @@ struct siot_lib_cursor {
     siot_synth s;
     siot_vbuf out, scratch, names;
     siot_files files; /* which file each handle refers to, event by event */
+    uint8_t *funcs;   /* per function of the trace: give it; NULL for all */
+    uint64_t sample, limit, seen, kept; /* siot_lib_select */
+    siot_cols cols;   /* the columnar form's tables, once cols_ready */
+    int cols_ready;
 };
 
 siot_lib *siot_lib_open(const char *path, char *err, size_t errlen)
@@ -243,6 +248,7 @@ siot_lib_cursor *siot_lib_events(siot_lib *h, const char *ranks, const char *lay
         return NULL;
     }
     c->h = h;
+    c->sample = 1;
     siot_vbuf_init(&c->out);
     siot_vbuf_init(&c->scratch);
     siot_vbuf_init(&c->names);
@@ -326,6 +332,33 @@ static int next_event(siot_lib_cursor *c, siot_synth_ev *ev, char *err, size_t e
     }
 }
 
+/* Whether the event is one the cursor gives (siot_lib_select), counting it. */
+static int selected(siot_lib_cursor *c, const siot_synth_ev *ev)
+{
+    uint32_t func = ev->node->u.ev.func;
+    if (!(c->layers >> c->h->t.funcs[func].layer & 1) || (c->funcs && !c->funcs[func]))
+        return 0;
+    return c->seen++ % c->sample == 0;
+}
+
+/* The next event given: 1, 0 at the end, -1 on error. With files, the
+ * handles of the events passed over still change. */
+static int next_selected(siot_lib_cursor *c, siot_synth_ev *ev, siot_files *files, char *err, size_t errlen)
+{
+    int k;
+    if (c->limit && c->kept >= c->limit)
+        return 0;
+    while ((k = next_event(c, ev, err, errlen)) == 1) {
+        if (selected(c, ev)) {
+            c->kept++;
+            return 1;
+        }
+        if (files)
+            siot_files_step(files, &c->h->t, ev->node, &ev->ctx);
+    }
+    return k;
+}
+
 char *siot_lib_next(siot_lib_cursor *c, uint32_t max, char *err, size_t errlen)
 {
     err[0] = 0;
@@ -334,11 +367,7 @@ char *siot_lib_next(siot_lib_cursor *c, uint32_t max, char *err, size_t errlen)
     siot_synth_ev ev;
     uint32_t got = 0;
     int k = 0;
-    while (got < max && (k = next_event(c, &ev, err, errlen)) == 1) {
-        if (!(c->layers >> c->h->t.funcs[ev.node->u.ev.func].layer & 1)) {
-            siot_files_step(&c->files, &c->h->t, ev.node, &ev.ctx); /* its handles still change */
-            continue;
-        }
+    while (got < max && (k = next_selected(c, &ev, &c->files, err, errlen)) == 1) {
         if (got)
             siot_vbuf_u8(&c->out, ',');
         if (event_line(c, &ev, err, errlen) != 0)
@@ -371,6 +400,132 @@ void siot_lib_cursor_free(siot_lib_cursor *c)
     siot_vbuf_free(&c->scratch);
     siot_vbuf_free(&c->names);
     siot_files_free(&c->files);
+    if (c->cols_ready)
+        siot_cols_free(&c->cols);
+    free(c->funcs);
     free(c->want);
     free(c);
+}
+
+/* ------------------------------------------------------------ columns */
+
+/* "pwrite,lseek" into a flag per function of the trace; a name the trace
+ * has no call of matches nothing. */
+static int parse_funcs(siot_lib_cursor *c, const char *s, char *err, size_t errlen)
+{
+    const siot_trace *t = &c->h->t;
+    free(c->funcs);
+    c->funcs = NULL;
+    if (!s || !*s)
+        return 0;
+    if (!(c->funcs = calloc(t->nfuncs + 1, 1))) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    while (*s) {
+        size_t n = strcspn(s, ",");
+        for (uint32_t f = 0; f < t->nfuncs; f++)
+            if (strlen(t->funcs[f].name) == n && strncmp(t->funcs[f].name, s, n) == 0)
+                c->funcs[f] = 1;
+        s += n + (s[n] == ',');
+    }
+    return 0;
+}
+
+int siot_lib_select(siot_lib_cursor *c, const char *functions, uint64_t sample, uint64_t limit, char *err,
+                    size_t errlen)
+{
+    err[0] = 0;
+    c->sample = sample ? sample : 1;
+    c->limit = limit;
+    return parse_funcs(c, functions, err, errlen);
+}
+
+static int cols_ready(siot_lib_cursor *c, char *err, size_t errlen)
+{
+    if (c->cols_ready)
+        return 0;
+    if (c->h->t.nfuncs > INT16_MAX) {
+        snprintf(err, errlen, "%u functions in the trace: more than the columnar form's codes hold", c->h->t.nfuncs);
+        return -1;
+    }
+    if (siot_cols_init(&c->cols, &c->h->t, err, errlen) != 0)
+        return -1;
+    c->cols_ready = 1;
+    return 0;
+}
+
+/* The text in c->out as a malloc'd string, or NULL when out of memory. */
+static char *out_text(siot_lib_cursor *c, char *err, size_t errlen)
+{
+    char *text = c->out.oom ? NULL : malloc(c->out.len);
+    if (!text) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    memcpy(text, c->out.data, c->out.len);
+    return text;
+}
+
+enum { COLS_TABLES, COLS_TEXTS, COLS_CODES };
+
+/* One of the columnar form's JSON texts, malloc'd. */
+static char *cols_text(siot_lib_cursor *c, int what, uint32_t from, char *err, size_t errlen)
+{
+    err[0] = 0;
+    if (cols_ready(c, err, errlen) != 0)
+        return NULL;
+    c->out.len = 0;
+    if (what == COLS_TABLES)
+        siot_cols_tables(&c->cols, &c->h->t, &c->out);
+    else if (what == COLS_TEXTS)
+        siot_cols_texts(&c->cols, from, &c->out);
+    else
+        siot_cols_codes(&c->cols, &c->out);
+    return out_text(c, err, errlen);
+}
+
+char *siot_lib_tables(siot_lib_cursor *c, char *err, size_t errlen) { return cols_text(c, COLS_TABLES, 0, err, errlen); }
+
+char *siot_lib_texts(siot_lib_cursor *c, uint32_t from, char *err, size_t errlen)
+{
+    return cols_text(c, COLS_TEXTS, from, err, errlen);
+}
+
+char *siot_lib_codes(siot_lib_cursor *c, char *err, size_t errlen) { return cols_text(c, COLS_CODES, 0, err, errlen); }
+
+int64_t siot_lib_count(siot_lib_cursor *c, uint64_t *most, char *err, size_t errlen)
+{
+    err[0] = 0;
+    uint64_t sum = 0;
+    *most = 0;
+    for (uint32_t r = 0; r < c->h->t.nranks; r++) {
+        uint64_t n;
+        if (!c->want[r])
+            continue;
+        if (siot_count_events(&c->h->t, r, &n, err, errlen) != 0)
+            return -1;
+        sum = n > UINT64_MAX - sum ? UINT64_MAX : sum + n;
+        *most = n > *most ? n : *most;
+    }
+    if (c->limit && c->limit < sum)
+        sum = c->limit;
+    return sum > INT64_MAX ? INT64_MAX : (int64_t)sum;
+}
+
+int64_t siot_lib_fill(siot_lib_cursor *c, const siot_lib_columns *cols, uint64_t at, uint64_t max, char *err,
+                      size_t errlen)
+{
+    err[0] = 0;
+    if (cols_ready(c, err, errlen) != 0)
+        return -1;
+    siot_synth_ev ev;
+    uint64_t got = 0;
+    int k = 0;
+    while (got < max && (k = next_selected(c, &ev, NULL, err, errlen)) == 1) {
+        if (siot_cols_put(&c->cols, &c->h->t, &ev, cols, at + got, err, errlen) != 0)
+            return -1;
+        got++;
+    }
+    return k < 0 ? -1 : (int64_t)got;
 }

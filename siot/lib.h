@@ -2,9 +2,11 @@
  * for other languages: the Python package siotrace calls it through ctypes,
  * so that Python never decodes the format itself. A trace is opened once;
  * its statistics (siot stats --json) and its compressed structure come as
- * JSON text; its events come in chunks (JSON arrays), one rank after the
- * other, with the times siot export synthesises, filtered by rank and layer
- * before they are formatted (the ranks not asked for are never walked).
+ * JSON text; its events come in chunks (JSON arrays), or as columns written
+ * into the caller's arrays (siot_lib_fill: no text per event, for Python's
+ * DataFrames), one rank after the other, with the times siot export
+ * synthesises, filtered by rank, layer and function before they are
+ * formatted (the ranks not asked for are never walked).
  *
  * Locks: none. A handle, and its cursors, belong to one thread at a time.
  * Errors: the functions that can fail return NULL with a one-line reason in
@@ -41,6 +43,55 @@ char *siot_lib_structure(siot_lib *h, char *err, size_t errlen);
 siot_lib_cursor *siot_lib_events(siot_lib *h, const char *ranks, const char *layers, char *err, size_t errlen);
 char *siot_lib_next(siot_lib_cursor *c, uint32_t max, char *err, size_t errlen);
 void siot_lib_cursor_free(siot_lib_cursor *c);
+
+/* Which of the cursor's events are given (both forms): functions listed
+ * ("pwrite,lseek"; NULL or "" for all), of those one in `sample` (0 or 1:
+ * all), at most `limit` (0: no limit). 0, or -1 with a reason in err. */
+int siot_lib_select(siot_lib_cursor *c, const char *functions, uint64_t sample, uint64_t limit, char *err,
+                    size_t errlen);
+
+/* ---- the columnar form: no text per event ----
+ * siot_lib_fill writes up to max events into rows at, at+1, ... of arrays
+ * the caller owns (numpy arrays) and returns how many (0 at the end, -1 on
+ * error). The fixed columns are written in every row (thread and err
+ * only where not 0); an argument column
+ * only in the rows of the functions that have that argument, with its kind
+ * in arg_kind (arrays that start zeroed: ABSENT elsewhere; a NULL array
+ * for an argument of functions not selected). layer and func are codes
+ * given in the order the cursor's rows first show them (siot_lib_codes
+ * says which entry of siot_lib_tables' "layers" and "funcs" each is);
+ * arg[k] is the column of "args"[k]; an argument of kind STR or JSON (a status, an
+ * array, as siot dump writes it) is a code into the column's texts
+ * (siot_lib_texts). */
+enum { SIOT_LIB_ABSENT = 0, SIOT_LIB_INT = 1, SIOT_LIB_STR = 2, SIOT_LIB_JSON = 3, SIOT_LIB_NULL = 4 };
+typedef struct siot_lib_columns {
+    int32_t *rank;
+    int32_t *thread, *err;        /* written only where not 0: arrays that start zeroed */
+    void *seq, *parent;           /* int32_t when narrow (siot_lib_count's most < 2^31), else int64_t */
+    int64_t *ret, *bytes;
+    uint8_t *has_bytes; /* 0 where the function moves no data (no "bytes" in siot dump) */
+    double *start, *dur;
+    int8_t *layer;
+    int16_t *func;
+    int64_t **arg;
+    uint8_t **arg_kind;
+    int32_t narrow;
+} siot_lib_columns;
+
+/* {"layers":[...],"funcs":[...],"args":[...]}: what the codes name. */
+char *siot_lib_tables(siot_lib_cursor *c, char *err, size_t errlen);
+/* At least as many events as the cursor will give (the ranks' events
+ * counted on the compressed form, at most the limit), and in *most the
+ * events of the rank that has most (what bounds seq); -1 on error. */
+int64_t siot_lib_count(siot_lib_cursor *c, uint64_t *most, char *err, size_t errlen);
+int64_t siot_lib_fill(siot_lib_cursor *c, const siot_lib_columns *cols, uint64_t at, uint64_t max, char *err,
+                      size_t errlen);
+/* {"funcs":[...],"layers":[...]}: for each code so far, its index into
+ * the tables' "funcs" and "layers". */
+char *siot_lib_codes(siot_lib_cursor *c, char *err, size_t errlen);
+/* The texts made since the from-th: [[column, kind, "text"], ...], each
+ * column's in the order of their codes. */
+char *siot_lib_texts(siot_lib_cursor *c, uint32_t from, char *err, size_t errlen);
 
 void siot_lib_free(void *p);
 

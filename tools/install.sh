@@ -75,7 +75,7 @@ install -m 644 core/model.h core/vbuf.h core/ranktimes.h core/roles.h "$D/includ
 if [ -f "build/$first/lib/libsiot.so" ] && [ -x /usr/bin/python3 ]; then
     PYDIR=$(/usr/bin/python3 -c 'import sys; print("%s/lib/python3.%d/dist-packages" % (sys.argv[1], sys.version_info[1]))' "$D")
     mkdir -p "$PYDIR/siotrace"
-    install -m 644 python/siotrace/__init__.py "$PYDIR/siotrace/"
+    install -m 644 python/siotrace/*.py "$PYDIR/siotrace/"
     install -m 755 "build/$first/lib/libsiot.so" "$PYDIR/siotrace/libsiot.so"
     echo "  python: import siotrace (in $PYDIR)"
 fi

@@ -40,6 +40,13 @@ def _find_library():
 _lib = None
 
 
+class _Columns(ctypes.Structure):
+    """siot_lib_columns (siot/lib.h): where siot_lib_fill writes."""
+    _fields_ = [(name, ctypes.c_void_p) for name in (
+        "rank", "thread", "err", "seq", "parent", "ret", "bytes", "has_bytes",
+        "start", "dur", "layer", "func", "arg", "arg_kind")] + [("narrow", ctypes.c_int32)]
+
+
 def _library():
     global _lib
     if _lib is None:
@@ -54,6 +61,14 @@ def _library():
         lib.siot_lib_next.restype, lib.siot_lib_next.argtypes = P, [P, ctypes.c_uint32, S, E]
         lib.siot_lib_cursor_free.restype, lib.siot_lib_cursor_free.argtypes = None, [P]
         lib.siot_lib_free.restype, lib.siot_lib_free.argtypes = None, [P]
+        U64, I64 = ctypes.c_uint64, ctypes.c_int64
+        lib.siot_lib_select.restype, lib.siot_lib_select.argtypes = ctypes.c_int, [P, S, U64, U64, S, E]
+        for f in (lib.siot_lib_tables, lib.siot_lib_codes):
+            f.restype, f.argtypes = P, [P, S, E]
+        lib.siot_lib_texts.restype, lib.siot_lib_texts.argtypes = P, [P, ctypes.c_uint32, S, E]
+        lib.siot_lib_count.restype, lib.siot_lib_count.argtypes = I64, [P, ctypes.POINTER(U64), S, E]
+        lib.siot_lib_fill.restype = I64
+        lib.siot_lib_fill.argtypes = [P, ctypes.POINTER(_Columns), U64, U64, S, E]
         _lib = lib
     return _lib
 
@@ -74,6 +89,7 @@ def _listing(values):
     return ",".join(str(v) for v in values).encode()
 
 
+# the frame's first columns (siotrace.columns); without numpy there are no frames
 COLUMNS = ["rank", "seq", "thread", "layer", "func", "parent", "ret", "errno", "bytes", "start", "dur"]
 
 
@@ -148,11 +164,21 @@ class Trace:
         loop iterations, as `siot dump` shows them."""
         return json.loads(self._text(self._lib.siot_lib_structure))
 
-    def _chunks(self, ranks, layers, chunk):
+    def _cursor(self, ranks, layers, functions, sample, limit):
+        """A cursor of the library over the events asked for (rank, layer,
+        function, one in `sample`, at most `limit`: all chosen there)."""
         err = ctypes.create_string_buffer(512)
         cur = self._lib.siot_lib_events(self._h, _listing(ranks), _listing(layers), err, len(err))
         if not cur:
             raise TraceError(err.value.decode("utf-8", "replace"))
+        if self._lib.siot_lib_select(cur, _listing(functions), sample, limit or 0, err, len(err)) != 0:
+            self._lib.siot_lib_cursor_free(cur)
+            raise TraceError(err.value.decode("utf-8", "replace"))
+        return cur
+
+    def _chunks(self, ranks, layers, functions, sample, limit, chunk):
+        err = ctypes.create_string_buffer(512)
+        cur = self._cursor(ranks, layers, functions, sample, limit)
         try:
             while True:
                 ptr = self._lib.siot_lib_next(cur, chunk, err, len(err))
@@ -168,46 +194,53 @@ class Trace:
         """Events as dicts (rank, seq, thread, layer, func, parent, ret,
         errno, bytes, start, dur, args, names), each rank in program order;
         streamed: only `chunk` events are held at a time (about 3 KiB each
-        as Python objects). ranks and layers
-        are filtered by the reader (ranks not asked for are not walked);
-        functions, sample (one in k) and limit here."""
-        funcs = set([functions] if isinstance(functions, str) else functions) if functions else None
-        n = kept = 0
-        for rows in self._chunks(ranks, layers, chunk):
-            for e in rows:
-                if funcs is not None and e["func"] not in funcs:
-                    continue
-                n += 1
-                if (n - 1) % sample:
-                    continue
-                if limit is not None and kept >= limit:
-                    return
-                kept += 1
-                yield e
+        as Python objects). The filters (ranks, layers, functions, one in
+        `sample`, at most `limit`) are applied by the reader (ranks not
+        asked for are not walked)."""
+        if limit == 0:
+            return
+        for rows in self._chunks(ranks, layers, _names(functions), sample, limit, chunk):
+            yield from rows
 
     def events(self, ranks=None, layers=None, functions=None, sample=1, limit=None, chunk=16384, as_frames=False):
         """The events as one pandas DataFrame (columns: rank seq thread layer
         func parent ret errno bytes start dur, then one per argument name),
         or, with as_frames=True, a generator of DataFrames of at most chunk
-        rows each. Without pandas: a list of dicts."""
-        it = self.iter_events(ranks, layers, functions, sample, limit, chunk)
+        rows each. Built from arrays the reader fills (siotrace.columns):
+        layer, func and text arguments are categoricals. Without pandas: a
+        list of dicts."""
         try:
             import pandas
         except ImportError:
-            return list(it)
+            return list(self.iter_events(ranks, layers, functions, sample, limit, chunk))
+        from . import columns
         if as_frames:
-            return self._frames(it, chunk, pandas)
-        return _to_frame([e for e in it], pandas)
+            return self._frames(ranks, layers, functions, sample, limit, chunk, pandas)
+        if limit == 0:
+            return columns.frame(None, None, 0, pandas)
+        cur = self._cursor(ranks, layers, functions, sample, limit)
+        try:
+            r = columns.Reader(self._lib, cur, TraceError, _Columns, _names(layers), _names(functions))
+            buf, n = r.fill_all()
+            return columns.frame(r, buf, n, pandas)
+        finally:
+            self._lib.siot_lib_cursor_free(cur)
 
-    def _frames(self, it, chunk, pandas):
-        rows = []
-        for e in it:
-            rows.append(e)
-            if len(rows) == chunk:
-                yield _to_frame(rows, pandas)
-                rows = []
-        if rows:
-            yield _to_frame(rows, pandas)
+    def _frames(self, ranks, layers, functions, sample, limit, chunk, pandas):
+        from . import columns
+        if limit == 0:
+            return
+        cur = self._cursor(ranks, layers, functions, sample, limit)
+        try:
+            r = columns.Reader(self._lib, cur, TraceError, _Columns, _names(layers), _names(functions))
+            while True:
+                buf, r.stats = r.buffers(chunk), {}
+                n = r.fill(buf, 0, chunk)
+                if n == 0:
+                    return
+                yield columns.frame(r, buf, n, pandas)
+        finally:
+            self._lib.siot_lib_cursor_free(cur)
 
     def _frame(self, rows):
         try:
@@ -217,19 +250,11 @@ class Trace:
         return pandas.DataFrame(rows)
 
 
-def _flatten(e):
-    row = {k: e.get(k) for k in COLUMNS}
-    for k, v in e["args"].items():
-        row[k if k not in row else "arg_" + k] = v
-    return row
-
-
-def _to_frame(rows, pandas):
-    df = pandas.DataFrame([_flatten(e) for e in rows])
-    for c in COLUMNS:
-        if c not in df.columns:
-            df[c] = pandas.Series(dtype="float64")
-    return df
+def _names(values):
+    """A filter's names as a set, or None for all."""
+    if values is None:
+        return None
+    return set([values] if isinstance(values, (str, int)) else values)
 
 
 def open(path):  # noqa: A001 (the package's entry, as the issue names it)

@@ -5,7 +5,12 @@
 # siot dump --jsonl row by row with synthesised times, known.c's writes as a
 # DataFrame, rank and layer filters, 10^6 events of big.c streamed in
 # frames with every offset as its generator makes it, the compressed
-# structure, TraceError on bad input; then examples/python on FLASH-IO.
+# structure, TraceError on bad input; the DataFrames built from columns the
+# reader fills (tests/py/test_frames.py) equal siot dump --jsonl for every
+# example's trace, loops.c's at 4 ranks, big.c's offsets past 2^53 and 600 paths,
+# whole, in chunks, filtered and past the count,
+# and manywrites.c's sizes and offsets are its #defines'; then
+# examples/python on FLASH-IO.
 . "$(dirname "$0")/../lib.sh"
 PY=/usr/bin/python3
 $PY -c "import pandas" 2> /dev/null || fail "Debian's python3-pandas is not installed (tools/install-deps.sh installs it)"
@@ -24,8 +29,33 @@ export PYTHONPATH=$ROOT/build/python:$ROOT/tests/py SIOT_LIBSIOT=$B/lib/libsiot.
     { cat py.out >&2; fail "python3 -m unittest test_siotrace"; }
 echo "   $(grep -c ' ok$' py.out) unittest cases ok ($(cat py.time), 10^6 events of big.c streamed)"
 
-# The example on the FLASH-IO example's trace: its numbers are siot stats'.
+# The frames against the dump: the examples, loops with several ranks, and
+# manywrites (N writes a rank of sizes and offsets its #defines give).
 SIOT_TRACE=$WORK/flash.siot mpirun_np 4 "$B/examples/flash-io" > /dev/null || fail "flash-io"
+SIOT_TRACE=$WORK/ckpt.siot mpirun_np 4 "$B/examples/ckpt" 4 2 2 4096 > /dev/null || fail ckpt
+SIOT_TRACE=$WORK/ior.siot mpirun_np 4 "$B/examples/ior" -a mpiio -c -s 4 -b 65536 -t 16384 > /dev/null || fail ior
+SIOT_TRACE=$WORK/pop.siot mpirun_np 4 "$B/examples/pop" -k 2 -g 32 -s 1 > /dev/null || fail pop
+SIOT_TRACE=$WORK/btio.siot mpirun_np 4 "$B/examples/btio" -n 12 -s 2 > /dev/null || fail btio
+SIOT_TRACE=$WORK/btio_f.siot mpirun_np 4 "$B/examples/btio_f" -n 12 -s 2 > /dev/null || fail btio_f
+build_traced loops
+SIOT_TRACE=$WORK/loops.siot mpirun_np 4 ./loops all 20 > /dev/null || fail "loops all 20"
+# offsets past 2^53 (big.c offsets): exact in the frame, as in the dump
+SIOT_TRACE=$WORK/bigoff.siot mpirun_np 1 ./big offsets > /dev/null || fail "big offsets"
+# 600 distinct paths (big.c files): the table of texts grows past its first 256
+SIOT_TRACE=$WORK/bigfiles.siot mpirun_np 1 ./big files 600 > /dev/null || fail "big files 600"
+build_traced manywrites
+MW_N=3000
+SIOT_TRACE=$WORK/mw.siot mpirun_np 2 ./manywrites $MW_N > /dev/null || fail "manywrites $MW_N"
+FRAME_TRACES=""
+for t in flash ckpt ior pop btio btio_f loops bigoff bigfiles; do
+    jsonl $t.siot > $t.jsonl
+    FRAME_TRACES="$FRAME_TRACES $WORK/$t.siot:$WORK/$t.jsonl"
+done
+export FRAME_TRACES MW=$WORK/mw.siot MW_N MW_SRC=$ROOT/tests/progs/manywrites.c
+$PY -m unittest -v test_frames > frames.out 2>&1 || { cat frames.out >&2; fail "python3 -m unittest test_frames"; }
+echo "   $(grep -c ' ok$' frames.out) unittest cases ok: frames = siot dump --jsonl for$(for t in flash ckpt ior pop btio btio_f loops bigoff bigfiles; do printf ' %s (%d)' $t "$(wc -l < $t.jsonl)"; done) events"
+
+# The example on the FLASH-IO example's trace: its numbers are siot stats'.
 "$SIOT" stats --json flash.siot > flash.stats.json
 $PY "$ROOT/examples/python/flash_summary.py" flash.siot > flash.out || { cat flash.out >&2; fail "examples/python/flash_summary.py"; }
 $PY - flash.out flash.stats.json <<'PYCHK' || fail "the example's numbers differ from siot stats'"
@@ -39,4 +69,4 @@ if "busiest call sites" not in out or "request sizes" not in out:
     sys.exit("the example printed no call sites or request sizes")
 print("   examples/python/flash_summary.py: %d ranks, %d POSIX bytes written, as siot stats" % (len(per_rank), total))
 PYCHK
-pass "Python reader: summary = stats, events = dump --jsonl, filters, 10^6 events streamed, TraceError; the example"
+pass "Python reader: summary = stats, events = dump --jsonl, frames = dump --jsonl (examples, loops), filters, 10^6 events streamed, TraceError; the example"

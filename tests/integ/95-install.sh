@@ -16,7 +16,7 @@ done
 # The Python package, with the reader beside it, where Debian's python3
 # looks under the prefix.
 pydir=$(/usr/bin/python3 -c 'import sys; print("lib/python3.%d/dist-packages" % sys.version_info[1])')
-[ -f "$P/$pydir/siotrace/__init__.py" ] && [ -f "$P/$pydir/siotrace/libsiot.so" ] || fail "not installed: $pydir/siotrace"
+[ -f "$P/$pydir/siotrace/__init__.py" ] && [ -f "$P/$pydir/siotrace/columns.py" ] && [ -f "$P/$pydir/siotrace/libsiot.so" ] || fail "not installed: $pydir/siotrace"
 # Nothing installed points back into the source tree.
 ! grep -lF "$ROOT/" "$P"/lib/siotrace/*/*.flags "$P"/lib/pkgconfig/*.pc || fail "installed files name the build tree"
 export PKG_CONFIG_PATH=$P/lib/pkgconfig
@@ -41,6 +41,17 @@ assert siotrace._find_library().startswith(sys.argv[2])
 print(sum(1 for _ in siotrace.open(sys.argv[1]).iter_events()))' "$WORK/app.siot" "$P/") ||
     fail "the installed Python package cannot read the trace"
 [ "$n" = "$(wc -l < app.jsonl)" ] || fail "the installed Python package read $n events, siot dump --jsonl $(wc -l < app.jsonl)"
+# pip install of python/ (pyproject.toml, no network: Debian's setuptools),
+# from a copy of the sources (the build writes beside them) with this
+# flavour's reader, into a directory of its own: its frame has the dump's pwrites
+n=$(cp -r "$ROOT/python" pysrc && SIOT_LIBSIOT=$B/lib/libsiot.so /usr/bin/python3 -m pip install -q \
+    --no-build-isolation --no-index --target "$P/pip" ./pysrc 2> pip.err > pip.out &&
+    env -u SIOT_LIBSIOT PYTHONPATH="$P/pip" /usr/bin/python3 -c '
+import sys, siotrace
+assert siotrace._find_library().startswith(sys.argv[2])
+print(len(siotrace.open(sys.argv[1]).events(functions="pwrite")))' "$WORK/app.siot" "$P/pip/") ||
+    { cat pip.out pip.err >&2; fail "pip install ./python"; }
+[ "$n" = "$(grep -c '"func":"pwrite"' app.jsonl)" ] || fail "the pip-installed package read $n pwrite calls, the dump another number"
 # ckpt 4 steps, every 2 -> 2 checkpoints per rank, each 2 blocks written with pwrite (ckpt.c)
 n=$(grep -c '"func":"pwrite","parent":-1' app.jsonl || true)
 [ "$n" = 16 ] || fail "expected 16 pwrite calls (4 ranks x 2 checkpoints x 2 blocks), the trace has $n"
@@ -85,4 +96,4 @@ for o in --root --level --no-compute --time-scale --seed --quiet --progress; do
     "$P/bin/ioreplay.$MPI" --help > rphelp.txt || fail "ioreplay --help"
     grep -q -- "$o" rphelp.txt || fail "ioreplay --help lacks $o"
 done
-pass "installed to a prefix; a Makefile app traced through pkg-config, HDF5 through wrap_hdf5; a plug-in on the installed headers; man pages; --help"
+pass "installed to a prefix and python/ with pip; a Makefile app traced through pkg-config, HDF5 through wrap_hdf5; a plug-in on the installed headers; man pages; --help"
