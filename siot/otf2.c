@@ -78,6 +78,7 @@ static const char *const SKIP_WHY[NSKIP] = {
 typedef struct ox {
     OTF2_Archive *ar;
     const siot_trace *t;
+    const char *dir;
     siot_files files;
     siot_vbuf scratch;
     char **strs; /* string refs: index */
@@ -839,6 +840,14 @@ static int open_archive(ox *x, const char *dir, char *err, size_t errlen)
     return 0;
 }
 
+/* After the walk's limit: nothing is made for an export refused. */
+static int ox_begin(void *self, const siot_trace *t, const uint8_t *has, char *err, size_t errlen)
+{
+    (void)t, (void)has;
+    ox *x = self;
+    return open_archive(x, x->dir, err, errlen);
+}
+
 static int ox_init(ox *x, const siot_trace *t)
 {
     memset(x, 0, sizeof *x);
@@ -864,15 +873,13 @@ int siot_export_otf2(const siot_trace *t, siot_export_opts *o, const char *dir, 
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    int rc = open_archive(&x, dir, err, errlen);
-    siot_export_sink sink = {NULL, ox_event, ox_rank_end, &x};
+    x.dir = dir;
+    siot_export_sink sink = {ox_begin, ox_event, ox_rank_end, &x};
     siot_export_account a;
-    memset(&a, 0, sizeof a);
-    if (rc == 0)
-        rc = siot_export_walk(t, o, &sink, &a, written, err, errlen);
+    int rc = siot_export_walk(t, o, &sink, &a, written, err, errlen);
     siot_vbuf_free(&a.synth);
     OTF2_ErrorCode orc = OTF2_SUCCESS;
-    if (rc == 0 && (orc = close_files(&x)) == OTF2_SUCCESS)
+    if (rc == 0 && x.ar && (orc = close_files(&x)) == OTF2_SUCCESS)
         orc = write_defs(&x);
     if (rc == 0 && orc != OTF2_SUCCESS) {
         snprintf(err, errlen, "OTF2: %s", OTF2_Error_GetDescription(orc));

@@ -79,6 +79,7 @@ grep -q 'already holds an archive' again.err || fail "no reason for refusing an 
 grep -q 'no --sample' sample.err || fail "no reason for refusing --sample: $(cat sample.err)"
 "$SIOT" export --otf2 small.otf2 --max-events 10 ckpt.siot 2> max.err && fail "--max-events 10 not refused"
 grep -q 'more than --max-events 10' max.err || fail "no reason for the --max-events refusal: $(cat max.err)"
+[ ! -e small.otf2 ] || fail "a refused export left small.otf2"
 # (Debian's libotf2.so is libopen-trace-format2.so.N: asked by its symbols)
 nm -D "$SIOT" > siot.syms && nm -D "$B/lib/libsiot.so" > libsiot.syms && nm "$B/lib/libsiotrace.a" > archive.syms 2> /dev/null ||
     fail "nm of siot, libsiot.so or libsiotrace.a"
