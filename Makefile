@@ -91,7 +91,7 @@ PRELOAD_OBJ = $(patsubst $(O)/%,$(P)/%,$(CORE_OBJ) $(RUNTIME_OBJ) $(WRAP_OBJ) $(
 # The reader as a shared library for other languages (siot/lib.h), and the
 # Python package over it (python/siotrace; PYTHONPATH=build/python).
 LIBSIOT := $(B)/lib/libsiot.so
-LIBSIOT_OBJ := $(patsubst $(O)/%,$(P)/%,$(filter-out $(O)/siot/siot.o,$(TOOL_OBJ)) $(CORE_OBJ))
+LIBSIOT_OBJ := $(patsubst $(O)/%,$(P)/%,$(filter-out $(TOOL_ONLY_SRC:%.c=$(O)/%.o),$(TOOL_OBJ)) $(CORE_OBJ))
 PYPKG := $(patsubst python/%,build/python/%,$(wildcard python/siotrace/*.py))
 IOREPLAY := $(B)/bin/ioreplay
 FLAGS := $(B)/wrap.flags
@@ -264,9 +264,10 @@ $(B)/wrap-pnetcdf.flags: $(GEN_STAMP) Makefile
 	mv $@.tmp $@
 
 # -rdynamic: plug-ins loaded by `siot stats --plugin` call back into siot.
+$(O)/siot/otf2.o: CFLAGS += $(OTF2_CFLAGS)
 $(SIOT): $(TOOL_OBJ) $(CORE_OBJ)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -rdynamic -o $@ $^ -lz -lm -ldl
+	$(CC) $(CFLAGS) -rdynamic -o $@ $^ $(OTF2_LIBS) -lz -lm -ldl
 
 # (the reader as a shared library and the Python package: defined above)
 $(LIBSIOT): $(LIBSIOT_OBJ)

@@ -552,20 +552,63 @@ void siot_files_event(siot_files *fs, const siot_agg_event *e)
     }
 }
 
+/* One event of an expanded walk as a record of one call on one rank. */
+static void one_call(siot_agg_event *e, const siot_trace *t, const siot_node *n, const siot_ctx *c,
+                     const int32_t *rank)
+{
+    memset(e, 0, sizeof *e);
+    e->trace = t;
+    e->node = n;
+    e->fn = &t->funcs[n->u.ev.func];
+    e->ranks = rank;
+    e->nranks = 1;
+    e->calls = 1;
+    e->bytes = siot_eval_int(n->u.ev.bytes, c, 0);
+    e->ctx = *c;
+}
+
 void siot_files_step(siot_files *fs, const siot_trace *t, const siot_node *n, const siot_ctx *c)
 {
     int32_t rank = (int32_t)c->rank;
     siot_agg_event e;
-    memset(&e, 0, sizeof e);
-    e.trace = t;
-    e.node = n;
-    e.fn = &t->funcs[n->u.ev.func];
-    e.ranks = &rank;
-    e.nranks = 1;
-    e.calls = 1;
-    e.bytes = siot_eval_int(n->u.ev.bytes, c, 0);
-    e.ctx = *c;
+    one_call(&e, t, n, c, &rank);
     siot_files_event(fs, &e);
+}
+
+int32_t siot_files_data_row(siot_files *fs, const siot_trace *t, const siot_node *n, const siot_ctx *c,
+                            unsigned *dir, int64_t *bytes)
+{
+    int32_t rank = (int32_t)c->rank;
+    siot_agg_event e;
+    one_call(&e, t, n, c, &rank);
+    int64_t aiofd = -1, id;
+    uint8_t kind = HK_FD;
+    *dir = siot_aio_direction(&e, &fs->scratch, &aiofd);
+    if (*dir) {
+        id = aiofd;
+    } else {
+        siot_handle_op op = siot_handle_op_of(e.fn, 0);
+        if (op.what != SIOT_HOP_DATA)
+            return -1;
+        *dir = SIOT_CLASS_BASE(e.fn->cls);
+        kind = op.kind;
+        id = arg_at(fs, &n->u.ev, op.karg, c);
+    }
+    *bytes = e.bytes > 0 ? e.bytes : 0;
+    return find_handle(fs, rank, kind, id);
+}
+
+int32_t siot_files_opened_row(siot_files *fs, const siot_trace *t, const siot_node *n, const siot_ctx *c,
+                              uint8_t *kind, int64_t *id)
+{
+    const siot_funcdesc *f = &t->funcs[n->u.ev.func];
+    siot_handle_op op = siot_handle_op_of(f, 0);
+    if (op.what != SIOT_HOP_OPEN || op.kind == HK_NONE)
+        return -1;
+    int64_t ret = siot_eval_int(n->u.ev.ret, c, -1);
+    *id = op.kout >= 0 ? (ret == 0 ? arg_at(fs, &n->u.ev, op.kout, c) : -1) : ret;
+    *kind = op.kind;
+    return *id < 0 ? -1 : find_handle(fs, (int32_t)c->rank, op.kind, *id);
 }
 
 void siot_files_name_handles(siot_files *fs, siot_vbuf *names, const siot_trace *t, const siot_node *n,

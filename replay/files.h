@@ -114,6 +114,16 @@ siot_handle_op siot_handle_op_of(const siot_funcdesc *f, int fcntl_dup);
  * The name stays valid until siot_files_free. */
 void siot_files_step(siot_files *fs, const siot_trace *t, const siot_node *n, const siot_ctx *c);
 const char *siot_files_handle_file(const siot_files *fs, int32_t rank, unsigned role, int64_t id);
+/* For one event, before its siot_files_step: the row of the file it moves
+ * data to or from (aio completions included), its direction
+ * (SIOT_CLASS_read or SIOT_CLASS_write) and bytes, as the accounting counts
+ * them; -1 when it moves none to a known file. */
+int32_t siot_files_data_row(siot_files *fs, const siot_trace *t, const siot_node *n, const siot_ctx *c,
+                            unsigned *dir, int64_t *bytes);
+/* After an open's siot_files_step: the row its new handle (kind, id) names;
+ * -1 when the event is no open with a path or it failed. */
+int32_t siot_files_opened_row(siot_files *fs, const siot_trace *t, const siot_node *n, const siot_ctx *c,
+                              uint8_t *kind, int64_t *id);
 /* The same, as the index of the file's row; -1 when it names no file. */
 int32_t siot_files_handle_row(const siot_files *fs, int32_t rank, unsigned role, int64_t id);
 int siot_role_uses_handle(unsigned role);

@@ -24,14 +24,14 @@ static void putf_i64(siot_vbuf *o, const char *key, int64_t v)
     siot_vbuf_put(o, t, (size_t)n);
 }
 
-/* Work areas of one export: values evaluated, the CSV's argument object,
- * the names of values (core/names.h). */
+/* Work areas of one Chrome or CSV export: values evaluated, the CSV's
+ * argument object, the names of values (core/names.h), the output. */
 typedef struct ex_bufs {
     siot_vbuf scratch, args, names;
     siot_files files; /* which file each handle refers to, event by event */
-    siot_vbuf synth;  /* otherData.synthesis: one object per rank */
-    double end, recorded, squeezed, worst; /* over ranks; worst: the largest |end - recorded| / recorded */
-    double worst_span; /* the largest |end - span| / span, against the ranks' own spans (-1: not kept) */
+    siot_vbuf out;
+    FILE *fp;
+    int format, first;
 } ex_bufs;
 
 /* The arguments as the members of a JSON object (no braces), then
@@ -173,45 +173,45 @@ static void chrome_head(siot_vbuf *o, const siot_trace *t, const uint8_t *has, i
 }
 
 /* After the events, once the synthesis is known: the metadata. */
-static void chrome_tail(siot_vbuf *o, const siot_trace *t, uint64_t total, uint64_t every, const ex_bufs *b)
+static void chrome_tail(siot_vbuf *o, const siot_trace *t, const siot_export_account *a)
 {
     put(o, "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"producer\":\"siotrace\",\"times\":\"synthesised from "
            "the mean computation time and duration of each event; children scaled into their parents\"");
     putf_i64(o, ",\"ranks\":", t->nranks);
-    putf_i64(o, ",\"events\":", (int64_t)total);
-    putf_i64(o, ",\"sampled_one_in\":", (int64_t)every);
+    putf_i64(o, ",\"events\":", (int64_t)a->total);
+    putf_i64(o, ",\"sampled_one_in\":", (int64_t)a->every);
     char m[160];
-    int n = snprintf(m, sizeof m, ",\"max_end_error\":%.6g", b->worst);
-    if (b->worst_span >= 0)
-        n += snprintf(m + n, sizeof m - (size_t)n, ",\"max_span_error\":%.6g", b->worst_span);
+    int n = snprintf(m, sizeof m, ",\"max_end_error\":%.6g", a->worst);
+    if (a->worst_span >= 0)
+        n += snprintf(m + n, sizeof m - (size_t)n, ",\"max_span_error\":%.6g", a->worst_span);
     n += snprintf(m + n, sizeof m - (size_t)n, ",\"synthesis\":[");
     siot_vbuf_put(o, m, (size_t)n);
-    siot_vbuf_put(o, b->synth.data, b->synth.len);
+    siot_vbuf_put(o, a->synth.data, a->synth.len);
     put(o, "]}}\n");
 }
 
 /* What synthesising a rank cost (synth.h): into otherData and the note. */
-static void synth_account(ex_bufs *b, const siot_trace *t, const siot_synth *s, uint32_t rank)
+static void synth_account(siot_export_account *a, const siot_trace *t, const siot_synth *s, uint32_t rank)
 {
     double end = siot_synth_end(s), rec = s->recorded_ns, span = siot_rank_time(t, rank, SIOT_RT_span);
     double err = rec > 0 ? (end > rec ? end - rec : rec - end) / rec : 0;
     if (span > 0) { /* the truth the trace keeps per rank: its first call's start to its last call's end */
         double e = (end > span ? end - span : span - end) / span;
-        b->worst_span = e > b->worst_span ? e : b->worst_span;
+        a->worst_span = e > a->worst_span ? e : a->worst_span;
     }
     char m[240];
     int n = snprintf(m, sizeof m, "%s{\"rank\":%u,\"end_ns\":%.0f,\"recorded_ns\":%.0f,\"squeezed_ns\":%.0f",
-                     b->synth.len ? "," : "", rank, end, rec, s->squeezed_ns);
+                     a->synth.len ? "," : "", rank, end, rec, s->squeezed_ns);
     if (span >= 0 && n > 0 && (size_t)n < sizeof m)
         n += snprintf(m + n, sizeof m - (size_t)n, ",\"span_ns\":%.0f", span);
     if (n > 0 && (size_t)n + 1 < sizeof m)
         m[n++] = '}';
     if (n > 0 && (size_t)n < sizeof m)
-        siot_vbuf_put(&b->synth, m, (size_t)n);
-    b->end += end;
-    b->recorded += rec;
-    b->squeezed += s->squeezed_ns;
-    b->worst = err > b->worst ? err : b->worst;
+        siot_vbuf_put(&a->synth, m, (size_t)n);
+    a->end += end;
+    a->recorded += rec;
+    a->squeezed += s->squeezed_ns;
+    a->worst = err > a->worst ? err : a->worst;
 }
 
 static int flush(siot_vbuf *o, FILE *out, int force)
@@ -226,104 +226,150 @@ static int flush(siot_vbuf *o, FILE *out, int force)
     return 0;
 }
 
-int siot_export(const siot_trace *t, siot_export_opts *opt, FILE *out, uint64_t *written, char *err,
-                size_t errlen)
+/* The note for stderr: how far the synthesised times are from the means. */
+static void account_note(const siot_export_account *a, char *note, size_t cap)
 {
-    uint64_t total = 0;
+    int nn = snprintf(note, cap,
+                      "times synthesised from the recorded means: the ranks' ends are within %.3f%% of their "
+                      "outermost calls' means (sum %.0f ns); %.0f ns of nested time was scaled to fit children "
+                      "into their parents",
+                      a->worst * 100, a->recorded, a->squeezed);
+    if (a->worst_span >= 0 && nn > 0 && (size_t)nn < cap)
+        snprintf(note + nn, cap - (size_t)nn,
+                 "; against each rank's recorded span (its first call to its last), within %.1f%%",
+                 a->worst_span * 100);
+}
+
+/* The events to keep: all, or one in every k; 1 when refused. */
+static int export_limit(const siot_trace *t, const siot_export_opts *opt, uint8_t *has, siot_export_account *a,
+                        char *err, size_t errlen)
+{
+    if (siot_count_events_by_rank(t, has, &a->total, err, errlen) != 0)
+        return -1;
+    a->every = 1;
+    if (a->total <= opt->max_events)
+        return 0;
+    if (!opt->sample || opt->max_events == 0) {
+        snprintf(err, errlen,
+                 "the trace holds %" PRIu64 " events, more than --max-events %" PRIu64 ": raise the limit",
+                 a->total, opt->max_events);
+        size_t n = strlen(err);
+        if (opt->format != SIOT_EXPORT_OTF2 && n < errlen) /* sampling would break the OTF2 nesting */
+            snprintf(err + n, errlen - n, ", or add --sample to keep one event in %" PRIu64,
+                     opt->max_events ? (a->total + opt->max_events - 1) / opt->max_events : a->total);
+        return 1;
+    }
+    a->every = (a->total + opt->max_events - 1) / opt->max_events;
+    return 0;
+}
+
+/* One rank's events through the sink. */
+static int walk_rank(const siot_trace *t, uint32_t r, siot_export_sink *sink, siot_export_account *a,
+                     siot_progress *pg, uint64_t *done, uint64_t *written, char *err, size_t errlen)
+{
+    siot_synth s;
+    if (siot_synth_init(&s, t, r) != 0) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    siot_synth_ev ev;
+    int k, rc = 0;
+    while (rc == 0 && (k = siot_synth_next(&s, &ev)) == 1) {
+        int keep = (*done)++ % a->every == 0;
+        rc = sink->event(sink->self, t, &ev, keep, err, errlen);
+        *written += keep;
+        siot_progress_tick(pg, *done);
+    }
+    if (rc == 0 && k < 0) {
+        snprintf(err, errlen, "rank %u: %s", r, s.it.err ? s.it.err : "inconsistent trace");
+        rc = -1;
+    }
+    synth_account(a, t, &s, r);
+    if (rc == 0 && sink->rank_end)
+        rc = sink->rank_end(sink->self, t, r, siot_synth_end(&s), err, errlen);
+    siot_synth_free(&s);
+    return rc;
+}
+
+int siot_export_walk(const siot_trace *t, siot_export_opts *opt, siot_export_sink *sink, siot_export_account *a,
+                     uint64_t *written, char *err, size_t errlen)
+{
     *written = 0;
+    memset(a, 0, sizeof *a);
+    siot_vbuf_init(&a->synth);
+    a->worst_span = t->nrt ? 0 : -1;
     uint8_t *has = calloc(t->nranks ? t->nranks : 1, 1);
     if (!has) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    if (siot_count_events_by_rank(t, has, &total, err, errlen) != 0) {
-        free(has);
-        return -1;
-    }
-    uint64_t every = 1;
-    if (total > opt->max_events) {
-        if (!opt->sample || opt->max_events == 0) {
-            snprintf(err, errlen,
-                     "the trace holds %" PRIu64 " events, more than --max-events %" PRIu64
-                     ": raise the limit, or add --sample to keep one event in %" PRIu64,
-                     total, opt->max_events, opt->max_events ? (total + opt->max_events - 1) / opt->max_events : total);
-            free(has);
-            return 1;
-        }
-        every = (total + opt->max_events - 1) / opt->max_events;
-    }
-    siot_vbuf o;
-    ex_bufs b;
-    siot_vbuf_init(&o);
-    siot_vbuf_init(&b.scratch);
-    siot_vbuf_init(&b.args);
-    siot_vbuf_init(&b.names);
-    siot_vbuf_init(&b.synth);
-    b.end = b.recorded = b.squeezed = b.worst = 0;
-    b.worst_span = t->nrt ? 0 : -1;
-    siot_files_init(&b.files);
-    int rc = 0, first = 1;
-    if (opt->format == SIOT_EXPORT_CHROME)
-        chrome_head(&o, t, has, &first);
-    else
-        put(&o, "rank,seq,layer,func,parent,depth,start_ns,dur_ns,ret,errno,bytes,thread,file,args\n");
+    int rc = export_limit(t, opt, has, a, err, errlen);
+    if (rc == 0 && sink->begin)
+        rc = sink->begin(sink->self, t, has, err, errlen);
     siot_progress pg;
-    siot_progress_start(&pg, "siot export", total, opt->progress);
+    siot_progress_start(&pg, "siot export", a->total, opt->progress);
     uint64_t done = 0;
-    for (uint32_t r = 0; r < t->nranks && rc == 0; r++) {
-        if (!has[r])
-            continue;
-        siot_synth s;
-        if (siot_synth_init(&s, t, r) != 0) {
-            snprintf(err, errlen, "out of memory");
-            rc = -1;
-            break;
-        }
-        siot_synth_ev ev;
-        int k;
-        while (rc == 0 && (k = siot_synth_next(&s, &ev)) == 1) {
-            if (done++ % every == 0) {
-                rc = opt->format == SIOT_EXPORT_CHROME ? chrome_event(&o, t, &ev, &b, &first, err, errlen)
-                                                       : csv_event(&o, t, &ev, &b, err, errlen);
-                (*written)++;
-            } else { /* a skipped event still opens and closes handles */
-                siot_files_step(&b.files, t, ev.node, &ev.ctx);
-            }
-            if (rc == 0 && flush(&o, out, 0) != 0) {
-                snprintf(err, errlen, "write error");
-                rc = -1;
-            }
-            siot_progress_tick(&pg, done);
-        }
-        if (rc == 0 && k < 0) {
-            snprintf(err, errlen, "rank %u: %s", r, s.it.err ? s.it.err : "inconsistent trace");
-            rc = -1;
-        }
-        synth_account(&b, t, &s, r);
-        siot_synth_free(&s);
-    }
+    for (uint32_t r = 0; r < t->nranks && rc == 0; r++)
+        if (has[r])
+            rc = walk_rank(t, r, sink, a, &pg, &done, written, err, errlen);
     siot_progress_end(&pg, done);
-    if (rc == 0 && opt->format == SIOT_EXPORT_CHROME)
-        chrome_tail(&o, t, total, every, &b);
-    int nn = snprintf(opt->note, sizeof opt->note,
-                      "times synthesised from the recorded means: the ranks' ends are within %.3f%% of their "
-                      "outermost calls' means (sum %.0f ns); %.0f ns of nested time was scaled to fit children "
-                      "into their parents",
-                      b.worst * 100, b.recorded, b.squeezed);
-    if (b.worst_span >= 0 && nn > 0 && (size_t)nn < sizeof opt->note)
-        snprintf(opt->note + nn, sizeof opt->note - (size_t)nn,
-                 "; against each rank's recorded span (its first call to its last), within %.1f%%",
-                 b.worst_span * 100);
-    if (rc == 0 && (flush(&o, out, 1) != 0 || fflush(out) != 0)) {
+    account_note(a, opt->note, sizeof opt->note);
+    free(has);
+    return rc;
+}
+
+static int ex_begin(void *self, const siot_trace *t, const uint8_t *has, char *err, size_t errlen)
+{
+    ex_bufs *b = self;
+    if (b->format == SIOT_EXPORT_CHROME)
+        chrome_head(&b->out, t, has, &b->first);
+    else
+        put(&b->out, "rank,seq,layer,func,parent,depth,start_ns,dur_ns,ret,errno,bytes,thread,file,args\n");
+    return 0;
+}
+
+static int ex_event(void *self, const siot_trace *t, const siot_synth_ev *ev, int keep, char *err, size_t errlen)
+{
+    ex_bufs *b = self;
+    if (!keep) { /* a skipped event still opens and closes handles */
+        siot_files_step(&b->files, t, ev->node, &ev->ctx);
+        return 0;
+    }
+    int rc = b->format == SIOT_EXPORT_CHROME ? chrome_event(&b->out, t, ev, b, &b->first, err, errlen)
+                                             : csv_event(&b->out, t, ev, b, err, errlen);
+    if (rc == 0 && flush(&b->out, b->fp, 0) != 0) {
         snprintf(err, errlen, "write error");
         rc = -1;
     }
-    siot_vbuf_free(&o);
+    return rc;
+}
+
+int siot_export(const siot_trace *t, siot_export_opts *opt, FILE *out, uint64_t *written, char *err,
+                size_t errlen)
+{
+    ex_bufs b;
+    siot_vbuf_init(&b.out);
+    siot_vbuf_init(&b.scratch);
+    siot_vbuf_init(&b.args);
+    siot_vbuf_init(&b.names);
+    siot_files_init(&b.files);
+    b.fp = out;
+    b.format = opt->format;
+    b.first = 1;
+    siot_export_sink sink = {ex_begin, ex_event, NULL, &b};
+    siot_export_account a;
+    int rc = siot_export_walk(t, opt, &sink, &a, written, err, errlen);
+    if (rc == 0 && opt->format == SIOT_EXPORT_CHROME)
+        chrome_tail(&b.out, t, &a);
+    if (rc == 0 && (flush(&b.out, out, 1) != 0 || fflush(out) != 0)) {
+        snprintf(err, errlen, "write error");
+        rc = -1;
+    }
+    siot_vbuf_free(&b.out);
     siot_vbuf_free(&b.scratch);
     siot_vbuf_free(&b.args);
     siot_vbuf_free(&b.names);
     siot_files_free(&b.files);
-    siot_vbuf_free(&b.synth);
-    free(has);
+    siot_vbuf_free(&a.synth);
     return rc;
 }

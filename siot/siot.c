@@ -19,6 +19,7 @@
 #include "siot/sizes.h"
 #include <sys/stat.h>
 #include "siot/export.h"
+#include "siot/otf2.h"
 #include "siot/findings.h"
 #include "core/format.h"
 #include "siot/report.h"
@@ -52,7 +53,7 @@ static const char *USAGE =
     "  report FILE -o OUT.html\n"
     "                        a self-contained HTML page with charts: layers,\n"
     "                        ranks, request sizes, timeline, call sites\n"
-    "  export --chrome|--csv FILE -o OUT\n"
+    "  export --chrome|--csv FILE -o OUT | --otf2 DIR FILE\n"
     "                        every event with synthesised times, as\n"
     "                        Chrome/Perfetto trace-event JSON or as CSV\n"
     "  help [COMMAND]        this text, or a command's\n"
@@ -262,6 +263,7 @@ static const char *REPORT_HELP =
 
 static const char *EXPORT_HELP =
     "usage: siot export --chrome|--csv [--max-events N] [--sample] FILE [-o OUT]\n"
+    "       siot export --otf2 DIR [--max-events N] FILE\n"
     "\n"
     "Expands the trace into every event of every rank, with times synthesised\n"
     "from each event's mean computation time and mean duration (a call issued\n"
@@ -271,7 +273,11 @@ static const char *EXPORT_HELP =
     "             thread, one complete (\"X\") event per call with its arguments,\n"
     "             return value and bytes in args; ts and dur in microseconds\n"
     "  --csv      one row per call: rank,seq,layer,func,parent,depth,start_ns,\n"
-    "             dur_ns,ret,errno,bytes,thread,args (args: a JSON object)\n"
+    "             dur_ns,ret,errno,bytes,thread,args (args: a JSON object)\n"    "  --otf2 DIR an OTF2 archive DIR/traces.otf2 (Vampir, Scalasca, otf2-print):\n"
+    "             a location per rank and thread, a region per function, I/O\n"
+    "             handles per file and layer (POSIX, ISOC, MPI-IO, HDF5,\n"
+    "             PnetCDF) with their operations and bytes, MPI messages and\n"
+    "             collectives; what cannot be written is counted on stderr\n"
     "  --max-events N  the most events written (default 1000000); a larger\n"
     "             trace is refused (exit 2) unless --sample is given\n"
     "  --sample   keep one event in k (in each rank's program order), k the\n"
@@ -915,17 +921,45 @@ static int cmd_report(int argc, char **argv)
     return run_to_output("report", path, out, report_fn, &o, NULL);
 }
 
+/* --otf2 DIR: an archive (a directory), not one output stream. */
+static int export_otf2(const char *path, const char *dir, const char *out, siot_export_opts *o)
+{
+    if (out)
+        return usage_error("export: --otf2 names its directory: no -o");
+    if (o->sample)
+        return usage_error("export: --otf2 keeps every event (a call without its children would not nest): no --sample");
+    siot_trace t;
+    if (load(path, &t) != 0)
+        return 2;
+    char err[512];
+    uint64_t written = 0;
+    int rc = siot_export_otf2(&t, o, dir, &written, err, sizeof err);
+    siot_trace_free(&t);
+    if (rc != 0) {
+        fprintf(stderr, "siot: export: %s: %s\n", path, err);
+        return 2;
+    }
+    fprintf(stderr, "siot: export: %" PRIu64 " events written to %s/traces.otf2\n", written, dir);
+    if (o->note[0])
+        fprintf(stderr, "siot: export: %s\n", o->note);
+    return 0;
+}
+
 static int cmd_export(int argc, char **argv)
 {
     if (wants_help(argc, argv)) {
         fputs(EXPORT_HELP, stdout);
         return 0;
     }
-    const char *path = NULL, *out = NULL;
+    const char *path = NULL, *out = NULL, *dir = NULL;
     siot_export_opts o = {0, 1000000, 0, -1, ""};
     for (int i = 0; i < argc; i++) {
         if (strcmp(argv[i], "--chrome") == 0)
             o.format = SIOT_EXPORT_CHROME;
+        else if (strcmp(argv[i], "--otf2") == 0 && i + 1 < argc) {
+            o.format = SIOT_EXPORT_OTF2;
+            dir = argv[++i];
+        }
         else if (strcmp(argv[i], "--csv") == 0)
             o.format = SIOT_EXPORT_CSV;
         else if (strcmp(argv[i], "--sample") == 0)
@@ -943,9 +977,11 @@ static int cmd_export(int argc, char **argv)
             return usage_error("export: one trace file at a time");
     }
     if (!o.format)
-        return usage_error("export: say --chrome or --csv");
+        return usage_error("export: say --chrome, --csv or --otf2 DIR");
     if (!path)
         return usage_error("export: missing trace file");
+    if (dir)
+        return export_otf2(path, dir, out, &o);
     uint64_t written = 0;
     int rc = run_to_output("export", path, out, export_fn, &o, &written);
     if (rc == 0 && out && strcmp(out, "-") != 0)

@@ -131,6 +131,26 @@ segments_defines() {
     BLOCK=$((XFERS * XFER))
 }
 
+# example_cases: sets cases to every example as "name|arguments" (small
+# sizes: MPICH collectives cost tens of ms with 9 ranks on 2 cores,
+# PLATFORM.md); the program is the name up to its first "-" (flash-io whole).
+# Tests 80 and 94 run them.
+example_cases() {
+    cases=(
+        "ckpt|6 2 2 4096"
+        "ior-posix|-a posix -s 4"
+        "ior-mpiio|-a mpiio -c -s 4"
+        "ior-hdf5|-a hdf5 -c -s 2 -b 16384 -t 8192"
+        "flash-io|-n 2"
+        "pop|-s 3 -k 2 -g 32"
+        "btio|-n 12 -s 3"
+        "btio_f|-n 12 -s 3"
+    )
+    if [ "$MPI" = openmpi ]; then
+        cases+=("ior-ncmpi|-a ncmpi -c -s 2 -b 16384 -t 8192")
+    fi
+}
+
 # jsonl TRACE: the expanded events, failing the test when siot fails
 jsonl() { "$SIOT" dump --jsonl "$1" || fail "siot dump --jsonl $1 exited $?"; }
 

@@ -54,9 +54,9 @@ unit: $(UNIT_BIN)
 
 # siot built with AddressSanitizer and UBSan, for the corrupt-input tests.
 asan-tools: $(T)/asan/siot
-$(T)/asan/siot: siot/siot.c $(READER_AOBJ)
+$(T)/asan/siot: siot/siot.c siot/otf2.c $(READER_AOBJ)
 	@mkdir -p $(@D)
-	gcc $(UCFLAGS) -rdynamic -o $@ siot/siot.c $(READER_AOBJ) -lz -lm -ldl
+	gcc $(UCFLAGS) $(OTF2_CFLAGS) -rdynamic -o $@ siot/siot.c siot/otf2.c $(READER_AOBJ) $(OTF2_LIBS) -lz -lm -ldl
 
 # Test tools: trace rewriters built on the format library (ASan, UBSan).
 $(T)/tools/%: tests/tools/%.c $(READER_AOBJ)

@@ -6,8 +6,8 @@
 set -eu
 PKGS="gcc make binutils python3 mpich libmpich-dev openmpi-bin libopenmpi-dev \
 libhdf5-mpich-dev libhdf5-openmpi-dev hdf5-tools libpnetcdf-dev pnetcdf-bin \
-libunwind-dev zlib1g-dev gfortran pkgconf"
-[ "${1:-all}" = build ] || PKGS="$PKGS clang libclang-rt-14-dev chromium man-db groff-base bsdutils valgrind python3-pandas python3-numpy python3-pip python3-setuptools time"
+libunwind-dev zlib1g-dev gfortran pkgconf libotf2-trace-dev"
+[ "${1:-all}" = build ] || PKGS="$PKGS clang libclang-rt-14-dev chromium man-db groff-base bsdutils valgrind python3-pandas python3-numpy python3-pip python3-setuptools time otf2-tools python3-otf2"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -8,19 +8,7 @@
 # nest, follow program order and last where the recorder measured time.
 . "$(dirname "$0")/../lib.sh"
 E=$B/examples
-# name | arguments (small sizes: MPICH collectives cost tens of ms with 9
-# ranks on 2 cores, PLATFORM.md)
-cases=(
-    "ckpt|6 2 2 4096"
-    "ior-posix|-a posix -s 4"
-    "ior-mpiio|-a mpiio -c -s 4"
-    "ior-hdf5|-a hdf5 -c -s 2 -b 16384 -t 8192"
-    "flash-io|-n 2"
-    "pop|-s 3 -k 2 -g 32"
-    "btio|-n 12 -s 3"
-    "btio_f|-n 12 -s 3"
-)
-[ "$MPI" = openmpi ] && cases+=("ior-ncmpi|-a ncmpi -c -s 2 -b 16384 -t 8192")
+example_cases
 for P in 1 4 9; do
     for c in "${cases[@]}"; do
         name=${c%%|*} args=${c#*|}
