@@ -15,7 +15,8 @@
 # size growth from the first rank count to the last (target: within 5%),
 # and the growth of the unpacked sections besides the rank times (which
 # hold about 14-20 B per rank by design: SIOT_RANK_TIMES=0 leaves them out).
-# PROGS chooses the programs (default: kernel flash-io pop). A run that
+# PROGS chooses the programs (default: kernel flash-io pop); KEEP=dir keeps
+# each job's trace there as PROGRAM-P.siot. A run that
 # fails is tried once more, then its row says so and the others go on.
 BENCH_NAME=scale
 . "$(dirname "$0")/common.sh"
@@ -30,7 +31,7 @@ POP_ARGS=${POP_ARGS:-"-s 2 -k 1"}
 note() { "$SIOT" dump "$1" | sed -n "s/.*note $2: //p"; }
 # header functions sites ranktimes nodes (unpacked bytes)
 sections() {
-    "$SIOT" dump --sizes "$1" | sed -n 's/.*sections: magic [0-9]*, header \([0-9]*\), functions \([0-9]*\), call sites \([0-9]*\), rank times \([0-9]*\) ([0-9]* ranks), nodes \([0-9]*\),.*/\1 \2 \3 \4 \5/p'
+    "$SIOT" dump --sizes "$1" | sed -n 's/.*sections: magic [0-9]*, header \([0-9]*\), functions \([0-9]*\), call sites \([0-9]*\), rank times \([0-9]*\) ([^)]*), nodes \([0-9]*\),.*/\1 \2 \3 \4 \5/p'
 }
 rss() { cat "$W/$1/rss.$2" 2> /dev/null || echo -; }
 
@@ -60,6 +61,7 @@ table() { # TITLE TRACED PLAIN ARGS...
         SIOT_TRACE=$W/t.siot one traced "$P" "$traced" "$@" || continue
         t1=$(date +%s.%N)
         one plain "$P" "$plain" "$@" || true
+        [ -z "${KEEP:-}" ] || cp "$W/t.siot" "$KEEP/$(echo "$title" | cut -d' ' -f1 | tr -d :)-$P.siot"
         c=$(stat -c %s "$W/t.siot")
         s=$(sections "$W/t.siot")
         # shellcheck disable=SC2086
@@ -79,7 +81,9 @@ table() { # TITLE TRACED PLAIN ARGS...
 
 for prog in ${PROGS:-kernel flash-io pop}; do
     case $prog in
-    kernel) table "kernel: 8 strided MPI_File_write_at of 1 KiB per rank" "$BB/kernel" "$BB/kernel.plain" "$W/k.dat" ;;
+    # k.dat in the run's own directory: every run starts without it, as
+    # ROMIO's first open of a missing file makes other calls (lstat, statfs)
+    kernel) table "kernel: 8 strided MPI_File_write_at of 1 KiB per rank" "$BB/kernel" "$BB/kernel.plain" k.dat ;;
     # shellcheck disable=SC2086
     flash-io) table "flash-io $flash_args" "$B/examples/flash-io" "$BB/flash-io.plain" $flash_args ;;
     # shellcheck disable=SC2086

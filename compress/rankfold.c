@@ -465,15 +465,22 @@ static siot_expr *to_range(siot_arena *a, siot_expr *x)
 }
 
 /* The value in a slot, and those inside its sequences and run tables. */
+static uint32_t refold_slot(siot_arena *a, siot_expr **slot);
+
+static uint32_t refold_items(siot_arena *a, siot_expr *x)
+{
+    uint32_t done = 0;
+    for (uint32_t i = 0; i < x->n; i++)
+        done += refold_slot(a, &x->u.items[i]);
+    return done;
+}
+
 static uint32_t refold_slot(siot_arena *a, siot_expr **slot)
 {
     siot_expr *x = *slot;
     if (!x)
         return 0;
-    uint32_t done = 0;
-    if (x->tag == SIOT_X_SEQ)
-        for (uint32_t i = 0; i < x->n; i++)
-            done += refold_slot(a, &x->u.items[i]);
+    uint32_t done = x->tag == SIOT_X_SEQ ? refold_items(a, x) : 0;
     if (x->tag == SIOT_X_SEQL)
         for (uint32_t i = 0; i < x->n; i++)
             done += refold_slot(a, &x->u.runs[i].x);
@@ -482,10 +489,20 @@ static uint32_t refold_slot(siot_arena *a, siot_expr **slot)
             if (x->u.segs[i].is_field)
                 done += refold_slot(a, &x->u.segs[i].field);
     siot_expr *y = refold(a, to_range(a, x));
-    if (y == x)
-        return done;
-    *slot = y;
-    return done + 1;
+    if (y != x) {
+        *slot = y;
+        return done + 1;
+    }
+    /* Arrays of per-rank values (a Waitall's statuses: each element the
+     * neighbour's rank) and per-rank tables of arrays (a root's Gatherv
+     * counts and displacements, one element per rank) fold element by
+     * element, when the whole did not fold as one. */
+    if (x->tag == SIOT_X_ARRAY)
+        done += refold_items(a, x);
+    if (x->tag == SIOT_X_RANKED)
+        for (uint32_t i = 0; i < x->n; i++)
+            done += refold_slot(a, &x->u.ranked[i].x);
+    return done;
 }
 
 static uint32_t refold_node(siot_arena *a, siot_node *n)

@@ -13,7 +13,9 @@
  * d*(rank div m) + base, SIOT_X_RDIV: ranks in groups of m, a communicator
  * coloured rank/m) when that is shorter still. Entries that share the same
  * loop terms are refolded on the rest, and so are the numeric fields of
- * string patterns ("groups-<rank/4>.dat"). It also writes arrays whose elements are
+ * string patterns ("groups-<rank/4>.dat"), and the elements of arrays and
+ * the entries of per-rank tables that did not fold as a whole (a Waitall's
+ * statuses, a root's Gatherv counts). It also writes arrays whose elements are
  * first + step*j (the request ids a Waitall completes) as ranges of a length
  * (SIOT_X_RANGE), a per-rank table of such arrays as one range whose length
  * is a value of the rank, refolded like the others. Lossless: every rank's

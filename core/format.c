@@ -151,6 +151,40 @@ static unsigned uvar_len(uint64_t v)
     return n;
 }
 
+/* Minor 8 (docs/format.md): an event's samples are, in most traces, its
+ * ranks times the iterations of the loops around it, so its count is
+ * written as the difference from that. Iterations: the product of the
+ * enclosing loops' constant counts (other counts taken as 1; 0 is 1, a
+ * product past 64 bits starts again from 1), the same for writer and
+ * reader. */
+uint64_t siot_loop_iters(uint64_t outer, const siot_expr *count)
+{
+    uint64_t k = count && count->tag == SIOT_X_CONST && count->base > 0 ? (uint64_t)count->base : 1, v;
+    return __builtin_mul_overflow(outer ? outer : 1, k, &v) ? 1 : v;
+}
+
+uint64_t siot_hist_expect(const siot_ranklist *rl, uint64_t iters)
+{
+    uint64_t v;
+    return __builtin_mul_overflow(siot_rl_size(rl), iters ? iters : 1, &v) ? 0 : v;
+}
+
+/* An event's count as written in minor 8: 0 when it is the one expected, 1
+ * for none (an empty histogram, whatever was expected), else 2 + the
+ * zigzag of the difference (counts below 2^62: the samples of a trace).
+ * SIOT_HIST_NO_EXPECT: the count itself. */
+static uint64_t count_code(uint64_t count, uint64_t expect)
+{
+    if (expect == SIOT_HIST_NO_EXPECT)
+        return count;
+    return count == expect ? 0 : count == 0 ? 1 : siot_zigzag((int64_t)(count - expect)) + 2;
+}
+
+static uint64_t count_of_code(uint64_t v, uint64_t expect)
+{
+    return v == 0 ? expect : v == 1 ? 0 : expect + (uint64_t)siot_unzigzag(v - 2);
+}
+
 static void enc_rmod_plain(siot_vbuf *b, const siot_expr *x)
 {
     siot_vbuf_u8(b, SIOT_X_RMOD);
@@ -755,9 +789,10 @@ static __attribute__((noinline)) void enc_hist_stats(siot_vbuf *b, const siot_hi
 /* A histogram's head, up to the moments, at the cursor d: at most five
  * varints, HIST_HEAD_MAX bytes. */
 #define HIST_HEAD_MAX 50u
-static inline __attribute__((always_inline)) uint8_t *put_hist_head(uint8_t *d, const siot_hist *h, int exact)
+static inline __attribute__((always_inline)) uint8_t *put_hist_head(uint8_t *d, const siot_hist *h, int exact,
+                                                                   uint64_t expect)
 {
-    d = put_uvar(d, h->count);
+    d = put_uvar(d, count_code(h->count, expect));
     if (h->count == 0)
         return d;
     if (exact) {
@@ -781,9 +816,9 @@ static inline __attribute__((always_inline)) uint8_t *put_hist_head(uint8_t *d, 
 /* A histogram at the cursor (room as put_value's); the moments and bins of
  * two samples or more through enc_hist_stats. */
 static inline __attribute__((always_inline)) uint8_t *put_hist(siot_vbuf *b, uint8_t *d, const siot_hist *h,
-                                                              int exact, size_t room)
+                                                              int exact, size_t room, uint64_t expect)
 {
-    d = put_hist_head(d, h, exact);
+    d = put_hist_head(d, h, exact, expect);
     if (h->count < 2)
         return d;
     b->len = (size_t)(d - b->data);
@@ -813,7 +848,7 @@ static int is_zero(const siot_expr *x) { return x && x->tag == SIOT_X_CONST && x
  * it writes when its values are constants (an event that repeats nothing:
  * hotpath irregular writes ~30 bytes of them an event at the end of the run,
  * and a check of the room per value cost more than the writing). */
-static void enc_event(siot_vbuf *b, const siot_event *e, uint32_t func, int quiet, int exact)
+static void enc_event(siot_vbuf *b, const siot_event *e, uint32_t func, int quiet, int exact, uint64_t expect)
 {
     size_t room = 20 + 11 * (5 + (size_t)e->nargs) + 2 * HIST_HEAD_MAX;
     if (!siot_vbuf_reserve(b, room))
@@ -832,14 +867,15 @@ static void enc_event(siot_vbuf *b, const siot_event *e, uint32_t func, int quie
     for (uint32_t i = 0; d && i < e->nargs; i++)
         d = put_value(b, d, e->args[i], room);
     if (d)
-        d = put_hist(b, d, &e->comp, exact, room);
-    if (d)
-        d = put_hist(b, d, &e->dur, exact, room);
+        d = put_hist(b, d, &e->comp, exact, room, expect);
+    if (d) /* a call's duration has as many samples as the computation before it */
+        d = put_hist(b, d, &e->dur, exact, room, e->comp.count);
     if (d)
         b->len = (size_t)(d - b->data);
 }
 
-static void enc_node(siot_vbuf *b, const siot_node *n, const uint32_t *fmap, uint32_t nranks, int exact)
+static void enc_node(siot_vbuf *b, const siot_node *n, const uint32_t *fmap, uint32_t nranks, int exact,
+                     uint64_t iters)
 {
     const siot_event *e = n->kind == SIOT_N_EVENT ? &n->u.ev : NULL;
     unsigned quiet = e && is_zero(e->thread) && is_zero(e->err) ? KIND_MAIN_NO_ERRNO : 0;
@@ -850,12 +886,13 @@ static void enc_node(siot_vbuf *b, const siot_node *n, const uint32_t *fmap, uin
         enc_ranklist(b, &n->ranks);
     }
     if (e) {
-        enc_event(b, e, fmap ? fmap[e->func] - 1 : e->func, quiet != 0, exact);
+        enc_event(b, e, fmap ? fmap[e->func] - 1 : e->func, quiet != 0, exact, siot_hist_expect(&n->ranks, iters));
     } else {
         enc_expr(b, n->u.loop.count);
         siot_vbuf_uvar(b, n->u.loop.nbody);
+        uint64_t inner = siot_loop_iters(iters, n->u.loop.count);
         for (uint32_t i = 0; i < n->u.loop.nbody; i++)
-            enc_node(b, n->u.loop.body[i], fmap, nranks, exact);
+            enc_node(b, n->u.loop.body[i], fmap, nranks, exact, inner);
     }
 }
 
@@ -930,7 +967,7 @@ static void header_section(const siot_trace *t, int exact, siot_vbuf *s, siot_vb
     s->len = 0;
     siot_vbuf_uvar(s, t->nranks);
     const uint32_t file_form = SIOT_TF_QBINS | SIOT_TF_MOMENTS24 | SIOT_TF_SD16;
-    uint32_t flags = (t->flags | SIOT_TF_COMPACT) & ~file_form;
+    uint32_t flags = (t->flags | SIOT_TF_COMPACT | SIOT_TF_PCOUNT) & ~file_form;
     siot_vbuf_uvar(s, exact ? flags : flags | file_form);
     siot_vbuf_uvar(s, t->start_ns);
     put_cstr(s, t->exe);
@@ -1074,7 +1111,9 @@ static void ranksum_section(const siot_trace *t, int exact, siot_vbuf *s, siot_v
         if (!t->rtsum[k].max)
             continue;
         put_cstr(s, siot_rts_name(k));
-        uint8_t *d = siot_vbuf_reserve(s, HIST_HEAD_MAX) ? put_hist(s, s->data + s->len, &t->rtsum[k], exact, 0) : NULL;
+        uint8_t *d = siot_vbuf_reserve(s, HIST_HEAD_MAX)
+                         ? put_hist(s, s->data + s->len, &t->rtsum[k], exact, 0, SIOT_HIST_NO_EXPECT)
+                         : NULL;
         if (d)
             s->len = (size_t)(d - s->data);
         put_rtx_list(s, t->rtx[2 * k], t->nrtx[2 * k], 1, exact);
@@ -1111,7 +1150,7 @@ static void nodes_section(siot_node *const *nodes, uint32_t n, const siot_fmap *
     out->len = head + 1 + k;
     siot_vbuf_uvar(out, n);
     for (uint32_t i = 0; i < n; i++)
-        enc_node(out, nodes[i], m->id, nranks, exact);
+        enc_node(out, nodes[i], m->id, nranks, exact, 1);
     size_t len = out->len - head - 1 - k;
     unsigned kk = uvar_len(len);
     if (kk > k && !siot_vbuf_reserve(out, kk - k))
@@ -1242,36 +1281,36 @@ size_t siot_expr_size(const siot_expr *x, siot_vbuf *scratch)
     return scratch->len;
 }
 
-size_t siot_hist_size(const siot_hist *h, siot_vbuf *scratch)
+size_t siot_hist_size(const siot_hist *h, uint64_t expect, siot_vbuf *scratch)
 {
     scratch->len = 0;
-    uint8_t *d = siot_vbuf_reserve(scratch, HIST_HEAD_MAX) ? put_hist(scratch, scratch->data, h, 0, 0) : NULL;
+    uint8_t *d = siot_vbuf_reserve(scratch, HIST_HEAD_MAX) ? put_hist(scratch, scratch->data, h, 0, 0, expect) : NULL;
     if (d)
         scratch->len = (size_t)(d - scratch->data);
     return scratch->len;
 }
 
-void siot_hist_parts(const siot_hist *h, siot_vbuf *scratch, uint64_t part[SIOT_HIST_PARTS])
+void siot_hist_parts(const siot_hist *h, uint64_t expect, siot_vbuf *scratch, uint64_t part[SIOT_HIST_PARTS])
 {
-    uint64_t total = siot_hist_size(h, scratch);
+    uint64_t total = siot_hist_size(h, expect, scratch);
     uint8_t head[HIST_HEAD_MAX];
     memset(part, 0, SIOT_HIST_PARTS * sizeof *part);
-    part[0] = uvar_len(h->count);
+    part[0] = uvar_len(count_code(h->count, expect));
     if (h->count == 0)
         return;
     part[1] = 4; /* two 16-bit times in the file form */
-    part[2] = (uint64_t)(put_hist_head(head, h, 0) - head) - part[0] - part[1];
+    part[2] = (uint64_t)(put_hist_head(head, h, 0, expect) - head) - part[0] - part[1];
     part[3] = siot_hist_moments_size(h);
     part[4] = total - part[0] - part[1] - part[2] - part[3];
 }
 
 /* An event's own bytes (a loop's: its count and body list, not the body's
  * nodes); function ids as written (at most as many bytes as here). */
-size_t siot_node_own_size(const siot_node *n, uint32_t nranks, siot_vbuf *scratch)
+size_t siot_node_own_size(const siot_node *n, uint32_t nranks, uint64_t iters, siot_vbuf *scratch)
 {
     scratch->len = 0;
     if (n->kind == SIOT_N_EVENT) {
-        enc_node(scratch, n, NULL, nranks, 0);
+        enc_node(scratch, n, NULL, nranks, 0, iters);
         return scratch->len;
     }
     siot_vbuf_u8(scratch, n->kind);
@@ -1323,6 +1362,7 @@ typedef struct dec {
     uint32_t loop_depth;
     uint32_t expr_depth;
     uint64_t nodes;
+    uint64_t iters; /* iterations of the enclosing loops of constant count (0: none, as 1) */
     uint64_t *again; /* memory the file may still spend on values decoded again (RMOD runs) */
     char why[160];
 } dec;
@@ -1942,11 +1982,13 @@ static int dec_hist_stats(dec *d, siot_hist *h)
     return 0;
 }
 
-static int dec_hist(dec *d, siot_hist *h)
+static int dec_hist(dec *d, siot_hist *h, uint64_t expect)
 {
     memset(h, 0, sizeof *h);
     h->max_rank = -1;
     h->count = siot_rd_uvar(&d->rd);
+    if (expect != SIOT_HIST_NO_EXPECT && (d->t->flags & SIOT_TF_PCOUNT))
+        h->count = count_of_code(h->count, expect);
     if (h->count == 0)
         return d->rd.err ? -1 : 0;
     if (dec_hist_times(d, h))
@@ -2009,8 +2051,8 @@ static siot_node *dec_node(dec *d)
         e->args = dalloc(d, (e->nargs ? e->nargs : 1) * sizeof *e->args);
         for (uint32_t i = 0; e->args && i < e->nargs && !d->rd.err; i++)
             e->args[i] = dec_expr(d, 0);
-        dec_hist(d, &e->comp);
-        dec_hist(d, &e->dur);
+        dec_hist(d, &e->comp, siot_hist_expect(&n->ranks, d->iters));
+        dec_hist(d, &e->dur, e->comp.count);
     } else if (n->kind == SIOT_N_LOOP) {
         if (++d->loop_depth > SIOT_MAX_NEST) {
             dfail(d, "loops nested too deeply");
@@ -2029,8 +2071,11 @@ static siot_node *dec_node(dec *d)
         }
         n->u.loop.nbody = (uint32_t)nb;
         n->u.loop.body = dalloc(d, nb * sizeof *n->u.loop.body);
+        uint64_t outer = d->iters;
+        d->iters = siot_loop_iters(outer, n->u.loop.count);
         for (uint32_t i = 0; n->u.loop.body && i < nb && !d->rd.err; i++)
             n->u.loop.body[i] = dec_node(d);
+        d->iters = outer;
         d->loop_depth--;
     } else {
         dfail(d, "unknown node kind");
@@ -2245,7 +2290,7 @@ static int dec_sum_key(dec *d, siot_rts *y, uint8_t *seen, uint64_t n, uint32_t 
     d->rd.p += len;
     siot_hist h;
     siot_rtx *lo, *hi;
-    if (dec_hist(d, &h) || dec_rtx_list(d, m, 1, &lo) || dec_rtx_list(d, m, 1, &hi))
+    if (dec_hist(d, &h, SIOT_HIST_NO_EXPECT) || dec_rtx_list(d, m, 1, &lo) || dec_rtx_list(d, m, 1, &hi))
         return -1;
     if (h.count != n)
         return dfail(d, "a rank-time summary of another rank count");

@@ -27,7 +27,7 @@
 #include "core/model.h"
 
 #define SIOT_FORMAT_MAJOR 1
-#define SIOT_FORMAT_MINOR 7
+#define SIOT_FORMAT_MINOR 8
 #define SIOT_MAX_RANKS (1u << 24)
 #define SIOT_MAX_FUNCS 65536u
 #define SIOT_MAX_SITE_DEPTH 256u
@@ -54,7 +54,15 @@ int siot_trace_encode_file(const siot_trace *t, int pack, siot_vbuf *out);
  * and version, HEADER, FUNCS, SITES, RANKTIMES, NODES, END (-1 without
  * memory). */
 size_t siot_expr_size(const siot_expr *x, siot_vbuf *scratch);
-size_t siot_hist_size(const siot_hist *h, siot_vbuf *scratch);
+/* expect: the count an event's histogram is written against (minor 8:
+ * siot_hist_expect for the computation, its count for the duration), or
+ * SIOT_HIST_NO_EXPECT for the count itself. */
+#define SIOT_HIST_NO_EXPECT UINT64_MAX
+size_t siot_hist_size(const siot_hist *h, uint64_t expect, siot_vbuf *scratch);
+/* The iterations of a loop's body: outer times its count when constant
+ * (iters 0 is 1); an event's expected samples: its ranks times those. */
+uint64_t siot_loop_iters(uint64_t outer, const siot_expr *count);
+uint64_t siot_hist_expect(const siot_ranklist *rl, uint64_t iters);
 /* The bytes of a histogram's mean and M2 in the file form: exact integers
  * while they take at most 3 bytes each, else 3-byte floats (docs/format.md,
  * minors 1 and 2), so at most 6; 0 below 2 samples. */
@@ -63,8 +71,9 @@ size_t siot_hist_moments_size(const siot_hist *h);
  * [2] the maximum's rank and occurrence, [3] mean and M2, [4] the bin mask
  * and bins; their sum is siot_hist_size's. */
 #define SIOT_HIST_PARTS 5
-void siot_hist_parts(const siot_hist *h, siot_vbuf *scratch, uint64_t part[SIOT_HIST_PARTS]);
-size_t siot_node_own_size(const siot_node *n, uint32_t nranks, siot_vbuf *scratch);
+void siot_hist_parts(const siot_hist *h, uint64_t expect, siot_vbuf *scratch, uint64_t part[SIOT_HIST_PARTS]);
+/* iters: the iterations around n (siot_loop_iters), for its counts */
+size_t siot_node_own_size(const siot_node *n, uint32_t nranks, uint64_t iters, siot_vbuf *scratch);
 #define SIOT_NSECTION_SIZES 7
 int siot_section_sizes(const siot_trace *t, uint64_t out[SIOT_NSECTION_SIZES]);
 /* Writing a file piece by piece (a rank that spilled part of its trace to

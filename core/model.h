@@ -248,6 +248,7 @@ enum {
     SIOT_TF_COMPACT = 32,    /* minor 1: compact histograms, call sites as a tree (docs/format.md) */
     SIOT_TF_MOMENTS24 = 64,  /* minor 2: histogram means and deviations as 3-byte floats (files) */
     SIOT_TF_SD16 = 128,      /* minor 6: histogram standard deviations as 2-byte floats (files) */
+    SIOT_TF_PCOUNT = 256,    /* minor 8: event histogram counts as differences from their ranks x loops */
 };
 
 typedef struct siot_kv {

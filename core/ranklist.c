@@ -250,8 +250,53 @@ static int cmp_i32(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
+/* A single entry of at most one dimension: its stride (0 for one rank). */
+static int line_entry(const siot_ranklist *x, int64_t *stride)
+{
+    if (x->n != 1 || x->e[0].ndims > 1)
+        return 0;
+    *stride = x->e[0].ndims ? x->e[0].dims[0].stride : 0;
+    return 1;
+}
+
+/* The union of two progressions of ranks, lo's all below hi's, that go on
+ * as one: the one entry siot_rl_from_sorted makes of their ranks, without
+ * listing them. The merge's tree unites [0, 2^k) with [2^k, 2^(k+1)) for
+ * every node at every level: listing and sorting the ranks made each level
+ * cost twice the one below (docs/scale.md). 1 when done, 0 when not such
+ * progressions, -1 without memory. */
+static int union_of_lines(siot_arena *a, siot_ranklist *out, const siot_ranklist *x, const siot_ranklist *y)
+{
+    int64_t sx, sy;
+    if (!line_entry(x, &sx) || !line_entry(y, &sy))
+        return 0;
+    const siot_ranklist *lo = x->e[0].start < y->e[0].start ? x : y, *hi = lo == x ? y : x;
+    int64_t slo = lo == x ? sx : sy, shi = lo == x ? sy : sx;
+    int64_t top = siot_rl_entry_max(&lo->e[0]), gap = (int64_t)hi->e[0].start - top;
+    int64_t s = slo ? slo : shi ? shi : gap;
+    if (gap <= 0 || gap != s || (slo && slo != s) || (shi && shi != s) || s > INT32_MAX)
+        return 0;
+    uint64_t n = siot_rl_entry_size(&lo->e[0]) + siot_rl_entry_size(&hi->e[0]);
+    if (n > UINT32_MAX)
+        return 0;
+    siot_rentry *e = siot_arena_alloc(a, sizeof *e);
+    if (!e)
+        return -1;
+    memset(e, 0, sizeof *e);
+    e->start = lo->e[0].start;
+    e->ndims = 1;
+    e->dims[0].count = (uint32_t)n;
+    e->dims[0].stride = (int32_t)s;
+    out->e = e;
+    out->n = 1;
+    return 1;
+}
+
 int siot_rl_union(siot_arena *a, siot_ranklist *out, const siot_ranklist *x, const siot_ranklist *y)
 {
+    int lines = union_of_lines(a, out, x, y);
+    if (lines)
+        return lines > 0;
     uint64_t nx = siot_rl_size(x), ny = siot_rl_size(y);
     if (nx + ny > UINT32_MAX)
         return 0;

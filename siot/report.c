@@ -957,8 +957,48 @@ static void time_shares(FILE *o, const report *r)
     layer_shares(o, span, lt);
 }
 
-/* A summary (core/ranksum.h): the mean of all ranks (no rank's row is
- * kept), and the slowest ranks named, exactly (slowest_rank). */
+/* "3 (1.2 s), 7 (1.1 s)": the kept extremes of key, the most extreme first. */
+static void extreme_cells(FILE *o, const siot_trace *t, unsigned key, int slowest)
+{
+    siot_rtx ex[64];
+    unsigned keep = siot_rank_extremes_kept(t);
+    uint32_t n = siot_rts_extremes(t, key, slowest, ex, keep < 64 ? keep : 64);
+    char a[48];
+    fprintf(o, "<td data-key=\"%s\">", slowest ? "slowest" : "fastest");
+    for (uint32_t i = 0; i < n; i++)
+        fprintf(o, "%s<span data-rank=\"%d\" data-ns=\"%" PRIu64 "\">%d (%s)</span>", i ? ", " : "", ex[i].rank,
+                ex[i].v, ex[i].rank, fmt_time(a, sizeof a, (double)ex[i].v));
+    fprintf(o, "</td>");
+}
+
+/* Per quantity of a summary: minimum, mean, deviation, maximum over the
+ * ranks, and the kept fastest and slowest ranks with their exact values. */
+static void summary_extremes(FILE *o, const siot_trace *t)
+{
+    char a[48], b[48], c[48], d[48];
+    fprintf(o, "<table class=\"extremes\"><tr><th>per rank</th><th>least</th><th>mean</th><th>deviation</th>"
+               "<th>most</th><th>slowest ranks (exact)</th><th>fastest ranks (exact)</th></tr>\n");
+    for (unsigned i = 0; i < SIOT_RT_NQ; i++) {
+        unsigned k = SIOT_RT_ORDER[i];
+        const siot_hist *h = &t->rtsum[k];
+        if (!h->max)
+            continue;
+        fprintf(o,
+                "<tr data-key=\"%s\"><td>%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td>"
+                "<td class=\"n\">%s</td><td class=\"n\">%s</td>",
+                siot_rank_time_name(k), siot_rank_time_title(k), fmt_time(a, sizeof a, (double)h->min),
+                fmt_time(b, sizeof b, h->mean), fmt_time(c, sizeof c, siot_hist_stddev(h)),
+                fmt_time(d, sizeof d, (double)h->max));
+        extreme_cells(o, t, k, 1);
+        extreme_cells(o, t, k, 0);
+        fprintf(o, "</tr>\n");
+    }
+    fprintf(o, "</table>\n");
+}
+
+/* A summary (core/ranksum.h): the least, mean and most of all ranks (no
+ * rank's row is kept), each quantity's extremes, and the slowest ranks
+ * named, exactly (slowest_rank). */
 static void summary_shares(FILE *o, const report *r)
 {
     const siot_trace *t = r->t;
@@ -967,11 +1007,18 @@ static void summary_shares(FILE *o, const report *r)
     snprintf(head, sizeof head, " (%s)", siot_rank_times_form(t, form, sizeof form));
     shares_head(o, head);
     for (unsigned c = 0; c < SIOT_RT_NQ; c++)
+        v[c] = (double)t->rtsum[c].min;
+    share_row(o, "least of each column", v);
+    for (unsigned c = 0; c < SIOT_RT_NQ; c++)
         v[c] = t->rtsum[c].mean;
     share_row(o, "mean of all ranks", v);
+    for (unsigned c = 0; c < SIOT_RT_NQ; c++)
+        v[c] = (double)t->rtsum[c].max;
+    share_row(o, "most of each column", v);
     for (unsigned l = 0; l < SIOT_NLAYERS; l++)
         lt[l] = t->rtsum[SIOT_RT_layer_posix + l].mean;
-    layer_shares(o, v[SIOT_RT_span], lt);
+    layer_shares(o, t->rtsum[SIOT_RT_span].mean, lt);
+    summary_extremes(o, t);
 }
 
 /* Who the others wait for, exactly in either form. */

@@ -13,6 +13,8 @@
 #include "siot/stats.h"
 
 #include "compress/merge.h"
+#include "compress/rankfold.h"
+#include "core/ranksum.h"
 #include "core/ranklist.h"
 #include "replay/compare.h"
 #include "siot/dump.h"
@@ -666,6 +668,19 @@ out:
     return rc;
 }
 
+/* A part's rows are cut as the job's merge cuts them: past 2K ranks a
+ * summary with the K fastest and slowest (K as the rank recorded it: the
+ * note rank_times, else the default), so that a job joined from its parts
+ * is the file its MPI_Finalize would have written. */
+static void part_keep(siot_trace *t)
+{
+    if (t->rtsum || t->rt_keep)
+        return;
+    const char *v = siot_trace_get_kv(t, "rank_times");
+    unsigned long k = v && strcmp(v, "all") != 0 ? strtoul(v, NULL, 10) : SIOT_RT_KEEP_DEFAULT;
+    t->rt_keep = v && strcmp(v, "all") == 0 ? 0 : k >= 1 && k <= SIOT_RT_KEEP_MAX ? (uint32_t)k : SIOT_RT_KEEP_DEFAULT;
+}
+
 static int cmd_merge(int argc, char **argv)
 {
     if (wants_help(argc, argv)) {
@@ -734,6 +749,8 @@ static int cmd_merge(int argc, char **argv)
         }
     }
     free(mine);
+    for (int i = 0; i < nin; i++)
+        part_keep(&t[i]);
     /* Pairs, then pairs of pairs: the reduction tree of MPI_Finalize. */
     for (int step = 1; step < nin; step <<= 1)
         for (int i = 0; i + step < nin; i += 2 * step) {
@@ -773,6 +790,8 @@ static int cmd_merge(int argc, char **argv)
         if (nl)
             siot_trace_set_kv(&t[0], "partial", note);
     }
+    if (!concat && (t[0].flags & SIOT_TF_COMPRESSED))
+        siot_rank_periodic(&t[0]); /* rank 0's last pass at MPI_Finalize */
     rc = write_file(&t[0], out) == 0 ? 0 : 2;
 done:
     for (int i = 0; i < loaded; i++)

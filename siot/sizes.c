@@ -71,7 +71,7 @@ static void keep_big(sizes *z, const bigevent *b)
 static void on_event(sizes *z, const siot_node *n, uint32_t depth, uint64_t iterations)
 {
     const siot_event *e = &n->u.ev;
-    bigevent b = {n, siot_node_own_size(n, z->t->nranks, &z->scratch), depth, iterations, -3, 0, 0};
+    bigevent b = {n, siot_node_own_size(n, z->t->nranks, iterations, &z->scratch), depth, iterations, -3, 0, 0};
     z->event_bytes += b.bytes;
     z->nevents++;
     const siot_expr *meta[5] = {e->thread, e->parent, e->ret, e->err, e->bytes};
@@ -79,17 +79,18 @@ static void on_event(sizes *z, const siot_node *n, uint32_t depth, uint64_t iter
         slot(z, meta[i], &b.worst_bytes, &b.worst, -10 - i, &b.worst_tag);
     for (uint32_t i = 0; i < e->nargs; i++)
         slot(z, e->args[i], &b.worst_bytes, &b.worst, (int)i, &b.worst_tag);
-    uint64_t h = siot_hist_size(&e->comp, &z->scratch) + siot_hist_size(&e->dur, &z->scratch);
-    z->hist_bytes += h;
+    uint64_t h = 0;
     z->nhist += 2;
     z->moment_bytes += siot_hist_moments_size(&e->comp) + siot_hist_moments_size(&e->dur);
     const siot_hist *hs[2] = {&e->comp, &e->dur};
+    const uint64_t expect[2] = {siot_hist_expect(&n->ranks, iterations), e->comp.count};
     for (int i = 0; i < 2; i++) {
         uint64_t part[SIOT_HIST_PARTS];
-        siot_hist_parts(hs[i], &z->scratch, part);
+        siot_hist_parts(hs[i], expect[i], &z->scratch, part);
         for (int j = 0; j < SIOT_HIST_PARTS; j++)
-            z->hist_part[j] += part[j];
+            z->hist_part[j] += part[j], h += part[j];
     }
+    z->hist_bytes += h;
     if (h > b.worst_bytes) {
         b.worst_bytes = h;
         b.worst = -2;
@@ -103,12 +104,11 @@ static void walk(sizes *z, const siot_node *n, uint32_t depth, uint64_t iteratio
         on_event(z, n, depth, iterations);
         return;
     }
-    z->loop_bytes += siot_node_own_size(n, z->t->nranks, &z->scratch);
+    z->loop_bytes += siot_node_own_size(n, z->t->nranks, iterations, &z->scratch);
     z->nloops++;
-    const siot_expr *c = n->u.loop.count;
-    uint64_t k = c && c->tag == SIOT_X_CONST && c->base > 0 ? (uint64_t)c->base : 1;
+    uint64_t inner = siot_loop_iters(iterations, n->u.loop.count);
     for (uint32_t i = 0; i < n->u.loop.nbody; i++)
-        walk(z, n->u.loop.body[i], depth + 1, iterations * k);
+        walk(z, n->u.loop.body[i], depth + 1, inner);
 }
 
 static void print_big(const sizes *z, FILE *fp)

@@ -15,6 +15,7 @@
 #include "core/expr.h"
 #include "core/format.h"
 #include "core/predef.h"
+#include "core/ranksum.h"
 #include "src/addrs.h"
 #include "src/config.h"
 #include "src/handles.h"
@@ -370,6 +371,12 @@ static void describe_notes(siot_trace *t, const qtotals *q)
     if (siot_cfg.tolerance > 0) { /* the merge of ranks folds their counts within it too (compress/merge.h) */
         snprintf(note, sizeof note, "%g", siot_cfg.tolerance);
         siot_trace_set_kv(t, "tolerance", note);
+    }
+    if (siot_cfg.rank_times && siot_cfg.rank_keep != SIOT_RT_KEEP_DEFAULT) {
+        /* what a later siot merge of this rank's part cuts the rows to, as
+         * the job's merge would (absent: the default) */
+        snprintf(note, sizeof note, siot_cfg.rank_keep ? "%u" : "all", siot_cfg.rank_keep);
+        siot_trace_set_kv(t, "rank_times", note);
     }
     siot_trace_set_kv(t, "clock", siot_clock_name());
     if (S.cwd[0]) /* what relative paths were relative to: the replay's root */

@@ -8,13 +8,19 @@
 # --json, --csv), siot findings, the report, siot dump and the Python reader
 # say which form the trace holds and name the slowest and the most waiting
 # ranks with times bounded by the source's sleeps (tests/py/check_rank_summary.py);
-# SIOT_RANK_TIMES=all keeps every rank's row; with SIOT_RANK_TIMES=1 the
+# siot merge of the ranks' own traces (SIOT_RANK_TRACES) keeps the same
+# summary, not every row; the report lists each quantity's least, most and
+# extremes; SIOT_RANK_TIMES=all keeps every rank's row; with SIOT_RANK_TIMES=1 the
 # report and findings still name the slowest rank;
 # a bad value is refused in one line.
 . "$(dirname "$0")/../lib.sh"
 build_traced imbalance
 P=12
-SIOT_RANK_TIMES=3 SIOT_TRACE=$WORK/sum.siot mpirun_np $P ./imbalance > /dev/null || fail "imbalance, SIOT_RANK_TIMES=3"
+SIOT_RANK_TIMES=3 SIOT_RANK_TRACES=$WORK/parts SIOT_TRACE=$WORK/sum.siot mpirun_np $P ./imbalance > /dev/null ||
+    fail "imbalance, SIOT_RANK_TIMES=3"
+# the ranks' own traces joined afterwards: the summary the job's merge made
+"$ASAN_SIOT" merge -o parts.siot parts/rank-*.siot || fail "siot merge of the ranks' traces"
+"$SIOT" stats --json parts.siot > parts.json || fail "siot stats --json parts.siot"
 SIOT_RANK_TIMES=all SIOT_TRACE=$WORK/all.siot mpirun_np $P ./imbalance > /dev/null || fail "imbalance, SIOT_RANK_TIMES=all"
 SIOT_RANK_TIMES=1 SIOT_TRACE=$WORK/one.siot mpirun_np $P ./imbalance > /dev/null || fail "imbalance, SIOT_RANK_TIMES=1"
 for f in sum all one; do

@@ -121,6 +121,21 @@ check(form in open(SUM + ".findings.txt").read(), "siot findings does not say it
 html = open(SUM + ".html").read()
 check("Slowest rank: <b>rank %d</b>" % (P - 1) in html and form in html, "the report does not name the slowest rank")
 
+# the report's table of extremes: the slowest ranks' computation, exact, the
+# slowest first, as siot stats --json gives them, and the least and most
+quant = s["quantities"]["compute"]
+row = re.search(r'<tr data-key="compute">(.*?)</tr>', html)
+slow_cells = re.findall(r'data-rank="(\d+)" data-ns="(\d+)"', row.group(1).split('data-key="slowest"')[1].split("</td>")[0]) if row else []
+check([int(r) for r, _ in slow_cells] == [e["rank"] for e in quant["slowest"]] and
+      [int(r) for r, _ in slow_cells][:1] == [P - 1], "the report's slowest ranks: %s" % slow_cells)
+check(all(comp_ok(int(r), int(ns) * 1e-9) for r, ns in slow_cells), "the report's slowest computations: %s" % slow_cells)
+check("least of each column" in html and "most of each column" in html, "the report shows only the mean of the summary")
+
+# siot merge of the ranks' own traces: the same summary (no rows past 2K)
+parts = json.load(open("parts.json"))["rank_times"]
+check(parts == s, "siot merge of the parts: rank times %s, the job's %s" % (
+    {k: parts[k] for k in ("form", "keep", "rows", "ranks")}, {k: s[k] for k in ("form", "keep", "rows", "ranks")}))
+
 # with one extreme a side: the slowest is still named, exactly
 one = json.load(open(ONE + ".json"))["rank_times"]
 check(one["form"] == "summary" and one["keep"] == 1 and one["rows"] == 0, "%s: form %s keep %s rows %s" %

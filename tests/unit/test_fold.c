@@ -1855,7 +1855,8 @@ static void test_runs(void)
 static size_t hist_bytes(const siot_node *n, siot_vbuf *scratch)
 {
     if (n->kind == SIOT_N_EVENT)
-        return siot_hist_size(&n->u.ev.comp, scratch) + siot_hist_size(&n->u.ev.dur, scratch);
+        return siot_hist_size(&n->u.ev.comp, SIOT_HIST_NO_EXPECT, scratch) +
+               siot_hist_size(&n->u.ev.dur, SIOT_HIST_NO_EXPECT, scratch);
     size_t sum = 0;
     for (uint32_t i = 0; i < n->u.loop.nbody; i++)
         sum += hist_bytes(n->u.loop.body[i], scratch);

@@ -785,12 +785,12 @@ static void check_compact_hists(void)
         CHECK(siot_hist_add(&t.arena, c, S[i], i, 3));
     siot_vbuf sc;
     siot_vbuf_init(&sc);
-    CHECK_EQ_I64(siot_hist_size(c, &sc), 17);
+    CHECK_EQ_I64(siot_hist_size(c, SIOT_HIST_NO_EXPECT, &sc), 17);
     CHECK_EQ_I64(siot_hist_moments_size(c), 5);
     /* siot dump --sizes by part: count 1, times 4, the maximum's rank and
      * occurrence 2, mean and standard deviation 5, mask 2 and bins 3 */
     uint64_t part[SIOT_HIST_PARTS];
-    siot_hist_parts(c, &sc, part);
+    siot_hist_parts(c, SIOT_HIST_NO_EXPECT, &sc, part);
     CHECK(part[0] == 1 && part[1] == 4 && part[2] == 2 && part[3] == 5 && part[4] == 5);
     CHECK(c->mean == 75500.0 / 4 && c->m2 == 13948750000.0 / 4);
     siot_hist want[2] = {*c, {0}};
@@ -817,15 +817,15 @@ static void check_compact_hists(void)
     want[1].mean = 6046.5;
     want[1].m2 = 300.0 * 636 * 636;
     /* count 2, times 4, rank 1, occurrence 299: 2, mask<<3|0: 1, floats 3 + 2, one bin 1 */
-    CHECK_EQ_I64(siot_hist_size(u, &sc), 2 + 4 + 1 + 2 + 1 + 5 + 1);
+    CHECK_EQ_I64(siot_hist_size(u, SIOT_HIST_NO_EXPECT, &sc), 2 + 4 + 1 + 2 + 1 + 5 + 1);
     compact_round_trip(&t, want);
     /* One sample: count 1, times 4, (rank+1)<<1|1 when the occurrence is 0
      * (then not written), else the occurrence after it. */
     siot_hist one;
     siot_hist_init1(&one, 1000, 2, 0);
-    CHECK_EQ_I64(siot_hist_size(&one, &sc), 6);
+    CHECK_EQ_I64(siot_hist_size(&one, SIOT_HIST_NO_EXPECT, &sc), 6);
     siot_hist_init1(&one, 1000, 2, 5);
-    CHECK_EQ_I64(siot_hist_size(&one, &sc), 7);
+    CHECK_EQ_I64(siot_hist_size(&one, SIOT_HIST_NO_EXPECT, &sc), 7);
     /* Bins that do not add up to the count (a forged trace read before):
      * written one by one, kept as they are in the exact form. */
     c->bins[9] = 5;
@@ -1150,7 +1150,7 @@ static void check_all_ranks(void)
                 CHECK(rl->e[0].ndims == 1 && rl->e[0].dims[0].count == 3 && rl->e[0].dims[0].stride == 1);
             siot_vbuf sc;
             siot_vbuf_init(&sc);
-            CHECK_EQ_I64(siot_node_own_size(t.top[0], (uint32_t)nr, &sc), 9);
+            CHECK_EQ_I64(siot_node_own_size(t.top[0], (uint32_t)nr, 1, &sc), 9);
             CHECK(sc.data[0] == (SIOT_N_EVENT | 128 | 64));
             siot_vbuf_free(&sc);
             siot_trace_free(&t);
@@ -1706,6 +1706,74 @@ static void check_packed(const siot_trace *t)
     siot_vbuf_free(&again);
 }
 
+/* Minor 8: an event's histogram count is written as its difference from
+ * its ranks times the iterations of the constant loops around it (the
+ * duration's from the computation's), so that the counts of a job of any
+ * size take one byte: a loop x5 of ranks 0-3 around a loop x3 and an
+ * event of 2 ranks, with counts as predicted (2*5*3 = 30), none, one more
+ * and fewer than predicted, and under a loop whose count is a value of the
+ * rank (taken as 1: predicted 2). Both forms give every count back. */
+static void check_predicted_counts(void)
+{
+    static const uint64_t COUNT[5] = {30, 0, 31, 1, 2};
+    siot_trace t;
+    siot_node *n = compact_trace(&t, 0);
+    siot_arena *a = &t.arena;
+    siot_node *evs[5], *inner;
+    for (int i = 0; i < 5; i++) {
+        siot_expr *args[1] = {siot_x_const(a, 3)};
+        evs[i] = i == 0 ? n : ev(a, rl1(a, 0, 2, 1, 0, 0), 6, 0, 1, args, siot_x_const(a, 0), NULL, NULL);
+        evs[i]->ranks = rl1(a, 0, 2, 1, 0, 0);
+        for (uint64_t k = 0; k < COUNT[i]; k++) {
+            CHECK(siot_hist_add(a, &evs[i]->u.ev.comp, 100 + k, (int32_t)(k % 2), k));
+            CHECK(siot_hist_add(a, &evs[i]->u.ev.dur, 200 + k, (int32_t)(k % 2), k));
+        }
+    }
+    siot_hist_add(a, &evs[3]->u.ev.dur, 7, 0, 9); /* a duration more than its computation */
+    inner = loop(a, rl1(a, 0, 4, 1, 0, 0), siot_x_const(a, 3), 4, evs);
+    siot_node *outer = loop(a, rl1(a, 0, 4, 1, 0, 0), siot_x_const(a, 5), 1, &inner);
+    siot_node *byrank = loop(a, rl1(a, 0, 4, 1, 0, 0), xaff(a, 1, 1, 0, NULL), 1, &evs[4]);
+    t.top = siot_arena_alloc(a, 2 * sizeof *t.top);
+    t.top[0] = outer;
+    t.top[1] = byrank;
+    t.ntop = 2;
+    siot_vbuf sc;
+    siot_vbuf_init(&sc);
+    uint64_t part[SIOT_HIST_PARTS];
+    siot_hist_parts(&evs[0]->u.ev.comp, siot_hist_expect(&evs[0]->ranks, 15), &sc, part);
+    CHECK_EQ_I64(part[0], 1);
+    siot_hist_parts(&evs[0]->u.ev.comp, SIOT_HIST_NO_EXPECT, &sc, part);
+    CHECK_EQ_I64(part[0], 1); /* 30 < 128 */
+    CHECK_EQ_I64(siot_loop_iters(siot_loop_iters(1, outer->u.loop.count), inner->u.loop.count), 15);
+    CHECK_EQ_I64(siot_loop_iters(7, byrank->u.loop.count), 7);
+    CHECK_EQ_I64(siot_loop_iters(UINT64_MAX / 2, outer->u.loop.count), 1); /* past 64 bits: from 1 again */
+    siot_vbuf_free(&sc);
+    for (int exact = 0; exact < 2; exact++) {
+        siot_vbuf f;
+        siot_vbuf_init(&f);
+        CHECK((exact ? siot_trace_encode_exact(&t, &f) : siot_trace_encode(&t, &f)) == 0);
+        siot_trace d;
+        char err[256];
+        if (decode_exact(f.data, f.len, &d, err, sizeof err) != 0) {
+            fprintf(stderr, "  predicted counts: %s\n", err);
+            CHECK(0);
+            siot_vbuf_free(&f);
+            continue;
+        }
+        CHECK(d.flags & SIOT_TF_PCOUNT);
+        const siot_node *in = d.top[0]->u.loop.body[0];
+        for (int i = 0; i < 5; i++) {
+            const siot_event *g = i < 4 ? &in->u.loop.body[i]->u.ev : &d.top[1]->u.loop.body[0]->u.ev;
+            CHECK(g->comp.count == COUNT[i] && g->dur.count == evs[i]->u.ev.dur.count);
+            if (exact)
+                CHECK(hist_same(&g->comp, &evs[i]->u.ev.comp) && hist_same(&g->dur, &evs[i]->u.ev.dur));
+        }
+        siot_trace_free(&d);
+        siot_vbuf_free(&f);
+    }
+    siot_trace_free(&t);
+}
+
 int main(void)
 {
     siot_trace t, d;
@@ -1723,6 +1791,7 @@ int main(void)
     check_rmod_runs();
     check_ranked_runs();
     check_rdiv();
+    check_predicted_counts();
     build_rich(&t);
     siot_vbuf_init(&enc);
     siot_vbuf_init(&enc2);
@@ -1758,7 +1827,8 @@ int main(void)
         t.top[1]->u.loop.body[0]->u.ev.dur = big;
         CHECK(siot_trace_encode(&t, &qf) == 0);
         CHECK(decode_exact(qf.data, qf.len, &qd, err, sizeof err) == 0);
-        CHECK(qd.flags == (SIOT_TF_COMPRESSED | SIOT_TF_QBINS | SIOT_TF_COMPACT | SIOT_TF_MOMENTS24 | SIOT_TF_SD16));
+        CHECK(qd.flags == (SIOT_TF_COMPRESSED | SIOT_TF_QBINS | SIOT_TF_COMPACT | SIOT_TF_MOMENTS24 | SIOT_TF_SD16 |
+                           SIOT_TF_PCOUNT));
         const siot_hist *e = &t.top[1]->u.loop.body[0]->u.ev.dur, *g = &qd.top[1]->u.loop.body[0]->u.ev.dur;
         CHECK(e->count > 255);
         /* the mean to 2^-18 (a 3-byte float), the standard deviation to
@@ -1790,7 +1860,7 @@ int main(void)
 
     /* Header fields, notes and call sites survive. */
     CHECK(d.nranks == NRANKS);
-    CHECK(d.flags == (SIOT_TF_COMPRESSED | SIOT_TF_COMPACT));
+    CHECK(d.flags == (SIOT_TF_COMPRESSED | SIOT_TF_COMPACT | SIOT_TF_PCOUNT));
     CHECK(d.start_ns == UINT64_C(1700000000123456789));
     CHECK(strcmp(d.exe, "/usr/bin/app") == 0 && strcmp(d.flavour, "mpich") == 0);
     CHECK(strcmp(d.host, "node01") == 0 && strcmp(d.version, "0.1.0") == 0);

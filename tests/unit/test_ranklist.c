@@ -338,6 +338,38 @@ int main(void)
         CHECK(siot_rl_contains(&u, 0) && siot_rl_contains(&u, 15) && !siot_rl_contains(&u, 16));
     }
 
+    /* Two progressions, one below the other (the merge's tree unites
+     * [0, 2^k) with [2^k, 2^(k+1)) at every level): siot_rl_union takes
+     * them without listing their ranks, and gives exactly the list that
+     * siot_rl_from_sorted makes of all their ranks, whether they go on as
+     * one progression or not. */
+    {
+        int32_t *all = malloc(2 * UNIVERSE * sizeof *all);
+        uint32_t same = 0, one = 0;
+        for (int k = 0; k < 3000; k++) {
+            uint32_t cx = 1 + rng() % 40, cy = 1 + rng() % 40, s = 1 + rng() % 7;
+            int32_t x0 = (int32_t)(rng() % 200);
+            /* the second goes on from the first, or leaves a gap, or has its own stride */
+            uint32_t how = rng() % 3, sy = how == 2 ? 1 + rng() % 7 : s;
+            int32_t y0 = x0 + (int32_t)(cx * s) + (how == 1 ? (int32_t)(rng() % 5) : 0);
+            uint32_t n = 0;
+            for (uint32_t i = 0; i < cx; i++)
+                all[n++] = x0 + (int32_t)(i * s);
+            for (uint32_t i = 0; i < cy; i++)
+                all[n++] = y0 + (int32_t)(i * sy);
+            siot_ranklist lx, ly, u, want;
+            CHECK(siot_rl_from_sorted(&a, &lx, all, cx));
+            CHECK(siot_rl_from_sorted(&a, &ly, all + cx, cy));
+            CHECK(siot_rl_from_sorted(&a, &want, all, n));
+            CHECK(siot_rl_union(&a, &u, k % 2 ? &lx : &ly, k % 2 ? &ly : &lx));
+            same += siot_rl_equal(&u, &want);
+            one += u.n == 1;
+        }
+        CHECK_EQ_I64(same, 3000);
+        CHECK(one > 1000); /* the pairs that go on as one */
+        free(all);
+    }
+
     /* siot_rl_single and siot_rl_equal. */
     {
         siot_ranklist s1, s2, s3;
