@@ -7,7 +7,7 @@ MPICC := mpicc.$(MPI)
 .PHONY: run
 run: $(BB)/pwrite_loop $(BB)/pwrite_loop.plain $(BB)/lseek_loop $(BB)/hotpath $(BB)/hotpath.plain $(BB)/segments \
      $(BB)/rankmod $(BB)/groups $(BB)/converge $(BB)/kernel $(BB)/kernel.plain $(BB)/flash-io.plain $(BB)/pop.plain \
-     $(BB)/simmerge $(BB)/collectives
+     $(BB)/simmerge $(BB)/collectives $(if $(filter mpich,$(MPI)),$(B)/tests/mpich_yield.so)
 	@MPI=$(MPI) bash bench/hotpath.sh
 	@echo
 	@MPI=$(MPI) bash bench/pwrite.sh
@@ -71,3 +71,7 @@ SIM_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(wildcard core/*.c compress/*.c))
 $(BB)/simmerge: bench/simmerge.c bench/rerank.c bench/rerank.h $(SIM_OBJ)
 	@mkdir -p $(@D)
 	gcc -std=c11 -O2 -g -Wall -Wextra -D_GNU_SOURCE -I. -I$(B)/gen -o $@ bench/simmerge.c bench/rerank.c $(SIM_OBJ) -lz -lm
+
+# MPICH's waiting ranks yield in the benchmarks' jobs too (bench/common.sh)
+$(B)/tests/mpich_yield.so: tests/run/mpich_yield.c
+	@$(MAKE) --no-print-directory -f tests/tests.mk MPI=$(MPI) $@

@@ -10,8 +10,9 @@
 # peak resident memory (max RSS, KiB) of rank 0 and of rank 1, traced and
 # untraced (the same program built without the tracer, each rank run under
 # /usr/bin/time by bench/rss.sh: no tracer needed to measure it).
-# Waiting ranks yield the processor: Open MPI's mpi_yield_when_idle, MPICH's
-# MPIR_CVAR_POLLS_BEFORE_YIELD (mpivars lists it). Ends with each program's
+# Waiting ranks yield the processor: Open MPI's mpi_yield_when_idle, on
+# MPICH the tests' preload (bench/common.sh; MPIR_CVAR_POLLS_BEFORE_YIELD is
+# the ch3 device's and does nothing with this MPICH's ch4:ucx). Ends with each program's
 # size growth from the first rank count to the last (target: within 5%),
 # and the growth of the unpacked sections besides the rank times (which
 # hold about 14-20 B per rank by design: SIOT_RANK_TIMES=0 leaves them out).
@@ -23,7 +24,7 @@ BENCH_NAME=scale
 PS=${PS:-"16 64 128 256"}
 BB=$B/bench
 RSS=$(cd "$(dirname "$0")" && pwd)/rss.sh
-export OMPI_MCA_mpi_yield_when_idle=1 MPIR_CVAR_POLLS_BEFORE_YIELD=${MPIR_CVAR_POLLS_BEFORE_YIELD:-10}
+export OMPI_MCA_mpi_yield_when_idle=1
 flash_args=""
 [ "$MPI" = mpich ] && flash_args="-i"
 POP_ARGS=${POP_ARGS:-"-s 2 -k 1"}
