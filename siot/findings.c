@@ -16,21 +16,8 @@
 #include "siot/rankstats.h"
 #include "siot/origin.h"
 #include "siot/stats.h"
+#include "siot/finder.h"
 
-enum {
-    F_SMALL,
-    F_MISALIGNED,
-    F_IMBALANCE,
-    F_REOPEN,
-    F_SYNC,
-    F_INDEPENDENT,
-    F_METADATA,
-    F_MANYFILES,
-    F_RANDOM,
-    F_READBACK,
-    F_WAIT,
-    NFIND
-};
 
 static const struct {
     const char *id, *what;
@@ -46,6 +33,14 @@ static const struct {
     [F_RANDOM] = {"random-access", "calls that go backwards"},
     [F_READBACK] = {"read-after-write", "reads of data the rank wrote"},
     [F_WAIT] = {"rank-wait", "time ranks wait in MPI for the slowest"},
+    [F_RMW] = {"read-modify-write", "bytes read and written back beneath MPI-IO writes"},
+    [F_H5FLUSH] = {"hdf5-metadata-flush", "metadata writes of HDF5 flushes and closes"},
+    [F_COLLBUF] = {"small-collective-buffer", "POSIX calls per collective MPI-IO call"},
+    [F_STRAGGLER] = {"collective-straggler", "time ranks wait in collective MPI-IO for the last"},
+    [F_OPENLOOP] = {"open-in-loop", "opens and closes inside a loop"},
+    [F_STDIO] = {"stdio-bulk", "bytes through stdio"},
+    [F_REDUNDANT] = {"redundant-reads", "bytes read by several ranks alike"},
+    [F_FPP] = {"file-per-process", "files each used by one rank"},
 };
 
 #define BLOCK SIOT_FS_BLOCK
@@ -58,53 +53,8 @@ static const struct {
 #define MANY_FILES 64   /* many-files-per-rank: more than 64 distinct files on a rank */
 #define SAMPLES 1024    /* random-access: iterations of a multiplied loop evaluated */
 
-/* One file (by its name in siot_files, whose pointer is stable) for
- * random-access and read-after-write. */
-typedef struct ftrack {
-    const char *name;
-    uint64_t calls, backward; /* the program's positioned data calls; those not sequential */
-    uint64_t readback;        /* bytes read by a rank after it wrote to the file */
-    uint64_t indep;           /* independent MPI-IO data calls the program's chains made on it */
-    uint8_t *wrote;           /* per rank */
-    uint8_t *indep_ranks;     /* per rank, NULL until one */
-} ftrack;
-
-/* Calls a per-file rule counted at an origin on one file: its sites are
- * those of the files the rule fires on only. */
-typedef struct filehit {
-    int rule;
-    const char *file; /* the name, as in ftrack */
-    uint32_t origin;
-    uint64_t n;
-} filehit;
-
-/* The previous record of a call site that is not in a multiplied loop (a
- * walked loop gives one record per iteration): its first rank and end. */
-typedef struct prevcall {
-    int32_t rank;
-    int64_t off, bytes;
-} prevcall;
-
-typedef struct finder {
-    const siot_trace *t;
-    siot_origins origins;    /* each call's chain of traced calls (siot/origin.h) */
-    uint64_t *hits;          /* per origin x NFIND: the calls each rule counted there */
-    uint32_t caphits;        /* origins the hits have room for */
-    filehit *fhits;          /* the per-file rules' calls */
-    uint32_t nfhits, capfhits;
-    uint64_t own_calls, small_calls, small_bytes, posix_calls, misaligned, *rank_bytes;
-    uint64_t meta_calls, fs_data_calls; /* POSIX and stdio, whoever made them */
-    double meta_ns, fs_data_ns;         /* their time */
-    siot_files files; /* handles to names, files per rank */
-    ftrack *ft;       /* open addressing by name pointer */
-    uint32_t nft, capft;
-    prevcall *prev;   /* per site + 1 */
-    siot_vbuf scratch;
-    int oom;
-} finder;
-
 /* Counts n calls of the record being handled for a rule, at its origin. */
-static void hit(finder *f, int rule, uint64_t n)
+void siot_finder_hit(finder *f, int rule, uint64_t n)
 {
     uint32_t id = f->origins.current;
     if (id >= f->caphits) {
@@ -157,12 +107,16 @@ static void own_call(finder *f, const siot_agg_event *e, uint64_t n)
     if (e->bytes >= 0 && e->bytes < BLOCK) {
         f->small_calls += n;
         f->small_bytes += n * (uint64_t)e->bytes;
-        hit(f, F_SMALL, n);
+        f->small_ns += siot_finder_rec_ns(e);
+        siot_finder_hit(f, F_SMALL, n);
     }
+    double each = e->node->u.ev.dur.mean * (double)e->calls;
     for (uint32_t i = 0; i < e->nranks; i++)
-        if ((uint32_t)e->ranks[i] < f->t->nranks && e->bytes > 0)
+        if ((uint32_t)e->ranks[i] < f->t->nranks && e->bytes > 0) {
             f->rank_bytes[e->ranks[i]] += e->calls * (uint64_t)e->bytes;
-    hit(f, F_IMBALANCE, n); /* the sites that move the bytes */
+            f->rank_ns[e->ranks[i]] += each;
+        }
+    siot_finder_hit(f, F_IMBALANCE, n); /* the sites that move the bytes */
 }
 
 /* A POSIX data call is aligned when its size and its (first) offset are
@@ -174,7 +128,8 @@ static void posix_call(finder *f, const siot_agg_event *e, uint64_t n)
     f->posix_calls += n;
     if (e->bytes % BLOCK || off % BLOCK) {
         f->misaligned += n;
-        hit(f, F_MISALIGNED, n);
+        f->misaligned_ns += siot_finder_rec_ns(e);
+        siot_finder_hit(f, F_MISALIGNED, n);
     }
 }
 
@@ -285,13 +240,14 @@ static uint64_t backward_calls(finder *f, const siot_agg_event *e, int koff)
 
 /* An independent MPI-IO data call on a file (by its name, whichever handle
  * id the library gave it) on one rank. */
-static void independent_call(finder *f, ftrack *x, int32_t rank, uint64_t calls)
+static void independent_call(finder *f, ftrack *x, int32_t rank, uint64_t calls, double ns)
 {
     if (!x->indep_ranks && !(x->indep_ranks = calloc(f->t->nranks ? f->t->nranks : 1, 1))) {
         f->oom = 1;
         return;
     }
     x->indep += calls;
+    x->indep_ns += ns;
     x->indep_ranks[rank] = 1;
     file_hit(f, F_INDEPENDENT, x->name, calls);
 }
@@ -311,6 +267,7 @@ static void file_call(finder *f, const siot_agg_event *e, int own)
     unsigned base = SIOT_CLASS_BASE(e->fn->cls);
     uint64_t back = own && koff >= 0 ? backward_calls(f, e, koff) : 0;
     uint64_t bytes = e->calls * (uint64_t)(e->bytes > 0 ? e->bytes : 0);
+    double ns = e->node->u.ev.dur.mean * (double)e->calls; /* one rank's */
     for (uint32_t i = 0; i < e->nranks && !f->oom; i++) {
         siot_ctx c = e->ctx;
         c.rank = e->ranks[i];
@@ -320,19 +277,21 @@ static void file_call(finder *f, const siot_agg_event *e, int own)
         if (!x)
             continue;
         if (indep)
-            independent_call(f, x, e->ranks[i], e->calls);
+            independent_call(f, x, e->ranks[i], e->calls, ns);
         if (!own)
             continue;
         if (koff >= 0) {
             x->calls += e->calls;
             x->backward += back;
+            x->pos_ns += ns;
             file_hit(f, F_RANDOM, x->name, back);
         }
         if (base == SIOT_CLASS_write)
             x->wrote[e->ranks[i]] = 1;
         else if (x->wrote[e->ranks[i]]) {
             x->readback += bytes;
-            hit(f, F_READBACK, e->calls);
+            f->readback_ns += ns;
+            siot_finder_hit(f, F_READBACK, e->calls);
         }
     }
 }
@@ -344,6 +303,11 @@ static double node_ns(const siot_agg_event *e)
     return e->first_visit ? e->node->u.ev.dur.mean * (double)e->node->u.ev.dur.count : 0;
 }
 
+double siot_finder_rec_ns(const siot_agg_event *e)
+{
+    return e->node->u.ev.dur.mean * (double)e->calls * (double)e->nranks;
+}
+
 /* Metadata calls that reach the file system (POSIX and stdio, the
  * libraries' calls included: HDF5's H5Sclose is a "close" that touches no
  * file, and MPI-IO's opens are counted in the POSIX calls they make), with
@@ -351,7 +315,7 @@ static double node_ns(const siot_agg_event *e)
 static void meta_call(finder *f, const siot_agg_event *e, uint64_t n)
 {
     f->meta_calls += n;
-    hit(f, F_METADATA, n);
+    siot_finder_hit(f, F_METADATA, n);
     f->meta_ns += node_ns(e);
 }
 
@@ -374,25 +338,24 @@ static void on_event(void *user, const siot_agg_event *e)
         f->fs_data_ns += node_ns(e);
     }
     if (base == SIOT_CLASS_open && outermost && e->fn->layer != SIOT_LAYER_mpi)
-        hit(f, F_MANYFILES, n); /* the program's opens */
+        siot_finder_hit(f, F_MANYFILES, n); /* the program's opens */
     if (is_data(cls) && e->fn->layer == SIOT_LAYER_posix)
         posix_call(f, e, n);
     /* a loop multiplied, not walked, keeps the same name: the analyzer walks
      * a loop whose opens change name (analyze.h) */
-    if (base == SIOT_CLASS_open && e->calls >= REPEAT && e->fn->layer != SIOT_LAYER_mpi)
-        hit(f, F_REOPEN, n);
-    if (base == SIOT_CLASS_sync && e->calls >= REPEAT)
-        hit(f, F_SYNC, n);
+    if (base == SIOT_CLASS_open && e->calls >= REPEAT && e->fn->layer != SIOT_LAYER_mpi) {
+        siot_finder_hit(f, F_REOPEN, n);
+        f->reopen_ns += siot_finder_rec_ns(e);
+    }
+    if (base == SIOT_CLASS_sync && e->calls >= REPEAT) {
+        siot_finder_hit(f, F_SYNC, n);
+        f->sync_ns += siot_finder_rec_ns(e);
+    }
+    siot_findmore_event(f, e, outermost);
 }
 
 /* ------------------------------------------------------------ verdicts */
 
-typedef struct verdict {
-    int rule;
-    const char *severity;
-    char summary[800];
-    char evidence[1400]; /* JSON members */
-} verdict;
 
 static uint64_t rule_total(const finder *f, int rule)
 {
@@ -440,11 +403,18 @@ static void json_name_into(char *out, size_t n, const char *name)
     siot_vbuf_free(&b);
 }
 
-static int share_rule(verdict *v, int rule, uint64_t part, uint64_t all, const char *of)
+static int share_rule(verdict *v, int rule, uint64_t part, uint64_t all, const char *of, double ns)
 {
     if (part < MIN_COUNT || 2 * part < all)
         return 0;
     v->rule = rule;
+    v->seconds = ns * 1e-9;
+    snprintf(v->remedy, sizeof v->remedy, "%s",
+             rule == F_SMALL ? "gather the small requests into large ones (a buffer of 1 MiB or more per call), or "
+                               "let collective MPI-IO calls (MPI_File_write_at_all, read_at_all) aggregate them"
+                             : "align offsets and sizes to the file-system block (4 KiB, or the stripe size): "
+                               "H5Pset_alignment(fapl, 0, 4096) for HDF5, the striping_unit hint for MPI-IO, "
+                               "records padded to whole blocks");
     v->severity = 10 * part >= 9 * all ? "high" : "medium";
     snprintf(v->summary, sizeof v->summary, "%" PRIu64 " of the %" PRIu64 " %s (%.0f%%) %s", part, all, of,
              100.0 * (double)part / (double)all, FINDING_RULES[rule].what);
@@ -466,6 +436,11 @@ static int imbalance(const finder *f, verdict *v)
     if (P < 2 || total < BLOCK || (double)f->rank_bytes[busiest] < 2 * mean)
         return 0;
     v->rule = F_IMBALANCE;
+    v->seconds = f->rank_ns[busiest] * (1 - mean / (double)f->rank_bytes[busiest]) * 1e-9;
+    snprintf(v->remedy, sizeof v->remedy,
+             "spread the I/O over the ranks (each writes its own part, e.g. MPI_File_write_at_all) instead of "
+             "funnelling it through rank %u",
+             busiest);
     v->severity = (double)f->rank_bytes[busiest] >= 4 * mean ? "high" : "medium";
     snprintf(v->summary, sizeof v->summary,
              "rank %u moves %" PRIu64 " bytes, %.1f times the mean of %.0f over %u ranks (the program's own data calls)",
@@ -483,6 +458,10 @@ static int repeat_rule(const finder *f, verdict *v, int rule)
         return 0;
     v->rule = rule;
     v->severity = "medium";
+    v->seconds = (rule == F_REOPEN ? f->reopen_ns : f->sync_ns) * 1e-9;
+    snprintf(v->remedy, sizeof v->remedy, "%s",
+             rule == F_REOPEN ? "open the file once before the loop and keep the handle"
+                              : "sync once after the loop or at checkpoints, not in every iteration");
     snprintf(v->summary, sizeof v->summary, "%" PRIu64 " %s at call sites that repeat them %d times or more per rank",
              n, what, REPEAT);
     snprintf(v->evidence, sizeof v->evidence, "\"count\":%" PRIu64 ",\"repeat_at_least\":%d", n, REPEAT);
@@ -495,6 +474,7 @@ static int independent(const finder *f, verdict *v)
 {
     uint64_t calls = 0;
     uint32_t files = 0;
+    double ns = 0;
     const ftrack *worst = NULL;
     for (uint32_t i = 0; i < f->capft; i++) {
         const ftrack *x = &f->ft[i];
@@ -502,6 +482,7 @@ static int independent(const finder *f, verdict *v)
             continue;
         files++;
         calls += x->indep;
+        ns += x->indep_ns;
         if (!worst || x->indep > worst->indep || (x->indep == worst->indep && strcmp(x->name, worst->name) < 0))
             worst = x;
     }
@@ -512,6 +493,11 @@ static int independent(const finder *f, verdict *v)
     json_name_into(name, sizeof name, worst->name);
     v->rule = F_INDEPENDENT;
     v->severity = "medium";
+    v->seconds = ns * 1e-9;
+    snprintf(v->remedy, sizeof v->remedy,
+             "use the collective calls so that MPI-IO aggregates the requests: MPI_File_write_at_all / "
+             "MPI_File_read_at_all, H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE) for HDF5, the ncmpi_*_all "
+             "calls for PnetCDF");
     if (files == 1)
         snprintf(v->summary, sizeof v->summary,
                  "%" PRIu64 " independent MPI-IO data calls from %u ranks on %.300s: collective calls could aggregate them",
@@ -547,6 +533,10 @@ static int metadata(const finder *f, verdict *v)
         snprintf(rs, sizeof rs, "%.2f", ratio);
     v->rule = F_METADATA;
     v->severity = metadata_severity(share);
+    v->seconds = f->meta_ns * 1e-9;
+    snprintf(v->remedy, sizeof v->remedy,
+             "keep what stat and access said instead of asking again, drop the lseek before each call (pread "
+             "and pwrite take the offset), open each file once");
     snprintf(v->summary, sizeof v->summary,
              "%" PRIu64 " metadata calls (open, close, stat, seek, sync, directory) against %" PRIu64
              " data calls (%s per data call), %.6f s in them, %.0f%% of the file-system time",
@@ -563,19 +553,28 @@ static int by_name(const void *a, const void *b)
     return strcmp((*(const siot_filerow *const *)a)->name, (*(const siot_filerow *const *)b)->name);
 }
 
+/* The file rows sorted by name, the rows of a name (one per layer)
+ * adjacent; NULL when out of memory. */
+static const siot_filerow **rows_by_name(const siot_files *fs)
+{
+    const siot_filerow **rows = calloc(fs->nrows ? fs->nrows : 1, sizeof *rows);
+    for (uint32_t i = 0; rows && i < fs->nrows; i++)
+        rows[i] = &fs->rows[i];
+    if (rows)
+        qsort(rows, fs->nrows, sizeof *rows, by_name);
+    return rows;
+}
+
 /* Distinct names per rank: the rows of a name (one per layer) counted once
  * per rank that opened it or moved data to or from it. */
 static int many_files(const finder *f, verdict *v)
 {
     const siot_files *fs = &f->files;
     uint32_t P = f->t->nranks, total = 0, busiest = 0;
-    const siot_filerow **rows = calloc(fs->nrows ? fs->nrows : 1, sizeof *rows);
+    const siot_filerow **rows = rows_by_name(fs);
     uint32_t *per = calloc(P ? P : 1, sizeof *per), *last = calloc(P ? P : 1, sizeof *last);
     int found = 0;
-    for (uint32_t i = 0; rows && per && last && i < fs->nrows; i++)
-        rows[i] = &fs->rows[i];
     if (rows && per && last) {
-        qsort(rows, fs->nrows, sizeof *rows, by_name);
         for (uint32_t i = 0; i < fs->nrows; i++) {
             total += !i || strcmp(rows[i]->name, rows[i - 1]->name) != 0; /* group number, from 1 */
             for (uint32_t k = 0; k < rows[i]->ranks.n; k++)
@@ -592,6 +591,10 @@ static int many_files(const finder *f, verdict *v)
     }
     if (found) {
         v->rule = F_MANYFILES;
+        v->seconds = f->m.open_ns * 1e-9;
+        snprintf(v->remedy, sizeof v->remedy,
+                 "write fewer, larger files: one shared file with collective MPI-IO, HDF5 or PnetCDF, or "
+                 "one file per step holding all the records");
         v->severity = per[busiest] > 16 * MANY_FILES ? "high" : "medium";
         snprintf(v->summary, sizeof v->summary, "rank %u uses %u distinct files (more than %d); %u files in all",
                  busiest, per[busiest], MANY_FILES, total);
@@ -604,10 +607,62 @@ static int many_files(const finder *f, verdict *v)
     return found;
 }
 
+/* file-per-process: at FPP_RANKS ranks or more, half the ranks or more
+ * each use files no other rank uses (every row of the name on that one
+ * rank). */
+#define FPP_RANKS 4
+
+/* The one rank that used the name of rows[i..], or -1; *next: the first
+ * row of the next name. */
+static int32_t sole_rank(const siot_filerow **rows, uint32_t n, uint32_t i, uint32_t *next)
+{
+    int32_t r = rows[i]->ranks.n == 1 && rows[i]->ranks.span[0][0] == rows[i]->ranks.span[0][1]
+                    ? rows[i]->ranks.span[0][0] : -1;
+    uint32_t j = i + 1;
+    for (; j < n && strcmp(rows[j]->name, rows[i]->name) == 0; j++)
+        if (rows[j]->ranks.n != 1 || rows[j]->ranks.span[0][0] != r || rows[j]->ranks.span[0][1] != r)
+            r = -1;
+    *next = j;
+    return r;
+}
+
+static int file_per_process(const finder *f, verdict *v)
+{
+    uint32_t P = f->t->nranks, files = 0, owners = 0, next;
+    if (P < FPP_RANKS)
+        return 0;
+    const siot_filerow **rows = rows_by_name(&f->files);
+    uint8_t *own = calloc(P, 1);
+    for (uint32_t i = 0; rows && own && i < f->files.nrows; i = next) {
+        int32_t r = sole_rank(rows, f->files.nrows, i, &next);
+        if (r >= 0 && (uint32_t)r < P) {
+            files++;
+            owners += !own[r];
+            own[r] = 1;
+        }
+    }
+    free(rows);
+    free(own);
+    if (owners < FPP_RANKS || 2 * owners < P)
+        return 0;
+    v->rule = F_FPP;
+    v->severity = P >= 1024 ? "high" : P >= 64 ? "medium" : "low";
+    v->seconds = f->m.open_ns * 1e-9;
+    snprintf(v->summary, sizeof v->summary, "%u files each used by one rank only, on %u of the %u ranks", files,
+             owners, P);
+    snprintf(v->evidence, sizeof v->evidence, "\"files\":%u,\"ranks\":%u,\"nranks\":%u", files, owners, P);
+    snprintf(v->remedy, sizeof v->remedy,
+             "at scale, one file per process loads the file system's metadata servers: write a shared file "
+             "collectively (MPI_File_write_at_all, HDF5 or PnetCDF), or one file per node "
+             "(MPI_Comm_split_type(..., MPI_COMM_TYPE_SHARED, ...) and a file per node communicator)");
+    return 1;
+}
+
 static int random_access(const finder *f, verdict *v)
 {
     uint64_t calls = 0, back = 0;
     uint32_t files = 0;
+    double ns = 0;
     const ftrack *worst = NULL;
     for (uint32_t i = 0; i < f->capft; i++) {
         const ftrack *x = &f->ft[i];
@@ -616,6 +671,7 @@ static int random_access(const finder *f, verdict *v)
         files++;
         calls += x->calls;
         back += x->backward;
+        ns += x->calls ? x->pos_ns * (double)x->backward / (double)x->calls : 0;
         /* ties by name: the table's order follows addresses */
         if (!worst || x->backward > worst->backward ||
             (x->backward == worst->backward && strcmp(x->name, worst->name) < 0))
@@ -625,6 +681,10 @@ static int random_access(const finder *f, verdict *v)
         return 0;
     double share = (double)back / (double)calls;
     v->rule = F_RANDOM;
+    v->seconds = ns * 1e-9;
+    snprintf(v->remedy, sizeof v->remedy,
+             "issue the requests in offset order (sort them first), or read the region once in one large "
+             "request and pick the pieces in memory");
     v->severity = share >= 0.9 ? "high" : "medium";
     snprintf(v->summary, sizeof v->summary,
              "%" PRIu64 " of the %" PRIu64 " positioned data calls (%.0f%%) on %u file%s go backwards (most on %s)",
@@ -647,6 +707,9 @@ static int read_after_write(const finder *f, verdict *v)
     if (bytes < BLOCK)
         return 0;
     v->rule = F_READBACK;
+    v->seconds = f->readback_ns * 1e-9;
+    v->extra_bytes = bytes;
+    snprintf(v->remedy, sizeof v->remedy, "keep the data in memory instead of writing it and reading it back");
     v->severity = "medium";
     snprintf(v->summary, sizeof v->summary,
              "%" PRIu64 " bytes read back by the ranks that wrote them, from %u file%s", bytes, files,
@@ -689,6 +752,10 @@ static int rank_wait(const finder *f, verdict *v)
         siot_fmt_ns(c, sizeof c, (double)busy.v);
         siot_fmt_ns(cm, sizeof cm, sum[SIOT_RT_compute].mean);
         v->rule = F_WAIT;
+        v->seconds = gap * 1e-9;
+        snprintf(v->remedy, sizeof v->remedy,
+                 "balance the computation between the ranks: rank %d computes %s against a mean of %s", busy.rank, c,
+                 cm);
         v->severity = gap >= WAIT_HIGH * span ? "high" : "medium";
         snprintf(v->summary, sizeof v->summary,
                  "rank %d waits %s in MPI, rank %d %s (mean %s); slowest rank %d computes %s (mean %s) (%s)",
@@ -704,20 +771,35 @@ static int rank_wait(const finder *f, verdict *v)
     return fire;
 }
 
+/* The costliest first: time, then bytes beyond the program's, then the
+ * table's order. */
+static int by_cost(const void *a, const void *b)
+{
+    const verdict *x = a, *y = b;
+    if (x->seconds != y->seconds)
+        return x->seconds < y->seconds ? 1 : -1;
+    if (x->extra_bytes != y->extra_bytes)
+        return x->extra_bytes < y->extra_bytes ? 1 : -1;
+    return (x->rule > y->rule) - (x->rule < y->rule);
+}
+
 static int verdicts(const finder *f, verdict *v)
 {
     int n = 0;
-    n += share_rule(&v[n], F_SMALL, f->small_calls, f->own_calls, "data calls the program made");
-    n += share_rule(&v[n], F_MISALIGNED, f->misaligned, f->posix_calls, "POSIX data calls");
+    n += share_rule(&v[n], F_SMALL, f->small_calls, f->own_calls, "data calls the program made", f->small_ns);
+    n += share_rule(&v[n], F_MISALIGNED, f->misaligned, f->posix_calls, "POSIX data calls", f->misaligned_ns);
     n += imbalance(f, &v[n]);
     n += repeat_rule(f, &v[n], F_REOPEN);
     n += repeat_rule(f, &v[n], F_SYNC);
     n += independent(f, &v[n]);
     n += metadata(f, &v[n]);
     n += many_files(f, &v[n]);
+    n += file_per_process(f, &v[n]);
     n += random_access(f, &v[n]);
     n += read_after_write(f, &v[n]);
     n += rank_wait(f, &v[n]);
+    n += siot_findmore_verdicts(f, &v[n]);
+    qsort(v, (size_t)n, sizeof *v, by_cost);
     return n;
 }
 
@@ -833,6 +915,17 @@ static uint32_t rule_sites(const finder *f, int rule, siot_siteloc *loc, uint64_
     return kept < SITE_ROWS ? kept : SITE_ROWS;
 }
 
+/* The cost line and the remedy line of a finding. */
+static void print_cost(const verdict *v, FILE *o)
+{
+    char t[32];
+    siot_fmt_ns(t, sizeof t, v->seconds * 1e9);
+    fprintf(o, "    cost: %s", t);
+    if (v->extra_bytes)
+        fprintf(o, ", %" PRIu64 " bytes moved beyond the program's", v->extra_bytes);
+    fprintf(o, "\n    remedy: %s\n", v->remedy);
+}
+
 static void print_text(const finder *f, const verdict *v, int n, const char *path, FILE *o)
 {
     fprintf(o, "siot findings %s\n  %u ranks: %d finding%s\n", path, f->t->nranks, n, n == 1 ? "" : "s");
@@ -841,6 +934,7 @@ static void print_text(const finder *f, const verdict *v, int n, const char *pat
                 f->origins.unlinked);
     for (int i = 0; i < n; i++) {
         fprintf(o, "\n[%s] %s: %s\n", v[i].severity, FINDING_RULES[v[i].rule].id, v[i].summary);
+        print_cost(&v[i], o);
         siot_siteloc loc[SITE_ROWS];
         uint64_t calls[SITE_ROWS];
         uint32_t ns = rule_sites(f, v[i].rule, loc, calls);
@@ -860,6 +954,11 @@ static void print_json(const finder *f, const verdict *v, int n, FILE *o)
         siot_vbuf b;
         siot_vbuf_init(&b);
         siot_json_str(&b, v[i].summary, strlen(v[i].summary));
+        fwrite(b.data, 1, b.len, o);
+        fprintf(o, ",\"cost\":{\"seconds\":%.9f,\"extra_bytes\":%" PRIu64 "},\"remedy\":", v[i].seconds,
+                v[i].extra_bytes);
+        b.len = 0;
+        siot_json_str(&b, v[i].remedy, strlen(v[i].remedy));
         fwrite(b.data, 1, b.len, o);
         fprintf(o, ",\"evidence\":{%s},\"sites\":[", v[i].evidence);
         siot_siteloc loc[SITE_ROWS];
@@ -885,6 +984,8 @@ static void finder_free(finder *f)
     free(f->fhits);
     siot_origins_free(&f->origins);
     free(f->rank_bytes);
+    free(f->rank_ns);
+    siot_findmore_free(f);
     for (uint32_t i = 0; i < f->capft; i++) {
         free(f->ft[i].wrote);
         free(f->ft[i].indep_ranks);
@@ -903,6 +1004,7 @@ int siot_findings(const siot_trace *t, const char *path, int json, FILE *out, ch
     siot_files_init(&f.files);
     int ok = siot_origins_init(&f.origins, t) == 0;
     ok = ok && (f.rank_bytes = calloc(t->nranks ? t->nranks : 1, sizeof *f.rank_bytes)) != NULL;
+    ok = ok && (f.rank_ns = calloc(t->nranks ? t->nranks : 1, sizeof *f.rank_ns)) != NULL;
     ok = ok && (f.prev = calloc(t->nsites + 1, sizeof *f.prev)) != NULL;
     for (uint32_t s = 0; ok && s <= t->nsites; s++)
         f.prev[s].rank = -1;
@@ -911,13 +1013,16 @@ int siot_findings(const siot_trace *t, const char *path, int json, FILE *out, ch
     if (!ok)
         snprintf(err, errlen, "out of memory");
     else if (siot_analyze(t, &h, err, errlen) == 0 && !f.oom && !f.files.oom && !f.origins.oom) {
-        verdict v[NFIND];
-        int n = verdicts(&f, v);
-        if (json)
+        verdict *v = calloc(NFIND, sizeof *v); /* 3 KiB each: off the stack */
+        int n = v ? verdicts(&f, v) : 0;
+        if (v && json)
             print_json(&f, v, n, out);
-        else
+        else if (v)
             print_text(&f, v, n, path, out);
-        rc = 0;
+        else
+            snprintf(err, errlen, "out of memory");
+        rc = v ? 0 : -1;
+        free(v);
     } else if (f.oom || f.files.oom || f.origins.oom) {
         snprintf(err, errlen, "out of memory");
     }

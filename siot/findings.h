@@ -1,6 +1,9 @@
 /* findings: `siot findings`: known I/O problems found on the compressed
- * trace in one siot_analyze pass, each with its evidence numbers and the
- * call sites responsible.
+ * trace in one siot_analyze pass, each with its evidence numbers, the call
+ * sites responsible, its cost (the time of the calls it is about; the bytes
+ * moved beyond the program's, where that applies) and a remedy in the
+ * program's terms (the hint, the HDF5 property call, the API to use),
+ * ranked by cost: seconds, then bytes (siot/finder.h; docs/findings.md).
  *
  * Sites: a rule's calls are grouped by the outermost traced call they were
  * made in (siot/origin.h: the H5Dwrite, ncmpi_put_vara_all,
@@ -60,7 +63,29 @@
  *                       read after the rank's first own write to the file
  *                       (whether the ranges overlap is not checked; in a
  *                       multiplied loop a read before the write in the body
- *                       is missed).
+ *                       is missed);
+ * and, following each call's chain of traced calls (siot/findmore.c):
+ *   read-modify-write   POSIX reads inside MPI-IO write calls; the bytes
+ *                       read and written beyond the MPI-IO calls' own reach
+ *                       64 KiB (data sieving, holes filled by collective
+ *                       buffering);
+ *   hdf5-metadata-flush the writes HDF5 makes in H5Fflush, H5Fclose,
+ *                       H5Dclose... number 16 or more and at least those in
+ *                       H5Dwrite;
+ *   small-collective-buffer 32 or more POSIX data calls inside collective
+ *                       MPI-IO calls, 8 or more per collective call, under
+ *                       1 MiB on average;
+ *   collective-straggler the waits in collective MPI-IO calls (count x
+ *                       (mean - min) per site) reach 50 ms and a quarter of
+ *                       their time, with a rank computing 10 ms longer;
+ *   open-in-loop        the program's opens in loops run more than once, 2
+ *                       per rank or more;
+ *   stdio-bulk          stdio moves 1 MiB or more, a tenth of the program's
+ *                       data or more;
+ *   redundant-reads     positioned reads at the same offset of the same file
+ *                       by 3 ranks or more of one record, 1 MiB or more again;
+ *   file-per-process    at 4 ranks or more, half the ranks or more each use
+ *                       files of their own.
  *
  * Errors: siot_findings returns 0, or -1 with a one-line reason in err
  * (the pass's, or out of memory). No locks. */

@@ -112,6 +112,21 @@ build_traced() {
     ln -f "$dir/$name" "$dir/$name.plain" "$dir/$name.o" .
 }
 
+# findings_run NAME P PROG ARGS...: PROG run traced at P ranks into
+# NAME.siot, its siot findings in NAME.json and NAME.txt, each finding of
+# the text with its cost and remedy lines (tests 54-56)
+findings_run() {
+    local name=$1 np=$2
+    shift 2
+    SIOT_TRACE=$WORK/$name.siot mpirun_np "$np" "$@" > /dev/null || fail "$* ($name)"
+    "$SIOT" findings --json "$name.siot" > "$name.json" || fail "siot findings --json $name.siot exited $?"
+    "$SIOT" findings "$name.siot" > "$name.txt" || fail "siot findings $name.siot exited $?"
+    local n
+    n=$(grep -c '^\[' "$name.txt" || true)
+    [ "$(grep -c '^    cost: ' "$name.txt" || true)" = "$n" ] && [ "$(grep -c '^    remedy: ' "$name.txt" || true)" = "$n" ] ||
+        fail "$name: siot findings' text lacks a cost or remedy line"
+}
+
 # c_define NAME FILE: the integer a C source's `#define NAME <integer>` gives
 # (the tests state expected values from the program's source, not its output)
 c_define() {

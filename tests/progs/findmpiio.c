@@ -1,0 +1,113 @@
+/* findmpiio: MPI-IO programs for siot findings' read-modify-write,
+ * small-collective-buffer and collective-straggler rules and their
+ * remedies (tests/integ/54-findings-mpiio.sh, which reads the constants).
+ * Each mode runs with and without the remedy:
+ *   sieve    every rank writes NBLK blocks of BLK bytes, one every
+ *            P * BLK bytes (a vector file view), with one independent
+ *            MPI_File_write into a file of FILESIZE bytes made beforehand
+ *            (MPI_File_set_size): ROMIO's data sieving reads the range the
+ *            blocks span and writes it back;
+ *   nosieve  the same with the hint romio_ds_write=disable;
+ *   smallcb  CB_STEPS collective writes of CB_BLK contiguous bytes per rank
+ *            (romio_cb_write=enable) through a collective buffer of
+ *            SMALL_CB bytes (cb_buffer_size);
+ *   bigcb    the same with the default buffer;
+ *   straggle S_STEPS collective writes of S_BLK bytes per rank, rank
+ *            SLOW_RANK sleeping SLOW_MS ms before each;
+ *   even     the same without the sleep. */
+#define _GNU_SOURCE
+#include <mpi.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tests/progs/mpi_check.h"
+
+#define BLK 512
+#define NBLK 256
+#define FILESIZE 4194304
+#define CB_STEPS 2
+#define CB_BLK 65536
+#define SMALL_CB 4096
+#define S_STEPS 4
+#define S_BLK 4096
+#define SLOW_RANK 1
+#define SLOW_MS 100
+
+static MPI_File open_with(const char *name, const char *key, const char *val, const char *key2, const char *val2)
+{
+    MPI_Info info;
+    MPI_File fh;
+    MPI_Info_create(&info);
+    if (key)
+        MPI_Info_set(info, key, val);
+    if (key2)
+        MPI_Info_set(info, key2, val2);
+    CHECK(MPI_File_open(MPI_COMM_WORLD, name, MPI_MODE_CREATE | MPI_MODE_RDWR, info, &fh));
+    MPI_Info_free(&info);
+    return fh;
+}
+
+static void sieve(int rank, int np, int hint)
+{
+    static char buf[NBLK * BLK];
+    memset(buf, 'a' + rank, sizeof buf);
+    MPI_File fh = open_with("sieve.dat", hint ? "romio_ds_write" : NULL, "disable", NULL, NULL);
+    CHECK(MPI_File_set_size(fh, FILESIZE));
+    MPI_Datatype vec;
+    MPI_Type_vector(NBLK, BLK, np * BLK, MPI_BYTE, &vec);
+    MPI_Type_commit(&vec);
+    CHECK(MPI_File_set_view(fh, (MPI_Offset)rank * BLK, MPI_BYTE, vec, "native", MPI_INFO_NULL));
+    CHECK(MPI_File_write(fh, buf, NBLK * BLK, MPI_BYTE, MPI_STATUS_IGNORE)); /* SITE:sieve */
+    MPI_Type_free(&vec);
+    MPI_File_close(&fh);
+}
+
+static void collbuf(int rank, int small)
+{
+    static char buf[CB_BLK];
+    char size[32];
+    memset(buf, 'a' + rank, sizeof buf);
+    snprintf(size, sizeof size, "%d", SMALL_CB);
+    MPI_File fh = open_with("collbuf.dat", "romio_cb_write", "enable", small ? "cb_buffer_size" : NULL, size);
+    int np;
+    MPI_Comm_size(MPI_COMM_WORLD, &np);
+    for (int s = 0; s < CB_STEPS; s++) {
+        MPI_Offset off = ((MPI_Offset)s * np + rank) * CB_BLK;
+        CHECK(MPI_File_write_at_all(fh, off, buf, CB_BLK, MPI_BYTE, MPI_STATUS_IGNORE)); /* SITE:collbuf */
+    }
+    MPI_File_close(&fh);
+}
+
+static void straggle(int rank, int np, int slow)
+{
+    static char buf[S_BLK];
+    memset(buf, 'a' + rank, sizeof buf);
+    MPI_File fh = open_with("straggle.dat", NULL, NULL, NULL, NULL);
+    for (int s = 0; s < S_STEPS; s++) {
+        if (slow && rank == SLOW_RANK)
+            usleep(SLOW_MS * 1000);
+        MPI_Offset off = ((MPI_Offset)s * np + rank) * S_BLK;
+        CHECK(MPI_File_write_at_all(fh, off, buf, S_BLK, MPI_BYTE, MPI_STATUS_IGNORE)); /* SITE:straggle */
+    }
+    MPI_File_close(&fh);
+}
+
+int main(int argc, char **argv)
+{
+    int rank, np;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &np);
+    const char *mode = argc > 1 ? argv[1] : "sieve";
+    if (strcmp(mode, "sieve") == 0 || strcmp(mode, "nosieve") == 0)
+        sieve(rank, np, mode[0] == 'n');
+    else if (strcmp(mode, "smallcb") == 0 || strcmp(mode, "bigcb") == 0)
+        collbuf(rank, mode[0] == 's');
+    else if (strcmp(mode, "straggle") == 0 || strcmp(mode, "even") == 0)
+        straggle(rank, np, mode[0] == 's');
+    else
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    MPI_Finalize();
+    return 0;
+}
