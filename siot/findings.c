@@ -609,21 +609,26 @@ static int many_files(const finder *f, verdict *v)
 
 /* file-per-process: at FPP_RANKS ranks or more, half the ranks or more
  * each use files no other rank uses (every row of the name on that one
- * rank). */
+ * rank) and move data through them (OMPIO's lock files, opened by each
+ * rank inside MPI_File_open, hold none). */
 #define FPP_RANKS 4
 
-/* The one rank that used the name of rows[i..], or -1; *next: the first
- * row of the next name. */
+/* The one rank that used the name of rows[i..] and moved data through it,
+ * or -1; *next: the first row of the next name. */
 static int32_t sole_rank(const siot_filerow **rows, uint32_t n, uint32_t i, uint32_t *next)
 {
     int32_t r = rows[i]->ranks.n == 1 && rows[i]->ranks.span[0][0] == rows[i]->ranks.span[0][1]
-                    ? rows[i]->ranks.span[0][0] : -1;
-    uint32_t j = i + 1;
-    for (; j < n && strcmp(rows[j]->name, rows[i]->name) == 0; j++)
+                    ? rows[i]->ranks.span[0][0]
+                    : -1;
+    uint64_t calls = 0;
+    uint32_t j = i;
+    for (; j < n && strcmp(rows[j]->name, rows[i]->name) == 0; j++) {
+        calls += rows[j]->calls;
         if (rows[j]->ranks.n != 1 || rows[j]->ranks.span[0][0] != r || rows[j]->ranks.span[0][1] != r)
             r = -1;
+    }
     *next = j;
-    return r;
+    return calls ? r : -1;
 }
 
 static int file_per_process(const finder *f, verdict *v)

@@ -85,7 +85,7 @@
  *   redundant-reads     positioned reads at the same offset of the same file
  *                       by 3 ranks or more of one record, 1 MiB or more again;
  *   file-per-process    at 4 ranks or more, half the ranks or more each use
- *                       files of their own.
+ *                       files of their own, with data moved through them.
  *
  * Errors: siot_findings returns 0, or -1 with a one-line reason in err
  * (the pass's, or out of memory). No locks. */

@@ -124,22 +124,25 @@ static void h5_event(finder *f, const siot_agg_event *e, uint32_t id, unsigned b
 }
 
 /* small-collective-buffer: POSIX data calls inside collective MPI-IO data
- * calls; the collective calls counted once per call of the job (a record's
- * calls x its ranks / the job's ranks). */
-static void collbuf_event(finder *f, const siot_agg_event *e, uint32_t id, int data)
+ * calls (OMPIO's aio_write and aio_read among them: their bytes are those
+ * of the aio_return that completes them); the collective calls counted
+ * once per call of the job (a record's calls x its ranks / the job's
+ * ranks). */
+static void collbuf_event(finder *f, const siot_agg_event *e, uint32_t id, unsigned base)
 {
     more *m = &f->m;
-    if (!data)
-        return;
-    if (e->fn->layer == SIOT_LAYER_mpiio && (e->fn->cls & SIOT_CLS_COLL)) {
+    int data = base == SIOT_CLASS_read || base == SIOT_CLASS_write;
+    if (data && e->fn->layer == SIOT_LAYER_mpiio && (e->fn->cls & SIOT_CLS_COLL)) {
         m->cb_instances += (double)e->calls * e->nranks / (f->t->nranks ? f->t->nranks : 1);
         return;
     }
     uint32_t a = e->fn->layer == SIOT_LAYER_posix ? around(f, id, SIOT_LAYER_mpiio) : 0;
-    if (!a || !(ofunc(f, a)->cls & SIOT_CLS_COLL))
+    if (!a || !(ofunc(f, a)->cls & SIOT_CLS_COLL) || (!data && base != SIOT_CLASS_wait))
+        return;
+    m->cb_posix_bytes += rec_bytes(e); /* an aio request's bytes come with its aio_return */
+    if (!data)
         return;
     m->cb_posix_calls += e->calls * e->nranks;
-    m->cb_posix_bytes += rec_bytes(e);
     m->cb_posix_ns += siot_finder_rec_ns(e);
     siot_finder_hit(f, F_COLLBUF, e->calls * e->nranks);
 }
@@ -226,7 +229,7 @@ void siot_findmore_event(finder *f, const siot_agg_event *e, int outermost)
     int data = base == SIOT_CLASS_read || base == SIOT_CLASS_write;
     rmw_event(f, e, id, base);
     h5_event(f, e, id, base);
-    collbuf_event(f, e, id, data);
+    collbuf_event(f, e, id, base);
     straggler_event(f, e);
     if (!outermost)
         return;

@@ -8,9 +8,10 @@
 #     the blocks as they are (no data sieving of writes): no finding in
 #     either run.
 #   small-collective-buffer: collective writes through a 4 KiB
-#     cb_buffer_size: one POSIX call per buffer of the data (MPICH: ROMIO's
-#     aggregator; Open MPI: OMPIO's, which reads the same hint); with the
-#     default buffer the finding is gone.
+#     cb_buffer_size: MPICH's ROMIO aggregator writes a buffer at a time
+#     (pwrite), Open MPI's OMPIO half a buffer at a time (aio_write: it
+#     fills one half while the other is written); with the default buffer
+#     the finding is gone.
 #   collective-straggler: one rank sleeping before each collective write:
 #     the others wait for it (at least half the sleeps times the waiting
 #     ranks); without the sleep the finding is gone or costs half as much.
