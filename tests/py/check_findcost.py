@@ -161,7 +161,16 @@ def h5flush(got):
     if n > P * (C["NSTEP"] + 1) or n >= f["evidence"]["flush_writes"]:
         fail("collmd: %d metadata writes, want at most P * (NSTEP + 1) = %d and fewer than flush's %d" % (
             n, P * (C["NSTEP"] + 1), f["evidence"]["flush_writes"]))
+    # ROMIO's two-phase collective write fills the holes between the
+    # metadata entries by reading them (read-modify-write); OMPIO writes the
+    # entries as they are
     rmw = got["collmd"].get("read-modify-write")
+    if flavour == "mpich" and not (rmw and rmw["evidence"]["collective"] and rmw["evidence"]["hdf5"]):
+        fail("collmd: no read-modify-write of collective HDF5 writes on MPICH: %s" % sorted(got["collmd"]))
+    if flavour == "mpich" and "H5Pset_meta_block_size" not in rmw["remedy"]:
+        fail("collmd: the read-modify-write remedy lacks H5Pset_meta_block_size: %s" % rmw["remedy"])
+    if flavour != "mpich" and rmw:
+        fail("collmd: read-modify-write on %s, whose OMPIO does not fill holes" % flavour)
     out.append("collmd: %d metadata writes (%s s against %s s)%s" % (
         n, c["cost"]["seconds"] if c else 0, f["cost"]["seconds"],
         ", read-modify-write of %d bytes" % rmw["cost"]["extra_bytes"] if rmw else ""))
