@@ -6,7 +6,7 @@
 # file-per-process (a file per rank, then one shared file written
 # collectively), open-in-loop (MPI_File_open and close in each step, then
 # once around the loop). The program's #defines give the calls, bytes and
-# ranks. Ranking: the two mode has a few opens in a loop and 32 MiB of
+# ranks. Ranking: the two mode has a few opens in a loop and 64 MiB of
 # fwrite: stdio-bulk is listed first.
 . "$(dirname "$0")/../lib.sh"
 build_traced findposix

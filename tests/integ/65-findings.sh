@@ -56,6 +56,8 @@ if set(found) != set(want):
     sys.exit("%s: findings %s, want %s" % (mode, sorted(found), sorted(want)))
 for fid, (ev, site) in want.items():
     f = found[fid]
+    if f["cost"]["seconds"] <= 0 or not f["remedy"]:  # every rule states its cost and remedy
+        sys.exit("%s %s: cost %s, remedy %r" % (mode, fid, f["cost"], f["remedy"]))
     for k, v in ev.items():
         if f["evidence"].get(k) != v:
             sys.exit("%s %s: evidence %s=%s, want %s" % (mode, fid, k, f["evidence"].get(k), v))

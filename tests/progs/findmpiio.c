@@ -32,7 +32,7 @@
 #define S_STEPS 4
 #define S_BLK 4096
 #define SLOW_RANK 1
-#define SLOW_MS 100
+#define SLOW_MS 200
 
 static MPI_File open_with(const char *name, const char *key, const char *val, const char *key2, const char *val2)
 {

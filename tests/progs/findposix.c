@@ -34,7 +34,7 @@
 #define IN_SIZE 65536
 #define FPP_BYTES 65536
 #define STEPS 6
-#define BULK 8
+#define BULK 16
 
 static char buf[IN_SIZE];
 

@@ -143,7 +143,9 @@ def findposix(got):
         want("two", by_id(got["two"]), "stdio-bulk", {"bytes": P * C["N_REC"] * C["REC"] * C["BULK"]}, [], "stdio")
         if ids.index("stdio-bulk") > ids.index("open-in-loop"):
             fail("two: open-in-loop ranked before stdio-bulk: %s" % ids)
-        out.append("two: stdio-bulk before open-in-loop (%s)" % ", ".join(ids))
+        cost = {f["id"]: f["cost"]["seconds"] for f in got["two"]}
+        out.append("two: stdio-bulk (%.4f s) before open-in-loop (%.4f s): %s" % (
+            cost["stdio-bulk"], cost["open-in-loop"], ", ".join(ids)))
     return out
 
 
