@@ -4,9 +4,10 @@
 #   read-modify-write: independent strided writes through a file view.
 #     MPICH's ROMIO sieves them: it reads the range the blocks span (the
 #     program's #defines give it) and writes it back; with the hint
-#     romio_ds_write=disable the finding is gone. Open MPI's OMPIO writes
-#     the blocks as they are (no data sieving of writes): no finding in
-#     either run.
+#     romio_ds_write=disable, or with the same blocks written by one
+#     collective call (the ranks' blocks tile the range: no hole to fill),
+#     the finding is gone. Open MPI's OMPIO writes the blocks as they are
+#     (no data sieving of writes): no finding in any of the three runs.
 #   small-collective-buffer: collective writes through a 4 KiB
 #     cb_buffer_size: MPICH's ROMIO aggregator writes a buffer at a time
 #     (pwrite), Open MPI's OMPIO half a buffer at a time (aio_write: it
@@ -20,7 +21,7 @@
 . "$(dirname "$0")/../lib.sh"
 build_traced findmpiio
 P=4
-MODES="sieve nosieve smallcb bigcb straggle even"
+MODES="sieve nosieve collsieve smallcb bigcb straggle even"
 for mode in $MODES; do
     rm -f ./*.dat
     findings_run $mode $P ./findmpiio $mode

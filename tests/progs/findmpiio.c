@@ -8,6 +8,8 @@
  *            (MPI_File_set_size): ROMIO's data sieving reads the range the
  *            blocks span and writes it back;
  *   nosieve  the same with the hint romio_ds_write=disable;
+ *   collsieve the same blocks with one collective MPI_File_write_all
+ *            (romio_cb_write=enable): the ranks' blocks tile the range;
  *   smallcb  CB_STEPS collective writes of CB_BLK contiguous bytes per rank
  *            (romio_cb_write=enable) through a collective buffer of
  *            SMALL_CB bytes (cb_buffer_size);
@@ -48,17 +50,25 @@ static MPI_File open_with(const char *name, const char *key, const char *val, co
     return fh;
 }
 
+/* hint: 0 none, 1 romio_ds_write=disable, 2 a collective write */
 static void sieve(int rank, int np, int hint)
 {
     static char buf[NBLK * BLK];
     memset(buf, 'a' + rank, sizeof buf);
-    MPI_File fh = open_with("sieve.dat", hint ? "romio_ds_write" : NULL, "disable", NULL, NULL);
+    MPI_File fh = open_with("sieve.dat",
+                            hint == 1   ? "romio_ds_write"
+                            : hint == 2 ? "romio_cb_write"
+                                        : NULL,
+                            hint == 1 ? "disable" : "enable", NULL, NULL);
     CHECK(MPI_File_set_size(fh, FILESIZE));
     MPI_Datatype vec;
     MPI_Type_vector(NBLK, BLK, np * BLK, MPI_BYTE, &vec);
     MPI_Type_commit(&vec);
     CHECK(MPI_File_set_view(fh, (MPI_Offset)rank * BLK, MPI_BYTE, vec, "native", MPI_INFO_NULL));
-    CHECK(MPI_File_write(fh, buf, NBLK * BLK, MPI_BYTE, MPI_STATUS_IGNORE)); /* SITE:sieve */
+    if (hint == 2)
+        CHECK(MPI_File_write_all(fh, buf, NBLK * BLK, MPI_BYTE, MPI_STATUS_IGNORE));
+    else
+        CHECK(MPI_File_write(fh, buf, NBLK * BLK, MPI_BYTE, MPI_STATUS_IGNORE)); /* SITE:sieve */
     MPI_Type_free(&vec);
     MPI_File_close(&fh);
 }
@@ -100,8 +110,8 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     const char *mode = argc > 1 ? argv[1] : "sieve";
-    if (strcmp(mode, "sieve") == 0 || strcmp(mode, "nosieve") == 0)
-        sieve(rank, np, mode[0] == 'n');
+    if (strcmp(mode, "sieve") == 0 || strcmp(mode, "nosieve") == 0 || strcmp(mode, "collsieve") == 0)
+        sieve(rank, np, mode[0] == 'n' ? 1 : mode[0] == 'c' ? 2 : 0);
     else if (strcmp(mode, "smallcb") == 0 || strcmp(mode, "bigcb") == 0)
         collbuf(rank, mode[0] == 's');
     else if (strcmp(mode, "straggle") == 0 || strcmp(mode, "even") == 0)

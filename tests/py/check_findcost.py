@@ -78,11 +78,11 @@ def findmpiio(got):
         f = want("sieve", got["sieve"], "read-modify-write",
                  {"read_bytes": P * span, "overwritten_bytes": P * (span - C["NBLK"] * C["BLK"]),
                   "independent": True}, ["romio_ds_write"], "sieve")
-        out.append("sieve: read-modify-write %d bytes read, %s" % (f["evidence"]["read_bytes"],
-                                                                    gone_or_cheaper("nosieve", got["nosieve"],
-                                                                                    "read-modify-write", f)))
+        out.append("sieve: read-modify-write %d bytes read; nosieve %s, collsieve %s" % (
+            f["evidence"]["read_bytes"], gone_or_cheaper("nosieve", got["nosieve"], "read-modify-write", f),
+            gone_or_cheaper("collsieve", got["collsieve"], "read-modify-write", f)))
     elif "sieve" in got:
-        for m in ("sieve", "nosieve"):
+        for m in ("sieve", "nosieve", "collsieve"):
             if "read-modify-write" in got[m]:
                 fail("%s: read-modify-write on %s, whose OMPIO does not sieve writes" % (m, flavour))
         out.append("sieve: no read-modify-write (OMPIO)")
