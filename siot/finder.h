@@ -92,7 +92,7 @@ typedef struct more {
     double cb_posix_ns, cb_instances; /* collective MPI-IO data calls, as calls of the job */
     double strag_wait_ns, strag_coll_ns, strag_worst;
     int32_t strag_rank;
-    uint64_t loop_opens, loop_closes;
+    uint64_t loop_opens, loop_closes, loop_new_opens; /* new: in loops walked, whose names change */
     double loop_ns;
     uint64_t stdio_calls, stdio_bytes, own_bytes;
     double stdio_ns;

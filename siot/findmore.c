@@ -190,6 +190,8 @@ static void open_event(finder *f, const siot_agg_event *e, unsigned base)
     if (iters <= 1)
         return;
     *(open ? &m->loop_opens : &m->loop_closes) += e->calls * e->nranks;
+    if (open && !(e->summed & 1)) /* walked: the name opened changes with the iteration */
+        m->loop_new_opens += e->calls * e->nranks;
     m->loop_ns += ns;
     siot_finder_hit(f, F_OPENLOOP, e->calls * e->nranks);
 }
@@ -361,11 +363,9 @@ static int collbuf_verdict(const finder *f, verdict *v)
     if (m->cb_posix_calls < CB_MIN || per < CB_RATIO || mean >= CB_SMALL)
         return 0;
     judge(v, F_COLLBUF, per >= 8 * CB_RATIO ? "high" : "medium", m->cb_posix_ns, 0,
-          "a larger collective buffer: MPI_Info_set(info, \"cb_buffer_size\", "
-          "\"16777216\") (ROMIO's default "
-          "is 16 MiB; OMPIO's: the MCA parameter io_ompio_bytes_per_agg), or "
-          "fewer aggregators writing more "
-          "each (cb_nodes)");
+          "a larger collective buffer: MPI_Info_set(info, \"cb_buffer_size\", \"16777216\") (ROMIO's default is "
+          "16 MiB; OMPIO's: the MCA parameter io_ompio_bytes_per_agg), or fewer aggregators writing more each "
+          "(cb_nodes)");
     snprintf(v->summary, sizeof v->summary,
              "%" PRIu64 " POSIX data calls of %" PRIu64 " bytes on average inside %.0f collective MPI-IO calls "
              "(%.1f per call): the collective buffer is small",
@@ -411,15 +411,20 @@ static int openloop_verdict(const finder *f, verdict *v)
     if (m->loop_opens < (uint64_t)LOOP_PER_RANK * P)
         return 0;
     judge(v, F_OPENLOOP, "low", m->loop_ns, 0,
-          "open the files once before the time loop and close them after it "
-          "(MPI_File_open, H5Fopen and "
+          "open the files once before the time loop and close them after it (MPI_File_open, H5Fopen and "
           "ncmpi_open are collective: each one synchronises the ranks)");
     snprintf(v->summary, sizeof v->summary,
              "%" PRIu64 " opens and %" PRIu64 " closes made inside loops that run more than once (%.1f opens per "
              "rank)",
              m->loop_opens, m->loop_closes, (double)m->loop_opens / P);
-    snprintf(v->evidence, sizeof v->evidence, "\"opens\":%" PRIu64 ",\"closes\":%" PRIu64 ",\"per_rank\":%.2f",
-             m->loop_opens, m->loop_closes, (double)m->loop_opens / P);
+    snprintf(v->evidence, sizeof v->evidence,
+             "\"opens\":%" PRIu64 ",\"closes\":%" PRIu64 ",\"per_rank\":%.2f,\"new_file_opens\":%" PRIu64,
+             m->loop_opens, m->loop_closes, (double)m->loop_opens / P, m->loop_new_opens);
+    if (2 * m->loop_new_opens > m->loop_opens)
+        snprintf(v->remedy, sizeof v->remedy,
+                 "a new file in each iteration: write the steps into one file opened before the loop (a dataset "
+                 "grown with H5Dset_extent, an unlimited netCDF dimension, an offset per step with "
+                 "MPI_File_write_at_all), or keep each file for several steps");
     return 1;
 }
 
@@ -430,10 +435,8 @@ static int stdio_verdict(const finder *f, verdict *v)
     if (m->stdio_bytes < STDIO_MIN || share < STDIO_SHARE)
         return 0;
     judge(v, F_STDIO, share >= 0.5 ? "high" : "medium", m->stdio_ns, 0,
-          "move bulk data with write/pwrite of large buffers or with MPI-IO "
-          "(MPI_File_write_at_all), HDF5 or "
-          "PnetCDF; at least give the stream a large buffer: setvbuf(fp, NULL, "
-          "_IOFBF, 1 << 20)");
+          "move bulk data with write/pwrite of large buffers or with MPI-IO (MPI_File_write_at_all), HDF5 or "
+          "PnetCDF; at least give the stream a large buffer: setvbuf(fp, NULL, _IOFBF, 1 << 20)");
     snprintf(v->summary, sizeof v->summary,
              "%" PRIu64 " stdio calls (fwrite, fread...) move %" PRIu64 " bytes, %.0f%% of the program's data",
              m->stdio_calls, m->stdio_bytes, 100 * share);
@@ -448,8 +451,7 @@ static int redundant_verdict(const finder *f, verdict *v)
     if (m->red_bytes < RED_MIN)
         return 0;
     judge(v, F_REDUNDANT, "medium", m->red_ns, m->red_bytes,
-          "read the data once and share it: one rank reads and MPI_Bcast sends "
-          "it, or a collective read "
+          "read the data once and share it: one rank reads and MPI_Bcast sends it, or a collective read "
           "(MPI_File_read_at_all) that reads each byte once");
     snprintf(v->summary, sizeof v->summary,
              "%" PRIu64 " bytes read again in %" PRIu64 " positioned reads: up to %u ranks read the same bytes of "

@@ -5,7 +5,8 @@
 # preads the same blocks of in.dat, then rank 0 reads and broadcasts),
 # file-per-process (a file per rank, then one shared file written
 # collectively), open-in-loop (MPI_File_open and close in each step, then
-# once around the loop). The program's #defines give the calls, bytes and
+# once around the loop; a new file in each step gets the remedy of one file
+# for all steps). The program's #defines give the calls, bytes and
 # ranks. Ranking: the two mode has a few opens in a loop and 64 MiB of
 # fwrite: stdio-bulk is listed first.
 . "$(dirname "$0")/../lib.sh"
@@ -15,9 +16,9 @@ SRC=$ROOT/tests/progs/findposix.c
 N_IN=$(c_define N_IN "$SRC")
 IN_SIZE=$(c_define IN_SIZE "$SRC")
 head -c $((N_IN * IN_SIZE)) /dev/zero > in.dat
-MODES="stdio posix redundant bcast fpp shared loop once two"
+MODES="stdio posix redundant bcast fpp shared loop once newfile two"
 for mode in $MODES; do
-    rm -f records.dat steps.dat shared.dat fpp.*.dat
+    rm -f records.dat steps.dat step.*.dat shared.dat fpp.*.dat
     findings_run $mode $P ./findposix $mode
 done
 py check_findcost.py "$SRC" "$MPI" $P $MODES || fail "findings of findposix"

@@ -12,6 +12,7 @@
  *   loop / once        STEPS steps, each writing REC bytes per rank into a
  *                      shared file with MPI_File_write_at_all, opening and
  *                      closing it in each step / once around the loop;
+ *   newfile            as loop, each step opening a new file (step.S.dat);
  *   two                two problems of different cost: STEPS steps each
  *                      opening a shared file with open(), writing REC bytes
  *                      per rank with pwrite and closing it (2 * STEPS calls
@@ -86,15 +87,19 @@ static void per_process(int rank, int shared)
     close(fd);
 }
 
+/* in_loop: 0 the file opened once, 1 in each step, 2 a new file in each step */
 static void steps(int rank, int np, int in_loop)
 {
     MPI_File fh;
     int flags = MPI_MODE_CREATE | MPI_MODE_WRONLY;
+    char name[32] = "steps.dat";
     if (!in_loop)
-        CHECK(MPI_File_open(MPI_COMM_WORLD, "steps.dat", flags, MPI_INFO_NULL, &fh));
+        CHECK(MPI_File_open(MPI_COMM_WORLD, name, flags, MPI_INFO_NULL, &fh));
     for (int s = 0; s < STEPS; s++) {
+        if (in_loop == 2)
+            snprintf(name, sizeof name, "step.%d.dat", s);
         if (in_loop)
-            CHECK(MPI_File_open(MPI_COMM_WORLD, "steps.dat", flags, MPI_INFO_NULL, &fh)); /* SITE:loop */
+            CHECK(MPI_File_open(MPI_COMM_WORLD, name, flags, MPI_INFO_NULL, &fh)); /* SITE:loop */
         MPI_Offset off = ((MPI_Offset)s * np + rank) * REC;
         CHECK(MPI_File_write_at_all(fh, off, buf, REC, MPI_BYTE, MPI_STATUS_IGNORE));
         if (in_loop)
@@ -139,8 +144,8 @@ int main(int argc, char **argv)
         reads(rank, m[0] == 'b');
     } else if (strcmp(m, "fpp") == 0 || strcmp(m, "shared") == 0) {
         per_process(rank, m[0] == 's');
-    } else if (strcmp(m, "loop") == 0 || strcmp(m, "once") == 0) {
-        steps(rank, np, m[0] == 'l');
+    } else if (strcmp(m, "loop") == 0 || strcmp(m, "once") == 0 || strcmp(m, "newfile") == 0) {
+        steps(rank, np, m[0] == 'l' ? 1 : m[0] == 'n' ? 2 : 0);
     } else if (strcmp(m, "two") == 0) {
         posix_steps(rank, np);
         make_records(rank);

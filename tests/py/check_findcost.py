@@ -137,6 +137,13 @@ def findposix(got):
                 f["evidence"]["opens"], f["evidence"]["closes"], P * C["STEPS"]))
         out.append("loop: %d opens, once %s" % (f["evidence"]["opens"],
                                                 gone_or_cheaper("once", got["once"], "open-in-loop", f)))
+    if "newfile" in got:  # a new file in each step: the loop is walked, each open named
+        f = want("newfile", got["newfile"], "open-in-loop", {"opens": (">=", P * (C["STEPS"] - 1))}, ["H5Dset_extent"],
+                 "loop")  # the first iteration may be kept apart, as in loop
+        if f["evidence"]["new_file_opens"] != f["evidence"]["opens"]:
+            fail("newfile: %s of the %s opens in loops counted as new files" % (f["evidence"]["new_file_opens"],
+                                                                                f["evidence"]["opens"]))
+        out.append("newfile: %d opens of new files" % f["evidence"]["new_file_opens"])
     if "two" in got:
         ids = [f["id"] for f in got["two"]]
         want("two", by_id(got["two"]), "open-in-loop", {"opens": (">=", P * (C["STEPS"] - 1))}, [], "posixloop")
