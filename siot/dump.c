@@ -16,16 +16,8 @@
 #include "core/names.h"
 #include "core/roles.h"
 #include "replay/files.h"
+#include "siot/measures.h"
 #include "siot/rankstats.h"
-
-/* wait: the completion that reports an asynchronous request's bytes
- * (aio_return); MPI waits record none (their requests' calls do). */
-int siot_is_data_class(unsigned cls)
-{
-    unsigned b = SIOT_CLASS_BASE(cls);
-    return b == SIOT_CLASS_read || b == SIOT_CLASS_write || b == SIOT_CLASS_send || b == SIOT_CLASS_recv ||
-           b == SIOT_CLASS_sendrecv || b == SIOT_CLASS_wait;
-}
 
 static int flush_out(siot_vbuf *o, FILE *fp)
 {
@@ -134,18 +126,6 @@ int siot_dump_jsonl(const siot_trace *t, FILE *fp, char *err, size_t errlen)
 }
 
 /* ------------------------------------------------------------ human form */
-
-void siot_fmt_ns(char *buf, size_t n, double ns)
-{
-    if (ns < 1e3)
-        snprintf(buf, n, "%.0fns", ns);
-    else if (ns < 1e6)
-        snprintf(buf, n, "%.2fus", ns / 1e3);
-    else if (ns < 1e9)
-        snprintf(buf, n, "%.2fms", ns / 1e6);
-    else
-        snprintf(buf, n, "%.3fs", ns / 1e9);
-}
 
 static void put_hist(siot_vbuf *o, const char *label, const siot_hist *h)
 {
