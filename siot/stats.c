@@ -282,9 +282,9 @@ static void print_head_human(const stats *s, const char *path, FILE *o)
         fprintf(o, "  note: the trace is%s%s%s\n", t->flags & SIOT_TF_PARTIAL ? " partial" : "",
                 t->flags & SIOT_TF_APPROX ? " approximate (SIOT_TOLERANCE)" : "",
                 t->flags & SIOT_TF_TRUNCATED ? " truncated" : "");
-    char lacks[400];
-    if (siot_trace_lacks(t, lacks, sizeof lacks))
-        fprintf(o, "  note: the run made calls the trace does not hold (%s)\n", lacks);
+    char lacks[512];
+    if (siot_trace_lacks_text(t, "", lacks, sizeof lacks))
+        fprintf(o, "  note: %s\n", lacks);
 }
 
 /* Calls per layer and per kind of MPI communication: rank 0 against the
