@@ -12,6 +12,7 @@
 #include "core/expr.h"
 #include "core/hist.h"
 #include "core/ranklist.h"
+#include "replay/nest.h"
 #include "replay/walk.h"
 #include "core/names.h"
 #include "core/roles.h"
@@ -35,12 +36,11 @@ static int jsonl_event(siot_vbuf *o, const siot_trace *t, const siot_node *n, co
     const siot_event *e = &n->u.ev;
     const siot_funcdesc *f = &t->funcs[e->func];
     char head[160];
-    int64_t pd = siot_eval_int(e->parent, c, 0);
     int hn = snprintf(head, sizeof head, "{\"rank\":%u,\"seq\":%" PRId64 ",\"layer\":\"%s\",\"func\":", r, seq,
                       siot_layer_name(f->layer));
     siot_vbuf_put(o, head, (size_t)hn);
     siot_json_str(o, f->name, strlen(f->name));
-    hn = snprintf(head, sizeof head, ",\"parent\":%" PRId64 ",\"args\":{", pd > 0 && pd <= seq ? seq - pd : -1);
+    hn = snprintf(head, sizeof head, ",\"parent\":%" PRId64 ",\"args\":{", rp_parent_seq(e, c, seq));
     siot_vbuf_put(o, head, (size_t)hn);
     names->len = 0;
     uint32_t bad;
