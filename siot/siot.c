@@ -360,6 +360,17 @@ static int nearest_option(const char *cmd, const char *opt, char *best, size_t c
     return d <= 2 || d * 3 <= strlen(opt);
 }
 
+/* The exit status of a command that wrote its answer to stdout: 2 when it
+ * failed (rc not 0, said) or stdout could not be written (said here), else 0. */
+static int stdout_status(int rc)
+{
+    if (fflush(stdout) != 0 && rc == 0) {
+        fprintf(stderr, "siot: write error\n");
+        return 2;
+    }
+    return rc ? 2 : 0;
+}
+
 static int usage_error(const char *msg)
 {
     fprintf(stderr, "siot: %s (try 'siot help')\n", msg);
@@ -447,11 +458,7 @@ static int cmd_dump(int argc, char **argv)
     if (rc != 0)
         fprintf(stderr, "siot: %s: %s\n", path, jsonl ? err : "write error or out of memory");
     siot_trace_free(&t);
-    if (fflush(stdout) != 0 && rc == 0) {
-        fprintf(stderr, "siot: write error\n");
-        rc = -1;
-    }
-    return rc ? 2 : 0;
+    return stdout_status(rc);
 }
 
 static int cmd_diff(int argc, char **argv)
@@ -532,11 +539,7 @@ static int cmd_findings(int argc, char **argv)
     if (rc != 0)
         fprintf(stderr, "siot: findings: %s: %s\n", path, err);
     siot_trace_free(&t);
-    if (fflush(stdout) != 0 && rc == 0) {
-        fprintf(stderr, "siot: write error\n");
-        rc = -1;
-    }
-    return rc ? 2 : 0;
+    return stdout_status(rc);
 }
 
 static int cmd_stats(int argc, char **argv)
@@ -610,11 +613,7 @@ static int cmd_stats(int argc, char **argv)
     }
     siot_trace_free(&t);
     free(pargs);
-    if (fflush(stdout) != 0 && rc == 0) {
-        fprintf(stderr, "siot: write error\n");
-        rc = 2;
-    }
-    return rc;
+    return stdout_status(rc);
 }
 
 /* The ranks a trace holds, as a bitmap over [0, nranks). */
