@@ -543,3 +543,12 @@ int siot_trace_lacks(const siot_trace *t, char *why, size_t n)
     }
     return 0;
 }
+
+int siot_trace_lacks_text(const siot_trace *t, const char *aside, char *buf, size_t n)
+{
+    char why[400];
+    if (!siot_trace_lacks(t, why, sizeof why))
+        return 0;
+    snprintf(buf, n, "the run made calls the trace does not hold%s (%s)", aside, why);
+    return 1;
+}

@@ -82,5 +82,10 @@ int siot_is_removal(const siot_funcdesc *f);
  * lost: ranks whose traces did not reach the job's file), which no replay
  * can reissue: 1 with "NOTE: its text" in why (the first such note), else 0. */
 int siot_trace_lacks(const siot_trace *t, char *why, size_t n);
+/* The same as the one sentence every reader of a trace says it in (siot
+ * stats, ioreplay --check, ioreplay after a replay): "the run made calls
+ * the trace does not hold<aside> (NOTE: its text)" in buf (512 bytes hold
+ * it whole); 1 when the trace lacks calls, else 0 and buf untouched. */
+int siot_trace_lacks_text(const siot_trace *t, const char *aside, char *buf, size_t n);
 
 #endif

@@ -173,8 +173,8 @@ int rp_check(const siot_trace *t, int posix_level, const rp_check_entry *table, 
     for (uint32_t r = 0; r < t->nranks && rc == 0; r++)
         rc = check_rank(t, r, posix_level, table, n, ty, err, errlen);
     const char *level = posix_level ? "posix" : "default";
-    char lacks[400];
-    int lacking = rc == 0 && siot_trace_lacks(t, lacks, sizeof lacks);
+    char lacks[512];
+    int lacking = rc == 0 && siot_trace_lacks_text(t, "", lacks, sizeof lacks);
     if (rc == 0 && ty->missing == 0 && !lacking)
         fprintf(out, "replayable: all %" PRIu64 " calls at the %s level, %u ranks\n", ty->calls, level, t->nranks);
     else if (rc == 0 && ty->missing == 0)
@@ -188,7 +188,7 @@ int rp_check(const siot_trace *t, int posix_level, const rp_check_entry *table, 
         rc = 1;
     }
     if (lacking)
-        fprintf(out, "not fully replayable: the run made calls the trace does not hold (%s)\n", lacks);
+        fprintf(out, "not fully replayable: %s\n", lacks);
     const char *left_out = siot_trace_get_kv(t, "layers_left_out");
     if (rc >= 0 && left_out)
         fprintf(out, "the run recorded without the layers %s (SIOT_LAYERS): their calls are not in the trace\n",

@@ -16,6 +16,7 @@
 #include "replay/json.h"
 #include "core/roles.h"
 #include "replay/handles.h"
+#include "replay/nest.h"
 
 /* What an event's call chain is in: an MPI-IO call; a call left out with
  * what it called (a poll that found nothing, a call the filter leaves out). */
@@ -31,10 +32,8 @@ typedef struct fiter {
     siot_iter it;
     const siot_diff_filter *flt;
     int64_t seq, kept;
-    int64_t *st_seq, *st_keep; /* ancestors: seq, kept index of the nearest kept one (or -1) */
-    int64_t *st_kseq;          /* ... and that one's seq (or -1) */
-    uint8_t *st_io;            /* ... IN_IO, IN_LEFT_OUT, IN_LIB, IN_MPI */
-    size_t st_n, st_cap;
+    rp_nest nest;                /* ancestors (replay/nest.h): keep, kseq the nearest kept one's
+                                  * kept index and seq (or -1); flags IN_IO, IN_LEFT_OUT, IN_LIB, IN_MPI */
     int cur_io;                  /* the last event returned is inside an MPI-IO call */
     int cur_lib;                 /* ... inside an HDF5 or PnetCDF call */
     int64_t cur_ret, cur_bytes;  /* ... and its result and bytes, when rendered */
@@ -59,10 +58,7 @@ static void fiter_free(fiter *f)
     rp_idmap_free(&f->req_status);
     rp_match_free(&f->match);
     siot_vbuf_free(&f->scratch);
-    free(f->st_seq);
-    free(f->st_keep);
-    free(f->st_kseq);
-    free(f->st_io);
+    rp_nest_free(&f->nest);
 }
 
 /* first: the first trace's side (the filter's left_out applies to it only) */
@@ -71,13 +67,7 @@ static int fiter_init(fiter *f, const siot_trace *t, int64_t rank, const siot_di
     memset(f, 0, sizeof *f);
     f->flt = flt;
     siot_vbuf_init(&f->scratch);
-    f->st_cap = 256;
-    f->st_seq = malloc(f->st_cap * sizeof *f->st_seq);
-    f->st_keep = malloc(f->st_cap * sizeof *f->st_keep);
-    f->st_kseq = malloc(f->st_cap * sizeof *f->st_kseq);
-    f->st_io = malloc(f->st_cap);
-    if (!f->st_seq || !f->st_keep || !f->st_kseq || !f->st_io || siot_iter_init(&f->it, t, rank) != 0 ||
-        rp_match_init(&f->match, t, rank) != 0) {
+    if (siot_iter_init(&f->it, t, rank) != 0 || rp_match_init(&f->match, t, rank) != 0) {
         fiter_free(f); /* what was had: the caller frees nothing of a side that failed */
         return -1;
     }
@@ -134,24 +124,22 @@ static const siot_node *fiter_next(fiter *f, siot_ctx *c, int64_t *index, int64_
     while ((n = siot_iter_next(&f->it, c))) {
         const siot_trace *t = f->it.t;
         const siot_funcdesc *fd = &t->funcs[n->u.ev.func];
-        int64_t pd = siot_eval_int(n->u.ev.parent, c, 0), p = pd > 0 && pd <= f->seq ? f->seq - pd : -1;
-        while (f->st_n && f->st_seq[f->st_n - 1] != p)
-            f->st_n--;
-        int64_t anc = f->st_n ? f->st_keep[f->st_n - 1] : -1, anc_seq = f->st_n ? f->st_kseq[f->st_n - 1] : -1;
-        int io = f->st_n ? f->st_io[f->st_n - 1] & IN_IO : 0;
-        int lib = f->st_n ? f->st_io[f->st_n - 1] & IN_LIB : 0;
+        const rp_frame *up = rp_nest_enter(&f->nest, rp_parent_seq(&n->u.ev, c, f->seq));
+        int64_t anc = up ? up->keep : -1, anc_seq = up ? up->kseq : -1;
+        int io = up ? up->flags & IN_IO : 0;
+        int lib = up ? up->flags & IN_LIB : 0;
         /* At the POSIX level, the I/O that an MPI library's progress engine
          * does inside the program's MPI calls (Open MPI's OMPIO polling
          * aio_error for an MPI_File_iwrite_all inside MPI_Barrier) is
          * reissued by the replay as its own POSIX calls, after the MPI
          * call: compared without that parent. */
-        if (f->st_n && f->st_io[f->st_n - 1] & IN_MPI && f->flt && f->flt->no_mpi_in_mpiio &&
+        if (up && up->flags & IN_MPI && f->flt && f->flt->no_mpi_in_mpiio &&
             (fd->layer == SIOT_LAYER_posix || fd->layer == SIOT_LAYER_stdio))
             anc = anc_seq = -1;
         /* a poll that found nothing (a replay does not reissue it) and a call
          * the filter leaves out are left out with what they called (the
          * aio_error calls of MPI-IO's poll functions in MPI_Test) */
-        int left = (f->st_n && f->st_io[f->st_n - 1] & IN_LEFT_OUT) || rp_poll_found_nothing(fd, &n->u.ev, c) ||
+        int left = (up && up->flags & IN_LEFT_OUT) || rp_poll_found_nothing(fd, &n->u.ev, c) ||
                    left_out(f, f->seq);
         unsigned base = SIOT_CLASS_BASE(fd->cls);
         f->ended |= left && SIOT_CLASS_ENDS_RUN(base);
@@ -169,31 +157,16 @@ static const siot_node *fiter_next(fiter *f, siot_ctx *c, int64_t *index, int64_
             f->it.err = "out of memory";
             return NULL;
         }
-        if (f->st_n == f->st_cap) {
-            f->st_cap *= 2;
-            int64_t *a = realloc(f->st_seq, f->st_cap * sizeof *a), *b = a ? realloc(f->st_keep, f->st_cap * sizeof *b) : NULL;
-            int64_t *ks = b ? realloc(f->st_kseq, f->st_cap * sizeof *ks) : NULL;
-            uint8_t *d = ks ? realloc(f->st_io, f->st_cap) : NULL;
-            if (a)
-                f->st_seq = a;
-            if (b)
-                f->st_keep = b;
-            if (ks)
-                f->st_kseq = ks;
-            if (d)
-                f->st_io = d;
-            if (!d) {
-                f->it.err = "out of memory";
-                return NULL;
-            }
+        rp_frame *me = rp_nest_push(&f->nest, f->seq);
+        if (!me) {
+            f->it.err = "out of memory";
+            return NULL;
         }
-        f->st_seq[f->st_n] = f->seq;
-        f->st_keep[f->st_n] = keep ? f->kept : anc;
-        f->st_kseq[f->st_n] = keep ? f->seq : anc_seq;
+        me->keep = keep ? f->kept : anc;
+        me->kseq = keep ? f->seq : anc_seq;
         int in_lib = lib || fd->layer == SIOT_LAYER_hdf5 || fd->layer == SIOT_LAYER_pnetcdf;
-        f->st_io[f->st_n] = (uint8_t)((io || fd->layer == SIOT_LAYER_mpiio ? IN_IO : 0) | (left ? IN_LEFT_OUT : 0) |
-                                      (in_lib ? IN_LIB : 0) | (!io && fd->layer == SIOT_LAYER_mpi ? IN_MPI : 0));
-        f->st_n++;
+        me->flags = (uint8_t)((io || fd->layer == SIOT_LAYER_mpiio ? IN_IO : 0) | (left ? IN_LEFT_OUT : 0) |
+                              (in_lib ? IN_LIB : 0) | (!io && fd->layer == SIOT_LAYER_mpi ? IN_MPI : 0));
         *seq = f->seq++;
         if (!keep)
             continue;

@@ -692,10 +692,10 @@ static int say_what_trace_lacks(const siot_trace *t)
     if (layers)
         printf("ioreplay: the run recorded without the layers %s (SIOT_LAYERS): their calls are not in the trace, "
                "and were not replayed\n", layers);
-    char lacks[400];
-    if (!siot_trace_lacks(t, lacks, sizeof lacks))
+    char lacks[512];
+    if (!siot_trace_lacks_text(t, ", which no replay can reissue", lacks, sizeof lacks))
         return 0;
-    printf("ioreplay: the run made calls the trace does not hold, which no replay can reissue (%s)\n", lacks);
+    printf("ioreplay: %s\n", lacks);
     return 1;
 }
 

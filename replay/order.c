@@ -41,8 +41,8 @@ static void remember_file(rp_order *o, int64_t file, int64_t comm)
 
 static int is_ancestor(const rp_plan *plan, int64_t seq)
 {
-    for (size_t i = 0; i < plan->st_n; i++)
-        if (plan->st_seq[i] == seq)
+    for (size_t i = 0; i < plan->nest.n; i++)
+        if (plan->nest.v[i].seq == seq)
             return 1;
     return 0;
 }

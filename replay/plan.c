@@ -63,21 +63,8 @@ int rp_plan_init(rp_plan *p, const siot_trace *t, int64_t rank, int posix_level)
     memset(&p->objs, 0, sizeof p->objs);
     siot_vbuf_init(&p->scratch);
     p->seq = 0;
-    p->st_n = 0;
-    p->st_cap = 256;
-    p->st_seq = malloc(p->st_cap * sizeof *p->st_seq);
-    p->st_cov = malloc(p->st_cap);
-    p->st_io = malloc(p->st_cap);
-    if (!p->st_seq || !p->st_cov || !p->st_io || siot_iter_init(&p->it, t, rank) != 0) {
-        free(p->st_seq);
-        free(p->st_cov);
-        free(p->st_io);
-        p->st_seq = NULL;
-        p->st_cov = NULL;
-        p->st_io = NULL;
-        return -1;
-    }
-    return 0;
+    memset(&p->nest, 0, sizeof p->nest);
+    return siot_iter_init(&p->it, t, rank) != 0 ? -1 : 0;
 }
 
 static int replayed_layer(const rp_plan *p, unsigned layer, int covered)
@@ -110,12 +97,10 @@ int rp_plan_next(rp_plan *p, rp_step *s)
     s->ev = &n->u.ev;
     s->fn = &p->t->funcs[s->ev->func];
     s->seq = p->seq;
-    int64_t pd = siot_eval_int(s->ev->parent, &s->ctx, 0);
-    s->parent = pd > 0 && pd <= p->seq ? p->seq - pd : -1;
-    while (p->st_n && p->st_seq[p->st_n - 1] != s->parent)
-        p->st_n--;
-    int covered = p->st_n ? p->st_cov[p->st_n - 1] : 0;
-    s->in_mpiio = p->st_n ? p->st_io[p->st_n - 1] : 0;
+    s->parent = rp_parent_seq(s->ev, &s->ctx, p->seq);
+    const rp_frame *up = rp_nest_enter(&p->nest, s->parent);
+    int covered = up ? up->flags & RP_PLAN_COVERED : 0;
+    s->in_mpiio = up ? (up->flags & RP_PLAN_IN_MPIIO) != 0 : 0;
     /* at the POSIX level, POSIX calls are reissued inside whatever issued
      * them, and the MPI calls of the MPI-IO library are its own */
     int posix = s->fn->layer == SIOT_LAYER_posix || s->fn->layer == SIOT_LAYER_stdio;
@@ -137,27 +122,12 @@ int rp_plan_next(rp_plan *p, rp_step *s)
 
 int rp_plan_done(rp_plan *p, const rp_step *s, int done)
 {
-    if (p->st_n == p->st_cap) {
-        size_t cap = p->st_cap * 2;
-        int64_t *q = realloc(p->st_seq, cap * sizeof *q);
-        if (!q)
-            return -1;
-        p->st_seq = q;
-        uint8_t *c = realloc(p->st_cov, cap);
-        if (!c)
-            return -1;
-        p->st_cov = c;
-        uint8_t *io = realloc(p->st_io, cap);
-        if (!io)
-            return -1;
-        p->st_io = io;
-        p->st_cap = cap;
-    }
-    int covered = p->st_n ? p->st_cov[p->st_n - 1] : 0;
-    p->st_seq[p->st_n] = s->seq;
-    p->st_cov[p->st_n] = (uint8_t)(covered || done);
-    p->st_io[p->st_n] = (uint8_t)(s->in_mpiio || s->fn->layer == SIOT_LAYER_mpiio);
-    p->st_n++;
+    int covered = p->nest.n ? p->nest.v[p->nest.n - 1].flags & RP_PLAN_COVERED : 0;
+    rp_frame *f = rp_nest_push(&p->nest, s->seq);
+    if (!f)
+        return -1;
+    f->flags = (uint8_t)((covered || done ? RP_PLAN_COVERED : 0) |
+                         (s->in_mpiio || s->fn->layer == SIOT_LAYER_mpiio ? RP_PLAN_IN_MPIIO : 0));
     p->seq++;
     return 0;
 }
@@ -167,12 +137,7 @@ void rp_plan_free(rp_plan *p)
     rp_idmap_free(&p->objs);
     siot_vbuf_free(&p->scratch);
     siot_iter_free(&p->it);
-    free(p->st_seq);
-    free(p->st_cov);
-    free(p->st_io);
-    p->st_seq = NULL;
-    p->st_cov = NULL;
-    p->st_io = NULL;
+    rp_nest_free(&p->nest);
 }
 
 int rp_reads_args(uint32_t nargs, const siot_funcdesc *f)

@@ -29,6 +29,7 @@
 
 #include "core/vbuf.h"
 #include "replay/handles.h"
+#include "replay/nest.h"
 #include "replay/walk.h"
 
 typedef struct rp_plan {
@@ -39,11 +40,12 @@ typedef struct rp_plan {
     rp_idmap objs;     /* posix_level: MPI objects made by MPI-IO calls (replay/handles.h) */
     siot_vbuf scratch;
     int64_t seq;
-    /* the calls in flight: their seq and whether they or a caller were reissued */
-    int64_t *st_seq;
-    uint8_t *st_cov, *st_io; /* ... covered; inside an MPI-IO call (or one itself) */
-    size_t st_n, st_cap;
+    /* the calls in flight (replay/nest.h), flags RP_PLAN_COVERED (they or a
+     * caller were reissued) and RP_PLAN_IN_MPIIO (inside an MPI-IO call, or
+     * one itself) */
+    rp_nest nest;
 } rp_plan;
+enum { RP_PLAN_COVERED = 1, RP_PLAN_IN_MPIIO = 2 };
 
 typedef struct rp_step {
     const siot_event *ev;

@@ -6,6 +6,7 @@
 
 #include "core/expr.h"
 #include "replay/analyze.h"
+#include "replay/nest.h"
 
 /* Means come from an untrusted file: NaN, negative or absurd values become
  * 0 or a century, so the times stay finite and printable. */
@@ -21,12 +22,6 @@ static double own_min(const siot_event *e)
     return e->dur.count && e->dur.min > 0 ? 1.0 : 0.0;
 }
 
-static int64_t parent_of(const siot_event *e, const siot_ctx *c, int64_t seq)
-{
-    int64_t pd = siot_eval_int(e->parent, c, 0);
-    return pd > 0 && pd <= seq ? seq - pd : -1;
-}
-
 /* The next event of the walk ahead into s->pending (NULL at the end). */
 static int ahead_read(siot_synth *s)
 {
@@ -34,7 +29,7 @@ static int ahead_read(siot_synth *s)
     s->pending = siot_iter_next(&s->ahead, &c);
     if (!s->pending)
         return s->ahead.err ? -1 : 0;
-    s->pending_parent = parent_of(&s->pending->u.ev, &c, s->ahead_seq);
+    s->pending_parent = rp_parent_seq(&s->pending->u.ev, &c, s->ahead_seq);
     return 0;
 }
 
@@ -172,7 +167,7 @@ int siot_synth_next(siot_synth *s, siot_synth_ev *out)
     if (!n)
         return s->it.err ? -1 : 0;
     const siot_event *e = &n->u.ev;
-    int64_t parent = parent_of(e, &out->ctx, s->seq);
+    int64_t parent = rp_parent_seq(e, &out->ctx, s->seq);
     /* Calls that are not ancestors of this one have ended: the cursor moves
      * past them. */
     while (s->sp && s->stack[s->sp - 1].seq != parent) {

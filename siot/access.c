@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "core/expr.h"
-#include "siot/findings.h"
+#include "siot/measures.h"
 
 #define POS_MAX (1u << 20) /* descriptors followed; a larger one's position is unknown */
 

@@ -15,8 +15,8 @@
  *   displacement: with a view of bytes (etype and filetype MPI_BYTE or
  *   MPI_CHAR, as HDF5 sets them) the byte offset is displacement + offset;
  *   under any other view it is not known.
- *   Aligned: offset and size multiples of SIOT_FS_BLOCK (4 KiB), the
- *   misaligned-requests finding's measure.
+ *   Aligned: offset and size multiples of SIOT_FS_BLOCK (4 KiB,
+ *   siot/measures.h), the misaligned-requests finding's measure.
  * - how each layer amplified or merged the bytes of the layer above: the
  *   bytes of data calls whose recorded parent (the call that issued them)
  *   is a read or a write of another layer, by the parent's layer and

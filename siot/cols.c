@@ -9,7 +9,7 @@
 #include "core/expr.h"
 #include "core/roles.h"
 #include "replay/json.h"
-#include "siot/dump.h"
+#include "siot/measures.h"
 
 /* The column of an argument name, adding it when new (a linear search: a
  * trace's functions have a few dozen distinct argument names). */

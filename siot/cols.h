@@ -1,6 +1,7 @@
 /* cols: events as columns, for the columnar reader of libsiot.so
- * (siot/lib.h, siot_lib_fill): each event's fields are written into row i
- * of arrays the caller owns (Python's numpy arrays), so that a DataFrame is
+ * (siot/lib.h, siot_lib_fill; the arrays: siot/lib_columns.h): each
+ * event's fields are written into row i of arrays the caller owns
+ * (Python's numpy arrays), so that a DataFrame is
  * built without one object per event. Functions and layers are codes into
  * the trace's tables; every argument name of the trace's functions is one
  * column; an argument's text (a path, a mode) or other non-integer value (a
@@ -20,7 +21,7 @@
 #include "core/model.h"
 #include "core/vbuf.h"
 #include "replay/synth.h"
-#include "siot/lib.h"
+#include "siot/lib_columns.h"
 
 typedef struct siot_cols_text {
     uint64_t hash;

@@ -12,20 +12,13 @@
 #include "core/expr.h"
 #include "core/hist.h"
 #include "core/ranklist.h"
+#include "replay/nest.h"
 #include "replay/walk.h"
 #include "core/names.h"
 #include "core/roles.h"
 #include "replay/files.h"
+#include "siot/measures.h"
 #include "siot/rankstats.h"
-
-/* wait: the completion that reports an asynchronous request's bytes
- * (aio_return); MPI waits record none (their requests' calls do). */
-int siot_is_data_class(unsigned cls)
-{
-    unsigned b = SIOT_CLASS_BASE(cls);
-    return b == SIOT_CLASS_read || b == SIOT_CLASS_write || b == SIOT_CLASS_send || b == SIOT_CLASS_recv ||
-           b == SIOT_CLASS_sendrecv || b == SIOT_CLASS_wait;
-}
 
 static int flush_out(siot_vbuf *o, FILE *fp)
 {
@@ -43,12 +36,11 @@ static int jsonl_event(siot_vbuf *o, const siot_trace *t, const siot_node *n, co
     const siot_event *e = &n->u.ev;
     const siot_funcdesc *f = &t->funcs[e->func];
     char head[160];
-    int64_t pd = siot_eval_int(e->parent, c, 0);
     int hn = snprintf(head, sizeof head, "{\"rank\":%u,\"seq\":%" PRId64 ",\"layer\":\"%s\",\"func\":", r, seq,
                       siot_layer_name(f->layer));
     siot_vbuf_put(o, head, (size_t)hn);
     siot_json_str(o, f->name, strlen(f->name));
-    hn = snprintf(head, sizeof head, ",\"parent\":%" PRId64 ",\"args\":{", pd > 0 && pd <= seq ? seq - pd : -1);
+    hn = snprintf(head, sizeof head, ",\"parent\":%" PRId64 ",\"args\":{", rp_parent_seq(e, c, seq));
     siot_vbuf_put(o, head, (size_t)hn);
     names->len = 0;
     uint32_t bad;
@@ -134,18 +126,6 @@ int siot_dump_jsonl(const siot_trace *t, FILE *fp, char *err, size_t errlen)
 }
 
 /* ------------------------------------------------------------ human form */
-
-void siot_fmt_ns(char *buf, size_t n, double ns)
-{
-    if (ns < 1e3)
-        snprintf(buf, n, "%.0fns", ns);
-    else if (ns < 1e6)
-        snprintf(buf, n, "%.2fus", ns / 1e3);
-    else if (ns < 1e9)
-        snprintf(buf, n, "%.2fms", ns / 1e6);
-    else
-        snprintf(buf, n, "%.3fs", ns / 1e9);
-}
 
 static void put_hist(siot_vbuf *o, const char *label, const siot_hist *h)
 {

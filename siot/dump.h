@@ -1,7 +1,7 @@
 /* dump: `siot dump` in its two forms (--jsonl, every event expanded; else
- * the compressed structure for a person), and two helpers other commands
- * share: siot_is_data_class and siot_fmt_ns (the JSON writers are in
- * replay/json.h).
+ * the compressed structure for a person). What other commands share with
+ * it is below it: which calls move data and how a time is written
+ * (siot/measures.h), the JSON writers (replay/json.h).
  *
  * Errors: siot_dump_jsonl returns 0, or -1 with a one-line reason in err
  * (out of memory, a value or a walk that fails, a write error);
@@ -19,7 +19,5 @@ int siot_dump_jsonl(const siot_trace *t, FILE *fp, char *err, size_t errlen);
 /* raw: calls are not nested under the call that issued them; each shows
  * its parent's distance (parent=-N) as recorded. */
 int siot_dump_human(const siot_trace *t, const char *path, FILE *fp, int raw);
-int siot_is_data_class(unsigned cls);
-void siot_fmt_ns(char *buf, size_t n, double ns);
 
 #endif

@@ -5,12 +5,13 @@
 #include <string.h>
 
 #include "core/expr.h"
-#include "siot/dump.h"
+#include "replay/json.h"
+#include "siot/measures.h"
 #include "replay/progress.h"
 #include "core/roles.h"
 #include "replay/synth.h"
 #include "replay/files.h"
-#include "siot/stats.h"
+#include "siot/rankstats.h"
 
 static void put(siot_vbuf *o, const char *s)
 {

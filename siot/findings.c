@@ -11,7 +11,7 @@
 #include "core/roles.h"
 #include "replay/analyze.h"
 #include "replay/json.h"
-#include "siot/dump.h"
+#include "siot/measures.h"
 #include "replay/files.h"
 #include "siot/rankstats.h"
 #include "siot/origin.h"

@@ -96,10 +96,6 @@
 
 #include "core/model.h"
 
-/* The file system block the misaligned-requests rule judges against; siot
- * report's access patterns call a request aligned by the same measure. */
-#define SIOT_FS_BLOCK 4096
-
 int siot_findings(const siot_trace *t, const char *path, int json, FILE *out, char *err, size_t errlen);
 
 #endif

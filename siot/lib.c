@@ -14,7 +14,7 @@
 #include "replay/json.h"
 #include "replay/synth.h"
 #include "siot/cols.h"
-#include "siot/dump.h"
+#include "siot/measures.h"
 #include "replay/files.h"
 #include "siot/stats.h"
 

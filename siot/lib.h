@@ -18,6 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "siot/lib_columns.h"
+
 typedef struct siot_lib siot_lib;
 typedef struct siot_lib_cursor siot_lib_cursor;
 
@@ -62,21 +64,7 @@ int siot_lib_select(siot_lib_cursor *c, const char *functions, uint64_t sample, 
  * says which entry of siot_lib_tables' "layers" and "funcs" each is);
  * arg[k] is the column of "args"[k]; an argument of kind STR or JSON (a status, an
  * array, as siot dump writes it) is a code into the column's texts
- * (siot_lib_texts). */
-enum { SIOT_LIB_ABSENT = 0, SIOT_LIB_INT = 1, SIOT_LIB_STR = 2, SIOT_LIB_JSON = 3, SIOT_LIB_NULL = 4 };
-typedef struct siot_lib_columns {
-    int32_t *rank;
-    int32_t *thread, *err;        /* written only where not 0: arrays that start zeroed */
-    void *seq, *parent;           /* int32_t when narrow (siot_lib_count's most < 2^31), else int64_t */
-    int64_t *ret, *bytes;
-    uint8_t *has_bytes; /* 0 where the function moves no data (no "bytes" in siot dump) */
-    double *start, *dur;
-    int8_t *layer;
-    int16_t *func;
-    int64_t **arg;
-    uint8_t **arg_kind;
-    int32_t narrow;
-} siot_lib_columns;
+ * (siot_lib_texts). The arrays and the kinds: siot/lib_columns.h. */
 
 /* {"layers":[...],"funcs":[...],"args":[...]}: what the codes name. */
 char *siot_lib_tables(siot_lib_cursor *c, char *err, size_t errlen);

@@ -7,8 +7,27 @@
 
 #include "core/hist.h"
 #include "core/ranksum.h"
-#include "siot/dump.h"
-#include "siot/stats.h"
+#include "siot/measures.h"
+
+double siot_rank_time(const siot_trace *t, uint32_t rank, unsigned key)
+{
+    const siot_rtrow *row = siot_rt_find(t->rt, t->nrt, (int32_t)rank);
+    if (!row || key > SIOT_RT_N)
+        return -1;
+    return (double)siot_rt_value(row, key);
+}
+
+const char *siot_rank_time_name(unsigned key) { return key == SIOT_RT_N ? "compute" : siot_rt_name(key); }
+
+const char *siot_rank_time_title(unsigned key)
+{
+    static const char *const titles[SIOT_RT_N + 1] = {
+        "run (span)", "I/O (outermost calls)", "MPI (outermost, no init)", "MPI_Init, MPI_Finalize",
+        "  MPI collective", "  MPI blocking", "  MPI nonblocking", "  MPI other", "POSIX (every call)",
+        "stdio (every call)", "MPI (every call)", "MPI-IO (every call)", "HDF5 (every call)",
+        "PnetCDF (every call)", "computation (span - calls)"};
+    return key <= SIOT_RT_N ? titles[key] : "unknown";
+}
 
 const unsigned SIOT_RT_ORDER[SIOT_RT_NQ] = {
     SIOT_RT_span, SIOT_RT_compute, SIOT_RT_io, SIOT_RT_mpi_init, SIOT_RT_mpi, SIOT_RT_mpi_collective,

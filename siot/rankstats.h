@@ -13,6 +13,12 @@
 
 #include "core/model.h"
 
+/* A rank's own time in ns for a quantity of core/ranktimes.h, or, for key
+ * SIOT_RT_N, its computation (span less its outermost calls); -1 when the
+ * trace has no row for the rank (older traces). */
+double siot_rank_time(const siot_trace *t, uint32_t rank, unsigned key);
+const char *siot_rank_time_name(unsigned key);  /* "span", ..., "compute" */
+const char *siot_rank_time_title(unsigned key); /* for tables and charts */
 /* The quantities in display order: the span and how it divides, then the
  * layers. */
 extern const unsigned SIOT_RT_ORDER[];

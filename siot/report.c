@@ -14,7 +14,7 @@
 #include "core/ranksum.h"
 #include "replay/analyze.h"
 #include "siot/chart.h"
-#include "siot/dump.h"
+#include "siot/measures.h"
 #include "replay/files.h"
 #include "siot/findings.h"
 #include "siot/rankstats.h"

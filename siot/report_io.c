@@ -10,9 +10,8 @@
 #include <string.h>
 
 #include "siot/chart.h"
-#include "siot/dump.h"
-#include "siot/findings.h"
-#include "siot/stats.h"
+#include "siot/measures.h"
+#include "siot/rankstats.h"
 
 #define TOP_FILES 10
 /* a cell's opacity for a share of I/O time: a faint trace of I/O stays visible */

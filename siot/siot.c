@@ -385,6 +385,17 @@ static int nearest_option(const char *cmd, const char *opt, char *best, size_t c
     return d <= 2 || d * 3 <= strlen(opt);
 }
 
+/* The exit status of a command that wrote its answer to stdout: 2 when it
+ * failed (rc not 0, said) or stdout could not be written (said here), else 0. */
+static int stdout_status(int rc)
+{
+    if (fflush(stdout) != 0 && rc == 0) {
+        fprintf(stderr, "siot: write error\n");
+        return 2;
+    }
+    return rc ? 2 : 0;
+}
+
 static int usage_error(const char *msg)
 {
     fprintf(stderr, "siot: %s (try 'siot help')\n", msg);
@@ -472,11 +483,7 @@ static int cmd_dump(int argc, char **argv)
     if (rc != 0)
         fprintf(stderr, "siot: %s: %s\n", path, jsonl ? err : "write error or out of memory");
     siot_trace_free(&t);
-    if (fflush(stdout) != 0 && rc == 0) {
-        fprintf(stderr, "siot: write error\n");
-        rc = -1;
-    }
-    return rc ? 2 : 0;
+    return stdout_status(rc);
 }
 
 static int cmd_diff(int argc, char **argv)
@@ -557,11 +564,7 @@ static int cmd_findings(int argc, char **argv)
     if (rc != 0)
         fprintf(stderr, "siot: findings: %s: %s\n", path, err);
     siot_trace_free(&t);
-    if (fflush(stdout) != 0 && rc == 0) {
-        fprintf(stderr, "siot: write error\n");
-        rc = -1;
-    }
-    return rc ? 2 : 0;
+    return stdout_status(rc);
 }
 
 static int cmd_stats(int argc, char **argv)
@@ -635,11 +638,7 @@ static int cmd_stats(int argc, char **argv)
     }
     siot_trace_free(&t);
     free(pargs);
-    if (fflush(stdout) != 0 && rc == 0) {
-        fprintf(stderr, "siot: write error\n");
-        rc = 2;
-    }
-    return rc;
+    return stdout_status(rc);
 }
 
 /* The ranks a trace holds, as a bitmap over [0, nranks). */
@@ -706,124 +705,154 @@ static void part_keep(siot_trace *t)
     t->rt_keep = v && strcmp(v, "all") == 0 ? 0 : k >= 1 && k <= SIOT_RT_KEEP_MAX ? (uint32_t)k : SIOT_RT_KEEP_DEFAULT;
 }
 
-static int cmd_merge(int argc, char **argv)
+/* siot merge's command line: the inputs in their order, OUT, --window
+ * and --concat. 0, or the exit status of a usage error (said). */
+typedef struct merge_args {
+    const char **in;
+    int nin, concat;
+    unsigned window;
+    const char *out;
+} merge_args;
+
+static int merge_parse(int argc, char **argv, merge_args *a)
 {
-    if (wants_help(argc, argv)) {
-        fputs(MERGE_HELP, stdout);
-        return 0;
-    }
-    int concat = 0;
-    unsigned window = 256;
-    const char *out = NULL;
-    const char **in = calloc((size_t)argc + 1, sizeof *in);
-    int nin = 0;
-    if (!in)
-        return 2;
     for (int i = 0; i < argc; i++) {
         if (strcmp(argv[i], "--concat") == 0) {
-            concat = 1;
+            a->concat = 1;
         } else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
-            out = argv[++i];
+            a->out = argv[++i];
         } else if (strcmp(argv[i], "--window") == 0 && i + 1 < argc) {
-            window = (unsigned)strtoul(argv[++i], NULL, 10);
-            if (window == 0 || window > 65536) {
-                free(in);
+            a->window = (unsigned)strtoul(argv[++i], NULL, 10);
+            if (a->window == 0 || a->window > 65536)
                 return usage_error("merge: --window must be in 1..65536");
-            }
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            free(in);
             return bad_option("merge", argv[i]);
         } else {
-            in[nin++] = argv[i];
+            a->in[a->nin++] = argv[i];
         }
     }
-    if (!out || nin == 0) {
-        free(in);
+    if (!a->out || a->nin == 0)
         return usage_error("merge: needs -o OUT and at least one input");
-    }
-    siot_trace *t = calloc((size_t)nin, sizeof *t);
-    uint8_t *seen = NULL;
-    int rc = 2, loaded = 0;
-    if (!t)
-        goto done;
-    for (; loaded < nin; loaded++)
-        if (load(in[loaded], &t[loaded]) != 0)
-            goto done;
-    for (int i = 1; i < nin; i++)
+    return 0;
+}
+
+/* The inputs are parts of one job: the same number of ranks, no rank in
+ * two of them. The ranks some part holds are marked in seen. 0, or -1
+ * (said, or out of memory). */
+static int merge_check_parts(const merge_args *a, const siot_trace *t, uint8_t *seen)
+{
+    for (int i = 1; i < a->nin; i++)
         if (t[i].nranks != t[0].nranks) {
-            fprintf(stderr, "siot: merge: %s has %u ranks, %s has %u: not the same job\n", in[0], t[0].nranks, in[i],
-                    t[i].nranks);
-            goto done;
+            fprintf(stderr, "siot: merge: %s has %u ranks, %s has %u: not the same job\n", a->in[0], t[0].nranks,
+                    a->in[i], t[i].nranks);
+            return -1;
         }
-    seen = calloc(t[0].nranks, 1);
     uint8_t *mine = calloc(t[0].nranks, 1);
-    if (!seen || !mine) {
-        free(mine);
-        goto done;
-    }
-    for (int i = 0; i < nin; i++) {
+    if (!mine)
+        return -1;
+    for (int i = 0; i < a->nin; i++) {
         memset(mine, 0, t[0].nranks);
         ranks_of(&t[i], mine);
         for (uint32_t r = 0; r < t[0].nranks; r++) {
             if (mine[r] && seen[r]) {
-                fprintf(stderr, "siot: merge: rank %u is in two inputs (%s and an earlier one)\n", r, in[i]);
+                fprintf(stderr, "siot: merge: rank %u is in two inputs (%s and an earlier one)\n", r, a->in[i]);
                 free(mine);
-                goto done;
+                return -1;
             }
             seen[r] |= mine[r];
         }
     }
     free(mine);
-    for (int i = 0; i < nin; i++)
-        part_keep(&t[i]);
-    /* Pairs, then pairs of pairs: the reduction tree of MPI_Finalize. */
-    for (int step = 1; step < nin; step <<= 1)
-        for (int i = 0; i + step < nin; i += 2 * step) {
-            int r = concat ? siot_trace_append(&t[i], &t[i + step]) : siot_trace_merge(&t[i], &t[i + step], window);
+    return 0;
+}
+
+/* Pairs, then pairs of pairs: the reduction tree of MPI_Finalize, into
+ * t[0]. 0, or -1 (said). */
+static int merge_reduce(const merge_args *a, siot_trace *t)
+{
+    for (int step = 1; step < a->nin; step <<= 1)
+        for (int i = 0; i + step < a->nin; i += 2 * step) {
+            int r = a->concat ? siot_trace_append(&t[i], &t[i + step])
+                              : siot_trace_merge(&t[i], &t[i + step], a->window);
             t[i + step].arena.head = NULL;
             if (r != 0) {
                 fprintf(stderr, "siot: merge: %s\n",
                         r == SIOT_E_CONFLICT ? "the inputs describe a function differently (traces of different "
                                                "siotrace versions?)"
                                              : "out of memory");
-                goto done;
+                return -1;
             }
         }
-    {
-        /* Parts of a job that ended abnormally: say which ranks are missing
-         * and why the parts ended. */
-        char note[1024] = "", missing[512] = "";
-        size_t nl = 0, ml = 0;
-        for (int i = 0; i < nin; i++) {
-            const char *why = siot_trace_get_kv(&t[i], "partial");
-            if (why && !strstr(note, why) && nl + strlen(why) + 3 < sizeof note)
-                nl += (size_t)snprintf(note + nl, sizeof note - nl, "%s%s", nl ? "; " : "", why);
-        }
-        uint32_t nmissing = 0;
-        for (uint32_t r = 0; r < t[0].nranks; r++)
-            if (!seen[r]) {
-                if (ml + 16 < sizeof missing)
-                    ml += (size_t)snprintf(missing + ml, sizeof missing - ml, "%s%u", ml ? "," : "", r);
-                nmissing++;
-            }
-        if (nmissing) {
-            if (ml + 16 >= sizeof missing)
-                snprintf(missing + ml, sizeof missing - ml, ",...");
-            siot_trace_set_kv(&t[0], "missing_ranks", missing);
-            t[0].flags |= SIOT_TF_PARTIAL;
-        }
-        if (nl)
-            siot_trace_set_kv(&t[0], "partial", note);
+    return 0;
+}
+
+/* Parts of a job that ended abnormally: the merged trace says which ranks
+ * are missing (no part held them) and why the parts ended. */
+static void merge_note_partial(siot_trace *t, int nin, const uint8_t *seen)
+{
+    char note[1024] = "", missing[512] = "";
+    size_t nl = 0, ml = 0;
+    for (int i = 0; i < nin; i++) {
+        const char *why = siot_trace_get_kv(&t[i], "partial");
+        if (why && !strstr(note, why) && nl + strlen(why) + 3 < sizeof note)
+            nl += (size_t)snprintf(note + nl, sizeof note - nl, "%s%s", nl ? "; " : "", why);
     }
-    if (!concat && (t[0].flags & SIOT_TF_COMPRESSED))
+    uint32_t nmissing = 0;
+    for (uint32_t r = 0; r < t[0].nranks; r++)
+        if (!seen[r]) {
+            if (ml + 16 < sizeof missing)
+                ml += (size_t)snprintf(missing + ml, sizeof missing - ml, "%s%u", ml ? "," : "", r);
+            nmissing++;
+        }
+    if (nmissing) {
+        if (ml + 16 >= sizeof missing)
+            snprintf(missing + ml, sizeof missing - ml, ",...");
+        siot_trace_set_kv(&t[0], "missing_ranks", missing);
+        t[0].flags |= SIOT_TF_PARTIAL;
+    }
+    if (nl)
+        siot_trace_set_kv(&t[0], "partial", note);
+}
+
+static int cmd_merge(int argc, char **argv)
+{
+    if (wants_help(argc, argv)) {
+        fputs(MERGE_HELP, stdout);
+        return 0;
+    }
+    merge_args a = {.in = calloc((size_t)argc + 1, sizeof *a.in), .window = 256};
+    if (!a.in)
+        return 2;
+    int rc = merge_parse(argc, argv, &a);
+    if (rc != 0) {
+        free(a.in);
+        return rc;
+    }
+    siot_trace *t = calloc((size_t)a.nin, sizeof *t);
+    uint8_t *seen = NULL;
+    int loaded = 0;
+    rc = 2;
+    if (!t)
+        goto done;
+    for (; loaded < a.nin; loaded++)
+        if (load(a.in[loaded], &t[loaded]) != 0)
+            goto done;
+    if (!(seen = calloc(t[0].nranks, 1)) || merge_check_parts(&a, t, seen) != 0)
+        goto done;
+    for (int i = 0; i < a.nin; i++)
+        part_keep(&t[i]);
+    if (merge_reduce(&a, t) != 0)
+        goto done;
+    merge_note_partial(t, a.nin, seen);
+    if (!a.concat && (t[0].flags & SIOT_TF_COMPRESSED))
         siot_rank_periodic(&t[0]); /* rank 0's last pass at MPI_Finalize */
-    rc = write_file(&t[0], out) == 0 ? 0 : 2;
+    rc = write_file(&t[0], a.out) == 0 ? 0 : 2;
 done:
     for (int i = 0; i < loaded; i++)
         siot_trace_free(&t[i]);
     free(t);
     free(seen);
-    free(in);
+    free(a.in);
     return rc;
 }
 

@@ -16,7 +16,8 @@
 #include "core/expr.h"
 #include "core/hist.h"
 #include "replay/analyze.h"
-#include "siot/dump.h"
+#include "replay/json.h"
+#include "siot/measures.h"
 #include "siot/access.h"
 #include "replay/files.h"
 #include "siot/rankstats.h"
@@ -224,26 +225,6 @@ static void print_files_human(siot_files *fs, FILE *o)
     siot_vbuf_free(&rl);
 }
 
-double siot_rank_time(const siot_trace *t, uint32_t rank, unsigned key)
-{
-    const siot_rtrow *row = siot_rt_find(t->rt, t->nrt, (int32_t)rank);
-    if (!row || key > SIOT_RT_N)
-        return -1;
-    return (double)siot_rt_value(row, key);
-}
-
-const char *siot_rank_time_name(unsigned key) { return key == SIOT_RT_N ? "compute" : siot_rt_name(key); }
-
-const char *siot_rank_time_title(unsigned key)
-{
-    static const char *const titles[SIOT_RT_N + 1] = {
-        "run (span)", "I/O (outermost calls)", "MPI (outermost, no init)", "MPI_Init, MPI_Finalize",
-        "  MPI collective", "  MPI blocking", "  MPI nonblocking", "  MPI other", "POSIX (every call)",
-        "stdio (every call)", "MPI (every call)", "MPI-IO (every call)", "HDF5 (every call)",
-        "PnetCDF (every call)", "computation (span - calls)"};
-    return key <= SIOT_RT_N ? titles[key] : "unknown";
-}
-
 /* Each rank's own times (the trace's per-rank rows): rank 0, the others'
  * mean, min and max with the rank of the max. */
 static void print_rank_times(const siot_trace *t, FILE *o)
@@ -289,10 +270,11 @@ static void print_rank_times(const siot_trace *t, FILE *o)
     }
 }
 
-static void print_human(stats *s, const char *path, FILE *o)
+/* The title and what the reader should know first: a partial,
+ * approximate or truncated trace, calls the run made that it lacks. */
+static void print_head_human(const stats *s, const char *path, FILE *o)
 {
     const siot_trace *t = s->t;
-    char a[32], b[32], c[32];
     fprintf(o, "siot stats %s\n", path);
     fprintf(o, "  %u ranks, %" PRIu64 " events (%u nodes in the compressed trace), %s\n", t->nranks, s->total, t->nnodes,
             t->exe);
@@ -300,13 +282,18 @@ static void print_human(stats *s, const char *path, FILE *o)
         fprintf(o, "  note: the trace is%s%s%s\n", t->flags & SIOT_TF_PARTIAL ? " partial" : "",
                 t->flags & SIOT_TF_APPROX ? " approximate (SIOT_TOLERANCE)" : "",
                 t->flags & SIOT_TF_TRUNCATED ? " truncated" : "");
-    char lacks[400];
-    if (siot_trace_lacks(t, lacks, sizeof lacks))
-        fprintf(o, "  note: the run made calls the trace does not hold (%s)\n", lacks);
+    char lacks[512];
+    if (siot_trace_lacks_text(t, "", lacks, sizeof lacks))
+        fprintf(o, "  note: %s\n", lacks);
+}
 
+/* Calls per layer and per kind of MPI communication: rank 0 against the
+ * other ranks (MPI as a layer is shown by its kinds). */
+static void print_calls_human(const stats *s, FILE *o)
+{
+    const siot_trace *t = s->t;
     fprintf(o, "\nCalls per layer            rank 0    other ranks: mean        min        max    all ranks\n");
-    for (unsigned l = 0; l < SIOT_NLAYERS + NCOMM; l++) {
-        unsigned col = l;
+    for (unsigned col = 0; col < SIOT_NLAYERS + NCOMM; col++) {
         uint64_t tot = 0;
         for (uint32_t r = 0; r < t->nranks; r++)
             tot += s->rank_calls[(uint64_t)r * NCOLS + col];
@@ -324,9 +311,13 @@ static void print_human(stats *s, const char *path, FILE *o)
         else
             fprintf(o, "  %-22s %10" PRIu64 "   %17s %10s %10s %12" PRIu64 "\n", name, sp.r0, "-", "-", "-", tot);
     }
+}
 
-    print_rank_times(t, o);
-
+/* Bytes and time per layer, then time per function. */
+static void print_volume_human(const stats *s, FILE *o)
+{
+    const siot_trace *t = s->t;
+    char a[32], b[32], c[32];
     fprintf(o, "\nBytes per layer                 read       written      time in calls\n");
     for (unsigned l = 0; l < SIOT_NLAYERS; l++) {
         if (!s->lcalls[l] || l == SIOT_LAYER_mpi)
@@ -336,7 +327,6 @@ static void print_human(stats *s, const char *path, FILE *o)
         siot_fmt_ns(c, sizeof c, s->ltime[l]);
         fprintf(o, "  %-22s %12s %13s %18s\n", LAYER_TITLE[l], a, b, c);
     }
-
     int w = 20; /* the longest name called (ncmpi_put_vara_short_all: 24) widens the column */
     for (uint32_t i = 0; i < t->nfuncs; i++)
         if (s->fn[i].calls && (int)strlen(t->funcs[i].name) > w)
@@ -351,46 +341,65 @@ static void print_human(stats *s, const char *path, FILE *o)
         siot_fmt_ns(c, sizeof c, (double)f->max_ns);
         fprintf(o, "  %-*s %9" PRIu64 " %12s %12s %12s (%d)\n", w, t->funcs[i].name, f->calls, a, b, c, f->max_rank);
     }
+}
 
-    print_files_human(&s->files, o);
-
+/* Request sizes per layer by log2 bin, reads and writes (nothing when no
+ * data call was made). */
+static void print_sizes_human(const stats *s, FILE *o)
+{
     int any = 0;
     for (unsigned l = 0; l < SIOT_NLAYERS; l++)
         for (unsigned w = 0; w < 2; w++)
             for (unsigned k = 0; k < SIZE_BINS; k++)
                 any |= s->sizes[l][w][k] != 0;
-    if (any) {
-        fprintf(o, "\nRequest sizes                          reads       writes\n");
-        for (unsigned l = 0; l < SIOT_NLAYERS; l++)
-            for (unsigned k = 0; k < SIZE_BINS; k++) {
-                if (!s->sizes[l][0][k] && !s->sizes[l][1][k])
-                    continue;
-                uint64_t lo, hi;
-                siot_hist_bin_range(k, &lo, &hi);
-                human_bytes(a, sizeof a, (double)lo);
-                human_bytes(b, sizeof b, (double)hi);
-                char range[96];
-                snprintf(range, sizeof range, "%s [%s, %s)", LAYER_TITLE[l], a, b);
-                fprintf(o, "  %-32s %10" PRIu64 " %12" PRIu64 "\n", range, s->sizes[l][0][k], s->sizes[l][1][k]);
-            }
-    }
-
-    siot_siteloc loc[10];
-    uint32_t n = top_sites(s, loc, 10);
-    if (n) {
-        fprintf(o, "\nTop call sites               calls  function             location\n");
-        int no_line = 0;
-        for (uint32_t i = 0; i < n; i++) {
-            fprintf(o, "  s%-7u%24" PRIu64 "  %-20s %s%s%s\n", loc[i].site, s->site_calls[loc[i].site],
-                    t->funcs[s->site_func[loc[i].site]].name, loc[i].where, loc[i].chain[0] ? ", via " : "",
-                    loc[i].chain);
-            no_line |= loc[i].no_line;
+    if (!any)
+        return;
+    char a[32], b[32];
+    fprintf(o, "\nRequest sizes                          reads       writes\n");
+    for (unsigned l = 0; l < SIOT_NLAYERS; l++)
+        for (unsigned k = 0; k < SIZE_BINS; k++) {
+            if (!s->sizes[l][0][k] && !s->sizes[l][1][k])
+                continue;
+            uint64_t lo, hi;
+            siot_hist_bin_range(k, &lo, &hi);
+            human_bytes(a, sizeof a, (double)lo);
+            human_bytes(b, sizeof b, (double)hi);
+            char range[96];
+            snprintf(range, sizeof range, "%s [%s, %s)", LAYER_TITLE[l], a, b);
+            fprintf(o, "  %-32s %10" PRIu64 " %12" PRIu64 "\n", range, s->sizes[l][0][k], s->sizes[l][1][k]);
         }
-        if (no_line)
-            fprintf(o, "  (%s)\n", siot_no_line_hint);
-    }
 }
 
+/* The ten busiest call sites, at the program's line where known. */
+static void print_sites_human(stats *s, FILE *o)
+{
+    const siot_trace *t = s->t;
+    siot_siteloc loc[10];
+    uint32_t n = top_sites(s, loc, 10);
+    if (!n)
+        return;
+    fprintf(o, "\nTop call sites               calls  function             location\n");
+    int no_line = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        fprintf(o, "  s%-7u%24" PRIu64 "  %-20s %s%s%s\n", loc[i].site, s->site_calls[loc[i].site],
+                t->funcs[s->site_func[loc[i].site]].name, loc[i].where, loc[i].chain[0] ? ", via " : "",
+                loc[i].chain);
+        no_line |= loc[i].no_line;
+    }
+    if (no_line)
+        fprintf(o, "  (%s)\n", siot_no_line_hint);
+}
+
+static void print_human(stats *s, const char *path, FILE *o)
+{
+    print_head_human(s, path, o);
+    print_calls_human(s, o);
+    print_rank_times(s->t, o);
+    print_volume_human(s, o);
+    print_files_human(&s->files, o);
+    print_sizes_human(s, o);
+    print_sites_human(s, o);
+}
 
 static void json_name(FILE *o, const char *name)
 {
@@ -505,18 +514,10 @@ static void print_outermost_json(const stats *s, FILE *o)
     free(v);
 }
 
-static void print_json(stats *s, FILE *o)
+/* "functions": per function called, its layer, calls, bytes and times. */
+static void print_functions_json(const stats *s, FILE *o)
 {
     const siot_trace *t = s->t;
-    fprintf(o, "{\"nranks\":%u,\"total_events\":%" PRIu64 ",\"nodes\":%u,\"partial\":%s,\"approximate\":%s,", t->nranks,
-            s->total, t->nnodes, t->flags & SIOT_TF_PARTIAL ? "true" : "false",
-            t->flags & SIOT_TF_APPROX ? "true" : "false");
-    char lacks[400];
-    if (siot_trace_lacks(t, lacks, sizeof lacks)) { /* calls of the run the trace does not hold, and why */
-        fprintf(o, "\"lacks_calls\":");
-        json_name(o, lacks);
-        fputc(',', o);
-    }
     fprintf(o, "\"functions\":{");
     int first = 1;
     for (uint32_t i = 0; i < t->nfuncs; i++) {
@@ -530,8 +531,16 @@ static void print_json(stats *s, FILE *o)
                 siot_layer_name(t->funcs[i].layer), f->calls, f->bytes, f->time_ns * 1e-9, (double)f->max_ns * 1e-9,
                 f->max_rank);
     }
-    fprintf(o, "},\"layers\":{");
-    first = 1;
+    fprintf(o, "}");
+}
+
+/* "layers" (each layer called: calls, bytes, time, rank 0 against the
+ * others) and "communication" (the same calls by kind of MPI call). */
+static void print_layers_json(const stats *s, FILE *o)
+{
+    const siot_trace *t = s->t;
+    fprintf(o, ",\"layers\":{");
+    int first = 1;
     for (unsigned l = 0; l < SIOT_NLAYERS; l++) {
         if (!s->lcalls[l])
             continue;
@@ -558,14 +567,14 @@ static void print_json(stats *s, FILE *o)
                     sp.max);
         fprintf(o, "}");
     }
-    fprintf(o, "},\"ranks\":[");
-    print_ranks_json(s, o);
-    fprintf(o, "]");
-    siot_rank_times_json(t, o);
-    fprintf(o, ",\"files\":[");
-    print_files_json(&s->files, o);
+    fprintf(o, "}");
+}
+
+/* "request_sizes": per layer and direction with calls, the log2 bins. */
+static void print_sizes_json(const stats *s, FILE *o)
+{
     fprintf(o, ",\"request_sizes\":{");
-    first = 1;
+    int first = 1;
     for (unsigned l = 0; l < SIOT_NLAYERS; l++)
         for (unsigned w = 0; w < 2; w++) {
             int any = 0;
@@ -587,7 +596,15 @@ static void print_json(stats *s, FILE *o)
             }
             fprintf(o, "]");
         }
-    fprintf(o, "},\"call_sites\":[");
+    fprintf(o, "}");
+}
+
+/* "call_sites": the twenty busiest, with the program's line and the chain
+ * of traced calls. */
+static void print_sites_json(stats *s, FILE *o)
+{
+    const siot_trace *t = s->t;
+    fprintf(o, ",\"call_sites\":[");
     siot_siteloc loc[20];
     uint32_t n = top_sites(s, loc, 20);
     for (uint32_t i = 0; i < n; i++) {
@@ -600,6 +617,30 @@ static void print_json(stats *s, FILE *o)
         fprintf(o, "}");
     }
     fprintf(o, "]");
+}
+
+static void print_json(stats *s, FILE *o)
+{
+    const siot_trace *t = s->t;
+    fprintf(o, "{\"nranks\":%u,\"total_events\":%" PRIu64 ",\"nodes\":%u,\"partial\":%s,\"approximate\":%s,", t->nranks,
+            s->total, t->nnodes, t->flags & SIOT_TF_PARTIAL ? "true" : "false",
+            t->flags & SIOT_TF_APPROX ? "true" : "false");
+    char lacks[400];
+    if (siot_trace_lacks(t, lacks, sizeof lacks)) { /* calls of the run the trace does not hold, and why */
+        fprintf(o, "\"lacks_calls\":");
+        json_name(o, lacks);
+        fputc(',', o);
+    }
+    print_functions_json(s, o);
+    print_layers_json(s, o);
+    fprintf(o, ",\"ranks\":[");
+    print_ranks_json(s, o);
+    fprintf(o, "]");
+    siot_rank_times_json(t, o);
+    fprintf(o, ",\"files\":[");
+    print_files_json(&s->files, o);
+    print_sizes_json(s, o);
+    print_sites_json(s, o);
     print_outermost_json(s, o);
 }
 

@@ -18,12 +18,7 @@
  * "access" per file, "amplification" per pair of layers): time in
  * proportion to the expanded trace, hence asked for. */
 #define SIOT_STATS_ACCESS 0x100
-/* A rank's own time in ns for a quantity of core/ranktimes.h, or, for key
- * SIOT_RT_N, its computation (span less its outermost calls); -1 when the
- * trace has no row for the rank (older traces). */
-double siot_rank_time(const siot_trace *t, uint32_t rank, unsigned key);
-const char *siot_rank_time_name(unsigned key);  /* "span", ..., "compute" */
-const char *siot_rank_time_title(unsigned key); /* for tables and charts */
+/* A rank's own times (siot_rank_time) are siot/rankstats.h's. */
 int siot_stats(const siot_trace *t, const char *path, int format, FILE *out, char *err, size_t errlen);
 
 #endif

@@ -41,7 +41,7 @@ _lib = None
 
 
 class _Columns(ctypes.Structure):
-    """siot_lib_columns (siot/lib.h): where siot_lib_fill writes."""
+    """siot_lib_columns (siot/lib_columns.h): where siot_lib_fill writes."""
     _fields_ = [(name, ctypes.c_void_p) for name in (
         "rank", "thread", "err", "seq", "parent", "ret", "bytes", "has_bytes",
         "start", "dur", "layer", "func", "arg", "arg_kind")] + [("narrow", ctypes.c_int32)]

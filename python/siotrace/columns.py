@@ -29,7 +29,7 @@ import mmap
 import numpy
 
 from . import COLUMNS
-# siot_lib_columns' arrays (siot/lib.h) in its order, and their element
+# siot_lib_columns' arrays (siot/lib_columns.h) in its order, and their element
 # types (seq and parent: int32 when narrow)
 _FIXED = [("rank", numpy.int32), ("thread", numpy.int32), ("err", numpy.int32), ("seq", numpy.int64),
           ("parent", numpy.int64), ("ret", numpy.int64), ("bytes", numpy.int64), ("has_bytes", numpy.uint8),

@@ -41,39 +41,34 @@ const char *not_replayable(const func *f)
     return NULL;
 }
 
+/* Formatted output (fmtrole SIOT_ROLE_fmt) or wide formatted output
+ * (SIOT_ROLE_wfmt): as many bytes or wide characters as were written,
+ * through the same function, the text as the one argument of a "%s"
+ * (L"%ls") format. 0 when f is not such a call. */
+static int emit_formatted_call(const func *f, int fmtrole, int wide)
+{
+    if (!find_role(f, fmtrole))
+        return 0;
+    const char *fmt = wide ? "L\"%ls\"" : "\"%s\"";
+    const param *st = find_role(f, SIOT_ROLE_stream);
+    o("    const %s *text = %s(c, rec_ret, %d);\n", wide ? "wchar_t" : "char", wide ? "rp_wtext" : "rp_text", f->np);
+    if (find_role(f, SIOT_ROLE_vlist)) {
+        o("    %s ret = %s(%s, %s, text);\n", f->rettype, wide ? "call_vfwprintf" : "call_vfprintf", st->name, fmt);
+        return 1;
+    }
+    o("    %s ret = %s(", f->rettype, f->name);
+    for (int i = 0; i < f->np; i++)
+        o("%s%s", i ? ", " : "",
+          f->p[i].role == fmtrole ? fmt : f->p[i].role == SIOT_ROLE_vargs ? "text" : f->p[i].name);
+    o(");\n");
+    return 1;
+}
+
 /* The call itself, and what it returns compared with the recorded value. */
 static void emit_replay_call(const func *f)
 {
-    if (find_role(f, SIOT_ROLE_fmt)) {
-        /* formatted output: as many bytes as were written, through the same function */
-        const param *st = find_role(f, SIOT_ROLE_stream);
-        o("    const char *text = rp_text(c, rec_ret, %d);\n", f->np);
-        if (find_role(f, SIOT_ROLE_vlist)) {
-            o("    %s ret = call_vfprintf(%s, \"%%s\", text);\n", f->rettype, st->name);
-            return;
-        }
-        o("    %s ret = %s(", f->rettype, f->name);
-        for (int i = 0; i < f->np; i++)
-            o("%s%s", i ? ", " : "",
-              f->p[i].role == SIOT_ROLE_fmt ? "\"%s\"" : f->p[i].role == SIOT_ROLE_vargs ? "text" : f->p[i].name);
-        o(");\n");
+    if (emit_formatted_call(f, SIOT_ROLE_fmt, 0) || emit_formatted_call(f, SIOT_ROLE_wfmt, 1))
         return;
-    }
-    if (find_role(f, SIOT_ROLE_wfmt)) {
-        /* wide formatted output: as many wide characters as were written */
-        const param *st = find_role(f, SIOT_ROLE_stream);
-        o("    const wchar_t *text = rp_wtext(c, rec_ret, %d);\n", f->np);
-        if (find_role(f, SIOT_ROLE_vlist)) {
-            o("    %s ret = call_vfwprintf(%s, L\"%%ls\", text);\n", f->rettype, st->name);
-            return;
-        }
-        o("    %s ret = %s(", f->rettype, f->name);
-        for (int i = 0; i < f->np; i++)
-            o("%s%s", i ? ", " : "",
-              f->p[i].role == SIOT_ROLE_wfmt ? "L\"%ls\"" : f->p[i].role == SIOT_ROLE_vargs ? "text" : f->p[i].name);
-        o(");\n");
-        return;
-    }
     if (f->replay[0]) {
         /* made another way (replay/rp.h): a temporary file at its recorded name, aio on the replay's aiocbs */
         if (f->retrole == SIOT_ROLE_r_void)

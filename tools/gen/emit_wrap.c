@@ -757,13 +757,19 @@ static int is_aio_poll(const func *f)
     return is_aio_completion(f) && SIOT_CLASS_BASE(f->cls) == SIOT_CLASS_test && f->retrole == SIOT_ROLE_r_int;
 }
 
-static void emit_poll_filter(const func *f)
+/* The filter in either entry: the exported one tells the library's poll by
+ * its caller's module and follows its admission test (else if); the --wrap
+ * one by the traced MPI call it is inside, and comes first. */
+static void emit_poll_filter(const func *f, int exported)
 {
     if (!is_aio_poll(f))
         return;
-    o("    else if (siot_library_poll(__builtin_return_address(0)) && (ret = siot_call_%s(", f->name);
+    o("    %s(%s && (ret = siot_call_%s(", exported ? "else if " : "if ",
+      exported ? "siot_library_poll(__builtin_return_address(0))" : "siot_wrapped_library_poll()", f->name);
     emit_entry_args(f);
-    o(")) == EINPROGRESS)\n        ; /* the MPI library's poll outside an I/O call: not recorded */\n");
+    o(")) == EINPROGRESS)\n        ; /* %s: not recorded */\n%s",
+      exported ? "the MPI library's poll outside an I/O call" : "ROMIO's poll inside MPI_Wait or MPI_Test",
+      exported ? "" : "    else\n    ");
 }
 
 /* One entry (__wrap_NAME or the exported NAME): the variadic part read,
@@ -795,13 +801,10 @@ static void emit_entry(const func *f, int exported)
         else
             emit_entry_args(f);
         o(");\n");
-        emit_poll_filter(f);
+        emit_poll_filter(f, 1);
         o("    else\n    ");
-    }
-    if (!exported && is_aio_poll(f)) {
-        o("    if (siot_wrapped_library_poll() && (ret = siot_call_%s(", f->name);
-        emit_entry_args(f);
-        o(")) == EINPROGRESS)\n        ; /* ROMIO's poll inside MPI_Wait or MPI_Test: not recorded */\n    else\n    ");
+    } else {
+        emit_poll_filter(f, 0);
     }
     o("    %ssiot_do_%s(", isvoid ? "" : "ret = ", f->name);
     emit_entry_args(f);
