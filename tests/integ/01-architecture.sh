@@ -1,13 +1,20 @@
 #!/bin/bash
 # The architecture as the tree shows it: one include style, a folder include
-# graph without a cycle (printed), no function over 80 lines in the runtime,
+# graph without a cycle (printed), no include circle between the modules of
+# the runtime (src/), no function over 80 lines in the runtime,
 # the core, the layers, the engine and the generator, no comment or document
 # naming a file that does not exist, the README's layout table equal to the
 # tree, and docs/spec-format.md's role table equal to the generator's.
 . "$(dirname "$0")/../lib.sh"
 py layout.py "$ROOT" > layout.txt || { cat layout.txt >&2; fail "layout"; }
 sed -n '/^folder include graph/,/^layout:/p' layout.txt | grep -v '^layout:'
+# include circles between modules (a .c and its .h are one module) of these
+# folders: none may be left (tests/py/include_cycles.py)
+CYCLE_DIRS="src"
+# shellcheck disable=SC2086
+py include_cycles.py "$ROOT" $CYCLE_DIRS > cycles.txt || { cat cycles.txt >&2; fail "modules include each other in a circle"; }
+grep -v ': 0 circles$' cycles.txt
 py funclen.py 80 "$ROOT"/core "$ROOT"/src "$ROOT"/compress "$ROOT"/pmpi "$ROOT"/wrap "$ROOT"/replay "$ROOT"/tools/gen \
     > funclen.txt || { cat funclen.txt >&2; fail "functions too long"; }
 (cd "$ROOT" && sh tools/gen/doc.sh --check "$B/tools/siot-gen") || fail "docs/spec-format.md is out of date"
-pass "one include style, no folder cycle, functions within 80 lines, no stale file names, layout and role tables current"
+pass "one include style, no folder cycle, no module circle in $CYCLE_DIRS, functions within 80 lines, no stale file names, layout and role tables current"
