@@ -38,6 +38,7 @@
 #include "src/runtime.h"
 #include "src/session.h"
 #include "src/spill.h"
+#include "src/sysio.h"
 #include "src/tracefile.h"
 
 typedef struct job_state {
@@ -354,7 +355,7 @@ static void leave_parts(siot_trace *mine, const char *why0, job_state *js)
     char where[PATH_MAX + 64], why[sizeof ((siot_out *)0)->why];
     siot_trace_set_kv(mine, "partial", "the job's trace file could not be created at MPI_Finalize");
     mine->flags |= SIOT_TF_PARTIAL;
-    int wrote = siot_write_part(mine, where, sizeof where, why, sizeof why) == 0;
+    int wrote = siot_write_part(mine, siot_session_rank(), where, sizeof where, why, sizeof why) == 0;
     char dir0[PATH_MAX + 64] = "";
     if (js->rank == 0 && wrote) {
         snprintf(dir0, sizeof dir0, "%s", where);

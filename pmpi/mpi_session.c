@@ -20,6 +20,7 @@
 #include "core/format.h"
 #include "src/endings.h"
 #include "src/session.h"
+#include "src/sysio.h"
 #include "src/tracefile.h"
 
 static int finalized;

@@ -19,18 +19,17 @@
 #include "src/runtime.h"
 #include "src/session.h"
 #include "src/stack.h"
+#include "src/sysio.h"
 #include "src/tracefile.h"
 
 static atomic_int ending;      /* a trace is being or has been taken for an ending */
 static atomic_int end_written; /* ... and written */
 
-int siot_session_ending(void) { return atomic_load(&ending); }
-
 /* An MPI rank that cannot reach the merge writes its own part. */
 static int write_own_part(const siot_trace *t, const char *reason)
 {
     char where[PATH_MAX + 64], why[sizeof ((siot_out *)0)->why];
-    if (siot_write_part(t, where, sizeof where, why, sizeof why) != 0) {
+    if (siot_write_part(t, siot_session_rank(), where, sizeof where, why, sizeof why) != 0) {
         siot_sayf("siotrace: %s: this rank's trace could not be written anywhere (%s)", reason ? reason : "ended", why);
         return -1;
     }
@@ -60,7 +59,7 @@ static int write_launch_part(const siot_trace *t)
 {
     char where[PATH_MAX + 64], why[sizeof ((siot_out *)0)->why], beside[PATH_MAX + 64], path[PATH_MAX + 64];
     int rank = (int)siot_session_rank();
-    if (siot_write_part(t, where, sizeof where, why, sizeof why) != 0) {
+    if (siot_write_part(t, rank, where, sizeof where, why, sizeof why) != 0) {
         siot_sayf("siotrace: rank %d of an MPI launch that the tracer never saw start MPI: its part could not be written anywhere (%s)",
                   rank, why);
         return -1;
@@ -93,8 +92,9 @@ int siot_end_session(const char *reason, int partial)
 {
     if (siot_session_ended() || atomic_exchange(&ending, 1))
         return 0;
+    siot_out_ending(); /* its part, and a checkpoint committed meanwhile, skip fsync */
     /* Signals that arrive on this thread now wait until the trace is written
-     * (rule 2 of runtime.h); other threads' wait at most a few seconds. */
+     * (rule 2 of lock.h); other threads' wait at most a few seconds. */
     siot_t.ending = 1;
     siot_t.busy++;
     siot_trace t;
@@ -162,7 +162,7 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
     int inside = siot_t.locks || siot_t.ending;
     if (inside && !sync) {
         /* This thread holds the lock or is writing the ending: handled as
-         * soon as it is out (rule 2 of runtime.h). */
+         * soon as it is out (rule 2 of lock.h). */
         atomic_store(&siot_pending_signal, sig);
     } else if (inside || (sync && siot_t.busy)) {
         /* A fault in the tracer itself: nothing safe to write. */
@@ -176,18 +176,12 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
     errno = saved;
 }
 
-void siot_handle_pending_signal(void)
-{
-    int sig = atomic_exchange(&siot_pending_signal, 0);
-    if (sig)
-        end_by_signal(sig);
-}
-
 /* Installed before main and again after MPI_Init (which may set handlers of
  * its own: ours then runs first and hands over to them). A handler the
  * application sets later replaces ours; an ignored signal stays ignored. */
 void siot_install_signal_handlers(void)
 {
+    siot_on_pending_signal(end_by_signal);
     for (unsigned i = 0; i < NCAUGHT; i++) {
         struct sigaction cur;
         if (sigaction(caught[i], NULL, &cur) != 0 || cur.sa_handler == SIG_IGN ||
@@ -269,6 +263,21 @@ static void stand_aside(void)
     siot_cfg.layers = 0;
     atomic_store(&siot_layer_mask, 0);
     siot_session_forget();
+}
+
+void siot_runtime_init(void)
+{
+    static int inited;
+    if (inited)
+        return;
+    inited = 1;
+    siot_config_load();
+    siot_clock_init();
+    siot_lock_faults_setup();
+    siot_fd_init();
+    siot_session_init();
+    siot_record_init_thread();
+    atomic_store(&siot_layer_mask, siot_cfg.layers);
 }
 
 __attribute__((constructor)) static void siot_ctor(void)

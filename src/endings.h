@@ -11,7 +11,14 @@
  * siot_session_in_job) writes its rank's part too, complete when it ends by
  * itself, and rank 0 says so once for the launch.
  *
- * Signals: the handler follows lock.h's rule: on a thread that holds the lock
+ * The top of the runtime: it uses the session, the trace files and the
+ * lock; no layer below includes it. The one call up, a signal deferred
+ * while its thread held a lock, reaches it through the handler it
+ * registers with the lock (lock.h siot_on_pending_signal).
+ *
+ * Locks: an ending takes the recorder lock and every thread's queue lock
+ * (session.h siot_session_take_within), waiting at most
+ * SIOT_SIGNAL_WAIT_NS. Signals: the handler follows lock.h's rule: on a thread that holds the lock
  * or is writing the ending it only notes the signal; elsewhere it writes
  * with memory from fresh mappings (salloc.h), waiting at most
  * SIOT_SIGNAL_WAIT_NS for the lock. A fault inside the tracer itself is
@@ -27,8 +34,6 @@
  * MPI_Finalize), marked partial with the reason when partial. Once per
  * process. */
 int siot_end_session(const char *reason, int partial);
-/* True once an ending has begun (its part skips fsync). */
-int siot_session_ending(void);
 /* _exit and _Exit (generated wrappers). */
 void siot_exit_hook(int status);
 /* exec*: the trace is written before the process image is replaced; when
@@ -39,9 +44,13 @@ void siot_exec_failed(const char *fn);
  * MPI library's own exit handlers, which may call MPI_Finalize). */
 void siot_at_exit(void);
 /* Installed at load time and again after MPI_Init (which may set handlers
- * of its own: ours then runs first and hands over to them). */
+ * of its own: ours then runs first and hands over to them); registers with
+ * the lock (lock.h siot_on_pending_signal) the handling of a signal it
+ * deferred. */
 void siot_install_signal_handlers(void);
-/* A signal noted under rule 2 of lock.h, handled now. */
-void siot_handle_pending_signal(void);
+/* The runtime's layers set up, once, bottom first: configuration, clock,
+ * locks, descriptor table, session, the main thread's staging area; then
+ * recording starts (the constructor, or MPI_Init when it came first). */
+void siot_runtime_init(void);
 
 #endif

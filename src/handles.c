@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/runtime.h"
+#include "src/handles.h"
 #include "core/predef.h"
 #include "core/salloc.h"
 

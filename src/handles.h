@@ -7,6 +7,13 @@
  * siot_dir_traced are lock-free for the handles not traced (siot_h_maybe)
  * and take the lock for the others; siot_fd_closing, siot_h_closing and
  * siot_dir_closing take the lock themselves (lock.h, rule 1).
+ * Signals: a signal that comes while the thread holds the lock waits until
+ * it lets go (lock.h, rule 2), so a handler never finds a table half
+ * changed; an ending's handler reads the counters only (siot_h_unknown_uses,
+ * under the lock it then holds; siot_h_gone_lost, atomic). siot_h_gone is
+ * lock-free and safe from any thread.
+ * Below the lock only (descriptors.c takes it); the wrappers reach it
+ * through runtime.h.
  * Errors: an unknown handle has id -1; a table that cannot grow gives -1.
  */
 #ifndef SIOT_HANDLES_H

@@ -30,7 +30,7 @@
 
 #include <stdint.h>
 
-#include "src/runtime.h"
+#include "src/thread.h"
 
 /* The real NAME (dlsym(RTLD_NEXT)), looked up the first time; a name found
  * nowhere ends the process with a message (nothing can stand for it).

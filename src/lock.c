@@ -1,17 +1,28 @@
 /* lock: the recorder's lock and signal deferral (lock.h). */
 #include "src/lock.h"
-#include "src/lock_fast.h"
 
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "src/endings.h"
-#include "src/runtime.h"
+#include "src/clock.h"
+#include "src/thread.h"
 
 static atomic_flag big_lock = ATOMIC_FLAG_INIT;
 _Atomic int siot_pending_signal;
+/* the endings' handler of a deferred signal (siot_on_pending_signal) */
+static void (*pending_handler)(int sig);
+
+void siot_on_pending_signal(void (*handler)(int sig)) { __atomic_store_n(&pending_handler, handler, __ATOMIC_RELEASE); }
+
+void siot_handle_pending_signal(void)
+{
+    int sig = atomic_exchange(&siot_pending_signal, 0);
+    void (*handler)(int) = __atomic_load_n(&pending_handler, __ATOMIC_ACQUIRE);
+    if (sig && handler)
+        handler(sig);
+}
 
 #ifdef SIOT_FAULTS
 static int fault_sig;

@@ -29,6 +29,8 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "src/lock_fast.h"
+
 #define SIOT_SIGNAL_WAIT_NS 3000000000ull
 
 void siot_lock(void);
@@ -44,8 +46,12 @@ void siot_take(atomic_flag *f);
 int siot_take_within(atomic_flag *f, uint64_t wait_ns);
 void siot_let_go(atomic_flag *f);
 
-/* A signal noted by a handler under rule 2 (0: none). */
-extern _Atomic int siot_pending_signal;
+/* A signal noted by a handler under rule 2 is handled (siot_let_go,
+ * siot_unlock, lock_fast.h siot_handle_pending_signal) by handler, which
+ * the endings register when they install their signal handlers: the lock
+ * is below them and calls up only through this. Before that no handler of
+ * theirs runs, so no signal is noted. */
+void siot_on_pending_signal(void (*handler)(int sig));
 
 /* Test builds (-DSIOT_FAULTS, make SAN=1 or TSAN=1): SIOT_FAULT_SIGNAL=SIG:N
  * raises SIG on the Nth acquisition of any of these locks (siot_lock,

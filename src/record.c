@@ -12,8 +12,6 @@
 #include "src/stack.h"
 #include "src/stage.h"
 
-__thread siot_tls siot_t __attribute__((tls_model("initial-exec")));
-_Atomic uint32_t siot_layer_mask;
 static _Atomic uint32_t next_thread = 1;
 
 static void tls_init(siot_tls *t)
@@ -29,19 +27,12 @@ void siot_record_init_thread(void)
     siot_t.last_mark = siot_now();
 }
 
-/* calls that ran unrecorded because the staging area could not grow */
-static _Atomic uint64_t unstaged_calls;
-
-void siot_note_unstaged(uint64_t n) { atomic_fetch_add_explicit(&unstaged_calls, n, memory_order_relaxed); }
-
-uint64_t siot_unstaged_calls(void) { return atomic_load_explicit(&unstaged_calls, memory_order_relaxed); }
-
 static int grow_stage(siot_tls *t)
 {
     uint32_t cap = t->capstage ? t->capstage * 2 : 16;
     siot_raw *s = siot_realloc(t->stage, cap * sizeof *s);
     if (!s) {
-        atomic_fetch_add_explicit(&unstaged_calls, 1, memory_order_relaxed);
+        siot_note_unstaged(1); /* counted by the session, which notes it in the trace */
         return 0;
     }
     t->stage = s;

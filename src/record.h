@@ -2,6 +2,12 @@
  *
  * Locks: called between siot_end and siot_finish, under the recorder lock
  * (src/runtime.h); they write only the thread's own staging pool.
+ * Signals: a handler's traced call passes through while the thread is
+ * filling an event (busy: thread.h).
+ * This is the header the generated wrappers include: the hot path
+ * (runtime.h), the interposers (interpose.h), the call sites' section
+ * (stack.h) and the endings' hooks for _exit and exec (endings.h): the top
+ * of the runtime, which nothing in src/ includes.
  *
  * Errors: none returned: an array that is NULL, of negative length or
  * longer than SIOT_MAX_ARRAY, or that the pool cannot hold, is not recorded

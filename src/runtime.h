@@ -1,5 +1,8 @@
-/* runtime: what every wrapper layer uses (record.c): the hot path, the
- * descriptor filters (handles.h) and the configuration (config.h).
+/* runtime: what every wrapper layer uses: the hot path (record.c: begin,
+ * end, finish and the pool; session.c: a leaf's end), and the headers of
+ * the layers below it that a wrapper reads too: the thread's state and the
+ * recorded layers (thread.h), the descriptor filters (handles.h), the
+ * locks (lock.h), the clock (clock.h) and the configuration (config.h).
  *
  * Hot path, as generated wrappers use it:
  *
@@ -35,7 +38,7 @@
  *
  * Errors: none reach the program. siot_begin returns -1 when the staging
  * area cannot grow: the call then runs unrecorded, counted
- * (siot_unstaged_calls, the trace's note calls_unrecorded).
+ * (session.h siot_unstaged_calls, the trace's note calls_unrecorded).
  * siot_put_* leave an argument unrecorded (SIOT_RV_NONE) when the pool
  * cannot grow (siot_put_arr returns NULL, siot_pool_tmp 0) and cut strings
  * at SIOT_MAX_STRING. A group the queue cannot take is noted in the trace
@@ -56,45 +59,9 @@
 #include "src/config.h"
 #include "src/handles.h"
 #include "src/lock.h"
-
-#define SIOT_LIKELY(x) __builtin_expect(!!(x), 1)
-#define SIOT_UNLIKELY(x) __builtin_expect(!!(x), 0)
-
-struct siot_tq;
-typedef struct siot_tls {
-    int busy;     /* inside tracer code or an untraced region: wrappers pass through */
-    int inited;
-    uint32_t locks;  /* the recorder lock: held (or being waited for) by this thread */
-    int ending;      /* this thread is writing the session's ending */
-    uint32_t thread;
-    uint32_t depth; /* traced calls in flight */
-    int32_t top;    /* staging slot of the innermost call in flight, -1 if none */
-    uint64_t last_mark;
-    siot_raw *stage;
-    uint32_t nstage, capstage;
-    uint8_t *pool;
-    uint32_t npool, cappool;
-    struct siot_tq *tq; /* the thread's own queue (session.c), from its first group */
-    int shared;         /* siot_end_shared took the recorder lock for this call's filling */
-    uint64_t locked_at; /* when it had it: the order key of its group (session.h) */
-} siot_tls;
-
-extern __thread siot_tls siot_t __attribute__((tls_model("initial-exec")));
-/* Bit L set: layer L is being recorded. Zero before start and after the end. */
-extern _Atomic uint32_t siot_layer_mask;
-
-static inline int siot_recording(unsigned layer)
-{
-    return SIOT_UNLIKELY((atomic_load_explicit(&siot_layer_mask, memory_order_relaxed) >> layer) & 1u) &&
-           !siot_t.busy;
-}
-
+#include "src/thread.h"
 
 int siot_begin(uint32_t func);
-/* Calls that ran unrecorded: no memory to stage them (any thread). */
-uint64_t siot_unstaged_calls(void);
-/* n more such calls (also: a thread that could not get a queue of its own). */
-void siot_note_unstaged(uint64_t n);
 siot_raw *siot_end(int slot);
 /* The same, and the recorder lock taken until siot_finish: the filling
  * reads or changes the shared handle tables (handles.h). */
@@ -145,23 +112,6 @@ static inline void siot_put_int(siot_raw *ev, uint32_t k, int64_t v)
     ev->args[k].kind = SIOT_RV_INT;
     ev->args[k].i = v;
 }
-
-/* True when the innermost traced call in flight belongs to layer: a
- * library's calls to its own API (HDF5's H5Pcreate inside H5Fcreate) are its
- * internals, not the application's, and are not recorded. */
-static inline int siot_inside_layer(unsigned layer)
-{
-    return siot_t.depth && siot_t.top >= 0 && siot_functab[siot_t.stage[siot_t.top].func].layer == layer;
-}
-
-/* Runs f(arg) with the thread marked busy, so that calls it makes are not recorded. */
-#define SIOT_UNTRACED(stmt)          \
-    do {                             \
-        int siot_b_ = siot_t.busy;   \
-        siot_t.busy = 1;             \
-        stmt;                        \
-        siot_t.busy = siot_b_;       \
-    } while (0)
 
 /* The main thread's staging area, at load time. */
 void siot_record_init_thread(void);

@@ -26,6 +26,7 @@
 #include "src/spill.h"
 #include "src/stack.h"
 #include "src/stage.h"
+#include "src/sysio.h"
 #include "src/tracefile.h"
 #include "core/salloc.h"
 
@@ -52,7 +53,6 @@ typedef struct siot_tq {
 } siot_tq;
 
 static struct {
-    int inited;
     int mpi;           /* MPI_Init was called: the MPI layer owns the end of the session */
     int ended;         /* the trace has been taken */
     int32_t rank;
@@ -68,6 +68,14 @@ static struct {
     uint64_t ckpt_ns; /* time they took */
     siot_out ckpt_out; /* a checkpoint written, to be committed out of the lock (fd >= 0) */
 } S = {.ckpt_next = UINT64_MAX, .ckpt_out = {.fd = -1}, .tq_tail = &S.tqs};
+
+/* calls that ran unrecorded: no memory to stage them (record.c), or a
+ * thread that could not get a queue of its own */
+static _Atomic uint64_t unstaged_calls;
+
+void siot_note_unstaged(uint64_t n) { atomic_fetch_add_explicit(&unstaged_calls, n, memory_order_relaxed); }
+
+uint64_t siot_unstaged_calls(void) { return atomic_load_explicit(&unstaged_calls, memory_order_relaxed); }
 
 /* SIOT_TOLERANCE: a poll that found nothing (compress/queue.h idle). */
 static int poll_idle(const siot_raw *r)
@@ -191,15 +199,8 @@ static qtotals totals(void)
     return s;
 }
 
-void siot_runtime_init(void)
+void siot_session_init(void)
 {
-    if (S.inited)
-        return;
-    S.inited = 1;
-    siot_config_load();
-    siot_clock_init();
-    siot_lock_faults_setup();
-    siot_fd_init();
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     S.start_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
@@ -211,8 +212,6 @@ void siot_runtime_init(void)
     S.rank = launched ? siot_cfg.launch_rank : 0;
     S.nranks = launched ? siot_cfg.launch_size : 1;
     siot_spill_reset(S.rank);
-    siot_record_init_thread();
-    atomic_store(&siot_layer_mask, siot_cfg.layers);
 }
 
 void siot_session_pause(void) { atomic_store(&siot_layer_mask, 0); }

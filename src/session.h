@@ -18,6 +18,14 @@
  * the recorder lock only for a thread's first group, a checkpoint or a
  * spill, never while it holds its queue's). The rest read state set before
  * recording starts.
+ * Signals: siot_session_take_within runs in an ending's signal handler
+ * (endings.h) on a thread that holds none of the locks (a signal on one
+ * that does waits: lock.h, rule 2); it waits at most wait_ns for them and
+ * allocates only from the trace's arena.
+ * Layers: above the thread's state, the clock, the locks, the handle
+ * tables, the call sites, the staging (stage.h), the spill file and the
+ * trace files; below the endings and record.c (siot_begin...siot_finish),
+ * which push groups into it. It calls nothing of theirs.
  * Errors: 0, or -1 when memory ran out (the trace then says it is
  * incomplete); the end of a session never fails silently.
  */
@@ -29,8 +37,10 @@
 #include "core/event.h"
 #include "core/model.h"
 
-/* Configuration, descriptor table, queue: once, at load time. */
-void siot_runtime_init(void);
+/* The session's start: its wall-clock time, working directory and rank
+ * (the launcher's, until MPI_Init), once, at load time (endings.h
+ * siot_runtime_init). */
+void siot_session_init(void);
 /* MPI_Init began: stop recording until siot_session_restart. */
 void siot_session_pause(void);
 /* MPI_Init returned: drop what was recorded before (the runtime's own start-up)
@@ -60,6 +70,10 @@ struct siot_tq;
 /* key: the group's place among the other threads' (session.c gather_nodes). */
 void siot_session_push(struct siot_tq **mine, const siot_raw *stage, uint32_t n, const uint8_t *pool, uint64_t now,
                        uint64_t key);
+/* Calls that ran unrecorded: no memory to stage them (any thread). */
+uint64_t siot_unstaged_calls(void);
+/* n more such calls (also: a thread that could not get a queue of its own). */
+void siot_note_unstaged(uint64_t n);
 /* A checkpoint written is made durable (fsync, rename) out of the locks. */
 void siot_session_commit_checkpoint(void);
 

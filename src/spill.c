@@ -11,8 +11,7 @@
 
 #include "core/format.h"
 #include "src/config.h"
-#include "src/runtime.h"
-#include "src/tracefile.h"
+#include "src/sysio.h"
 
 static struct {
     int fd;

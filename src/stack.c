@@ -14,7 +14,9 @@
 #include <unistd.h>
 
 #include "src/modules.h"
-#include "src/runtime.h"
+#include "src/config.h"
+#include "src/lock.h"
+#include "src/thread.h"
 
 #define MAX_FRAMES 64
 #define CACHE_SLOTS 64

@@ -5,6 +5,12 @@
  * Two calls of the same function from different places are different events
  * to the compressor; the same place in every iteration is the same event.
  *
+ * Locks: the walk and the per-thread caches take none; a site never seen
+ * is entered in the rank's table under the recorder lock (lock.h), which
+ * siot_sites_export takes too (its _locked twin runs under it). Signals:
+ * siot_site_here is safe in a signal handler (a handler's own traced call;
+ * on an alternate stack the walk is libunwind's).
+ *
  * Errors: siot_site_here answers 0 (no site) when no frame maps to a module
  * or the site table cannot grow: the event is then recorded without a site.
  * siot_sites_export(_locked) return 0, or -1 without memory (t then lacks

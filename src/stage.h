@@ -3,7 +3,7 @@
  * siot_leaf_end (session.c, where the push is inlined into it).
  *
  * Locks: none; the calling thread's own staging area. Signals: a handler's
- * traced call passes through while the thread is busy (runtime.h). */
+ * traced call passes through while the thread is busy (thread.h). */
 #ifndef SIOT_STAGE_H
 #define SIOT_STAGE_H
 

@@ -3,7 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,24 +13,13 @@
 
 #include "core/format.h"
 #include "src/config.h"
-#include "src/endings.h"
-#include "src/session.h"
 #include "src/spill.h"
+#include "src/sysio.h"
 
-static int write_all(int fd, const void *buf, size_t n)
-{
-    const uint8_t *p = buf;
-    while (n) {
-        ssize_t w = (ssize_t)syscall(SYS_write, fd, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
+/* The process is ending (siot_out_ending): commits skip fsync. */
+static atomic_int ending;
+
+void siot_out_ending(void) { atomic_store(&ending, 1); }
 
 const char *siot_self_exe(char *buf, size_t n)
 {
@@ -53,7 +42,7 @@ static void default_path(char *out, size_t n, int attempt)
         snprintf(out, n, "%s.%d.siot", base, attempt);
 }
 
-static int emit_fd(void *arg, const void *p, size_t n) { return write_all(*(int *)arg, p, n); }
+static int emit_fd(void *arg, const void *p, size_t n) { return siot_write_fd(*(int *)arg, p, n); }
 
 /* Writes t to fd: in one piece, or, when this rank spilled and t is its own
  * trace, as header, its block (streamed from the spill file) and end. */
@@ -66,37 +55,22 @@ static int write_to_fd(const siot_trace *t, int fd, int exact, size_t *len)
         siot_block blk;
         rc = siot_block_prepare(t, &blk) == 0 && siot_file_start(t, &b) == 0 ? 0 : -1;
         if (rc == 0)
-            rc = write_all(fd, b.data, b.len);
+            rc = siot_write_fd(fd, b.data, b.len);
         if (rc == 0)
             rc = siot_block_emit(&blk, emit_fd, &fd);
         b.len = 0;
         if (rc == 0)
-            rc = siot_file_end(1 + blk.nsec, &b) == 0 ? write_all(fd, b.data, b.len) : -1;
+            rc = siot_file_end(1 + blk.nsec, &b) == 0 ? siot_write_fd(fd, b.data, b.len) : -1;
         *len = blk.len + b.len;
         siot_block_free(&blk);
     } else {
         rc = (exact ? siot_trace_encode_exact(t, &b) : siot_trace_encode_file(t, siot_cfg.pack, &b)) == 0 ? 0 : -1;
         if (rc == 0)
-            rc = write_all(fd, b.data, b.len);
+            rc = siot_write_fd(fd, b.data, b.len);
         *len = b.len;
     }
     siot_vbuf_free(&b);
     return rc;
-}
-
-void siot_sayf(const char *fmt, ...)
-{
-    char line[PATH_MAX + 512];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(line, sizeof line - 1, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        return;
-    if ((size_t)n > sizeof line - 2)
-        n = (int)sizeof line - 2;
-    line[n++] = '\n';
-    write_all(2, line, (size_t)n);
 }
 
 /* path exists and is a character or block device or a FIFO. */
@@ -156,7 +130,7 @@ int siot_out_commit(siot_out *o)
 {
     /* A part written while the job is being torn down skips fsync: the
      * launcher may kill the process any moment, and the page cache outlives it. */
-    int rc = !siot_session_ending() && !o->direct ? (int)syscall(SYS_fsync, o->fd) : 0;
+    int rc = !atomic_load(&ending) && !o->direct ? (int)syscall(SYS_fsync, o->fd) : 0;
     if (rc != 0)
         snprintf(o->why, sizeof o->why, "cannot write %s: %s", o->tmp, strerror(errno));
     syscall(SYS_close, o->fd);
@@ -265,10 +239,10 @@ void siot_absolute_path(char *out, size_t n, const char *path)
 }
 
 /* An MPI rank that cannot reach the merge writes its own part. */
-int siot_write_part(const siot_trace *t, char *where, size_t nwhere, char *why, size_t nwhy)
+int siot_write_part(const siot_trace *t, int32_t rank, char *where, size_t nwhere, char *why, size_t nwhy)
 {
     char path[PATH_MAX + 64];
-    siot_partial_path(path, sizeof path, siot_session_rank());
+    siot_partial_path(path, sizeof path, rank);
     const char *name = strrchr(path, '/');
     name = name ? name + 1 : path;
     const char *tmpdir = getenv("TMPDIR");
@@ -287,5 +261,3 @@ int siot_write_part(const siot_trace *t, char *where, size_t nwhere, char *why, 
     }
     return -1;
 }
-
-int siot_write_fd(int fd, const void *p, size_t n) { return write_all(fd, p, n); }

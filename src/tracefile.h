@@ -1,7 +1,10 @@
 /* tracefile: writing trace files, with system calls only (the tracer's own
  * I/O never reaches a wrapper) and atomically (a temporary name, synced,
- * renamed): a trace is either complete or absent. Also the one-line
- * messages of the tracer, written the same way.
+ * renamed): a trace is either complete or absent. Written through
+ * sysio.h; a rank's own trace that spilled is streamed from the spill file
+ * (spill.h). Below the session and the endings, which give it what it
+ * needs of them: the rank (siot_write_part) and that the process is
+ * ending (siot_out_ending).
  *
  * Locks: none taken. Signals: usable in a signal handler (no stdio, memory
  * from salloc.h); an ending's part skips fsync, since the launcher may kill
@@ -38,26 +41,26 @@ typedef struct siot_out {
 /* path NULL: the default name. 0, or -1 with o->why. */
 int siot_out_open(siot_out *o, const char *path);
 int siot_out_commit(siot_out *o);
+/* The process is ending (endings.h): from now on a commit skips fsync, since
+ * the launcher may kill the process any moment and the page cache outlives
+ * it. Set by the endings, which are above this layer. */
+void siot_out_ending(void);
 /* Removes the temporary file; what (if not NULL) says why, when o->why is empty. */
 void siot_out_abort(siot_out *o, const char *what);
-/* All of p[0..n) to fd, with system calls (the tracer's own I/O). */
-int siot_write_fd(int fd, const void *p, size_t n);
 /* Writes t atomically to path (replacing it); exact: keep exact histogram bins. */
 int siot_write_trace_to(const siot_trace *t, const char *path, int exact);
 /* t written exactly to o's temporary file, not yet committed: the caller
  * calls siot_out_commit (fsync and rename) later, out of the recorder lock. */
 int siot_write_uncommitted(const siot_trace *t, const char *path, siot_out *o);
-/* This rank's own part, <trace>.part-RRRRRR.siot, beside the trace or, when
+/* Rank rank's own part, <trace>.part-RRRRRR.siot, beside the trace or, when
  * that directory cannot be written, in the first of the working directory,
  * $TMPDIR and /tmp that can (where: the path written). 0 or -1 with why. */
-int siot_write_part(const siot_trace *t, char *where, size_t nwhere, char *why, size_t nwhy);
+int siot_write_part(const siot_trace *t, int32_t rank, char *where, size_t nwhere, char *why, size_t nwhy);
 /* The name of this rank's part: the trace's name with .part-RRRRRR before .siot. */
 void siot_partial_path(char *out, size_t n, int32_t rank);
 /* path made absolute against the working directory (getcwd, a system call). */
 void siot_absolute_path(char *out, size_t n, const char *path);
 /* The executable's path (readlink of /proc/self/exe), or "unknown". */
 const char *siot_self_exe(char *buf, size_t n);
-/* One line on stderr (the format starts with "siotrace: "), with raw writes. */
-void siot_sayf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif
