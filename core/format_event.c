@@ -206,7 +206,7 @@ static siot_node *dec_node(dec *d)
     return d->rd.err ? NULL : n;
 }
 
-void siot_fmt_mark_funcs(const siot_node *n, uint8_t *used, uint32_t nfuncs)
+static void mark_funcs(const siot_node *n, uint8_t *used, uint32_t nfuncs)
 {
     if (n->kind == SIOT_N_EVENT) {
         if (n->u.ev.func < nfuncs)
@@ -214,7 +214,17 @@ void siot_fmt_mark_funcs(const siot_node *n, uint8_t *used, uint32_t nfuncs)
         return;
     }
     for (uint32_t i = 0; i < n->u.loop.nbody; i++)
-        siot_fmt_mark_funcs(n->u.loop.body[i], used, nfuncs);
+        mark_funcs(n->u.loop.body[i], used, nfuncs);
+}
+
+/* The loop over the nodes here, beside mark_funcs: inlined into it, a
+ * top-level event (most nodes of an irregular trace) costs no call (13
+ * instructions an event at the end of the run when it was a call from
+ * core/format_file.c; bench/hotpath.sh). */
+void siot_fmt_mark_funcs(siot_node *const *nodes, uint32_t n, uint8_t *used, uint32_t nfuncs)
+{
+    for (uint32_t i = 0; i < n; i++)
+        mark_funcs(nodes[i], used, nfuncs);
 }
 
 int siot_fmap_init(siot_fmap *m, uint32_t nfuncs)

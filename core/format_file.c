@@ -306,8 +306,7 @@ static int encode(const siot_trace *t, siot_vbuf *out, int exact)
         siot_vbuf_free(&s);
         return -1;
     }
-    for (uint32_t i = 0; i < t->ntop; i++)
-        siot_fmt_mark_funcs(t->top[i], used, t->nfuncs);
+    siot_fmt_mark_funcs(t->top, t->ntop, used, t->nfuncs);
     for (uint32_t i = 0; i < t->nfuncs; i++)
         if (used[i]) {
             m.order[m.n] = i;

@@ -177,10 +177,11 @@ void siot_fmt_dec_ranked_runs(dec *d, siot_expr *x, int want_int);
 void siot_fmt_enc_hist_stats(siot_vbuf *b, const siot_hist *h, int exact);
 int siot_fmt_dec_hist(dec *d, siot_hist *h, uint64_t expect);
 
-/* format_event.c: the functions nodes use (used[func] = 1; an fmap's ids
- * in the order of first use), a NODES section of nodes[0..n) (nranks 0:
- * a rank's part, whose rank lists are its own), and reading one. */
-void siot_fmt_mark_funcs(const siot_node *n, uint8_t *used, uint32_t nfuncs);
+/* format_event.c: the functions nodes[0..n) use (used[func] = 1), those
+ * of node n in an fmap (ids in the order of first use), a NODES section of
+ * nodes[0..n) (nranks 0: a rank's part, whose rank lists are its own), and
+ * reading one. */
+void siot_fmt_mark_funcs(siot_node *const *nodes, uint32_t n, uint8_t *used, uint32_t nfuncs);
 void siot_fmt_fmap_mark(siot_fmap *m, const siot_node *n);
 void siot_fmt_nodes_section(siot_node *const *nodes, uint32_t n, const siot_fmap *m, uint32_t nranks, int exact,
                             siot_vbuf *out);
