@@ -2,7 +2,9 @@
  * that is the next iteration of the tail loop, value for value, as the
  * queue predicts it. Inline, for the session to take it without a call
  * (src/session.c: most traced calls in a loop end here); queue.c uses the
- * same functions for its own pushes.
+ * same functions for its own pushes. It stands on the queue's state
+ * (compress/queue_state.h), not on compress/queue.h, so that queue.c can
+ * include it without a circle.
  *
  * Locks, signals, errors: those of the queue (queue.h). */
 #ifndef SIOT_REPEAT_H
@@ -11,7 +13,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "compress/queue.h"
+#include "compress/queue_state.h"
 #include "core/hist.h"
 
 #define SIOT_Q_LIKELY(x) __builtin_expect(!!(x), 1)

@@ -10,6 +10,14 @@
  * depth and rank is checked against hard limits and against what is left of
  * the input, and any violation is reported as one line of text.
  *
+ * Written and read by parts, each with the writer beside the reader of
+ * one thing (core/format_int.h lists them): core/format_file.c (the file,
+ * its frame and tables), core/format_event.c (events and loops),
+ * core/format_expr.c (values), core/format_hist.c (histograms),
+ * core/format_ranks.c (rank lists and tables), core/format_ranktimes.c
+ * (the ranks' times) and core/format_trace.c (the trace in memory). A
+ * section's frame is core/section.h's, the packed form core/pack.h's.
+ *
  * Locks: none of its own. The runtime encodes under the recorder lock (a
  * checkpoint) or once recording stopped; encoding allocates through
  * salloc.h only, so a partial trace can be encoded in a signal handler.
@@ -25,12 +33,12 @@
 #define SIOT_FORMAT_H
 
 #include "core/model.h"
+#include "core/section.h"
 
 #define SIOT_FORMAT_MAJOR 1
 #define SIOT_FORMAT_MINOR 8
 #define SIOT_MAX_RANKS (1u << 24)
 #define SIOT_MAX_FUNCS 65536u
-#define SIOT_MAX_SITE_DEPTH 256u
 #define SIOT_MAX_EXPR_DEPTH 80u /* run tables nest once per loop level (64) */
 #define SIOT_MAX_STRING (16u << 20)
 
@@ -98,23 +106,13 @@ unsigned siot_block_table_sections(const siot_trace *t);
 int siot_block_tables(const siot_trace *t, const siot_fmap *m, siot_vbuf *out);
 int siot_file_end(uint32_t nsec, siot_vbuf *out);
 
-/* A section's frame (tag, uvar length, payload, CRC-32 of tag and payload),
- * shared by the file's sections and the packed form's pieces (core/pack.h).
- * siot_rd_section reads one: 0; SIOT_SECTION_SHORT when it runs past the
- * end of rd (rd then failed); SIOT_SECTION_BAD_CRC when its checksum does
- * not match and siot_format_verify_crc is set (tag, payload and len are set
- * then, and rd is past it). */
-void siot_put_section(siot_vbuf *out, uint8_t tag, const void *payload, size_t len);
-enum { SIOT_SECTION_SHORT = -1, SIOT_SECTION_BAD_CRC = -2 };
-int siot_rd_section(siot_rd *rd, uint8_t *tag, const uint8_t **payload, uint64_t *len);
+/* A section's frame: siot_put_section, siot_rd_section (core/section.h). */
 
 /* Parses p[0..n) into t (initialised here), unpacking a packed file first
  * (t->unpacked_bytes its size unpacked). On failure returns -1, leaves a
  * one-line reason in err and t freed. */
 int siot_trace_decode(const void *p, size_t n, siot_trace *t, char *err, size_t errlen);
-/* Checksums are verified unless this is 0: the fuzzer turns it off to reach
- * the parsers behind them. */
-extern int siot_format_verify_crc;
+/* (siot_format_verify_crc, core/section.h: checksums verified unless 0) */
 /* Reads and decodes a file. */
 int siot_trace_load(const char *path, siot_trace *t, char *err, size_t errlen);
 

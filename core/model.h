@@ -95,7 +95,7 @@ enum siot_xtag {
     /* Written only by the job's last pass (compress/rankfold.h), never merged: */
     SIOT_X_RMOD = 10,  /* items[rank mod n]: a value by the rank's residue */
     SIOT_X_RANGE = 11, /* the array items[1] + items[2]*j for j < items[0] (request ids) */
-    /* (12 is a wire tag only: RMOD in runs, core/format.c) */
+    /* (12 is a wire tag only: RMOD in runs, core/format_expr.c) */
     SIOT_X_RDIV = 13,  /* items[0] + sum*(rank div len), len >= 1: a process grid's row or a
                         * node's group (n = 1) */
 };
@@ -238,6 +238,7 @@ typedef struct siot_site {
     uint32_t depth;
     uint64_t *addrs;
 } siot_site;
+#define SIOT_MAX_SITE_DEPTH 256u /* the frames a reader accepts in a site */
 
 enum {
     SIOT_TF_PARTIAL = 1,     /* recording ended abnormally: what is here is all there is */

@@ -3,7 +3,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "core/format.h"
+#include "core/section.h"
 #include "core/salloc.h"
 
 enum { HEAD = 12 }; /* magic (8) and version (4) */

@@ -2,7 +2,6 @@
 
 #include <string.h>
 
-#include "core/format.h"
 #include "core/salloc.h"
 
 /* ------------------------------------------------------------------ encode */
