@@ -18,8 +18,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#define ITERS 5
-#define STEP_MS 40
+#define ITERS 3
+#define STEP_MS 100
 #define WRITES 4
 #define BLOCK 4096
 

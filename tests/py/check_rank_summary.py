@@ -10,7 +10,7 @@ before each of ITERS Allreduce calls, so its computation is at least that
 (less 1% for clock rounding and the file's rounding, ROUNDING), and it waits at least half of the
 (P-1-r)*STEP_MS*ITERS ms the source gives it (the margin test 66 uses on a
 busy machine); the ranks with the most computation are the last K, the most
-waiting the first K (the steps are 200 ms apart); the rows form lists the
+waiting the first K (the ranks are STEP_MS*ITERS = 300 ms apart); the rows form lists the
 8 fastest and slowest of every rank's row."""
 import csv
 import json

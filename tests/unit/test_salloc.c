@@ -6,11 +6,13 @@
  * is inside the allocator's mappings, siot_eowns) and against what each
  * owner wrote into it. Also built under ThreadSanitizer by test 99. */
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/salloc.h"
 #include "tests/unit/unit.h"
@@ -32,7 +34,7 @@ static block main_blocks[MAIN_BLOCKS];
 static block sig_blocks[SIG_BLOCKS];
 static size_t nmain;
 static atomic_uint nsig;
-static atomic_int start_line, allocating;
+static atomic_int start_line, allocating, signaller_ready;
 
 static uint8_t fill_byte(uint32_t tag, size_t i) { return (uint8_t)(tag * 2654435761u + i); }
 
@@ -98,6 +100,7 @@ static void *hammer(void *arg)
 static void *signaller(void *arg)
 {
     pthread_t target = *(pthread_t *)arg;
+    atomic_store(&signaller_ready, 1);
     for (unsigned k = 0; k < SIG_BLOCKS && atomic_load(&allocating) > 0; k++) {
         pthread_kill(target, SIGUSR1);
         while (atomic_load(&nsig) <= k && atomic_load(&allocating) > 0)
@@ -111,8 +114,14 @@ static void *signaller(void *arg)
 static void interrupted(void)
 {
     pthread_t self = pthread_self(), sg;
+    atomic_store(&signaller_ready, 0);
     atomic_store(&allocating, 1);
     CHECK(pthread_create(&sg, NULL, signaller, &self) == 0);
+    /* On a busy machine the signaller may not run before this thread has
+     * made all its allocations: start them when it runs, and wait for its
+     * first signal after them if none came (up to 30 s). */
+    while (!atomic_load(&signaller_ready))
+        sched_yield();
     while (atomic_load(&allocating) && nmain < MAIN_BLOCKS) {
         block *b = &main_blocks[nmain];
         b->n = 1 + nmain % 50;
@@ -122,6 +131,9 @@ static void interrupted(void)
             fill(b);
         nmain++;
     }
+    time_t give_up = time(NULL) + 30;
+    while (atomic_load(&nsig) == 0 && time(NULL) < give_up)
+        sched_yield();
     atomic_store(&allocating, 0);
     pthread_join(sg, NULL);
 }
