@@ -443,25 +443,13 @@ static inline __attribute__((always_inline)) int extend_int(siot_queue *q, siot_
     return predicted(*px, v, c) ? 0 : extend_int_slow(q, px, v, c);
 }
 
-/* add_sample's common case inline: a histogram that has its bins. The
- * running mean and variance (Welford) are what the format stores. */
+/* add_sample's common case inline: a histogram that has its bins (the
+ * sample's occurrence is the count before it). */
 static inline __attribute__((always_inline)) int sample(siot_queue *q, siot_hist *h, uint64_t ns)
 {
     if (SIOT_Q_UNLIKELY(!h->bins || h->count == 0))
         return add_sample(q, h, ns);
-    h->count++;
-    double d = (double)ns - h->mean;
-    h->mean += d / (double)h->count;
-    h->m2 += d * ((double)ns - h->mean);
-    if (ns < h->min)
-        h->min = ns;
-    if (ns > h->max) {
-        h->max = ns;
-        h->max_rank = q->rank;
-        h->max_occ = h->count - 1;
-    }
-    uint32_t *bin = &h->bins[siot_hist_bin(ns)];
-    *bin += *bin < UINT32_MAX;
+    siot_hist_add_binned(h, ns, &q->rank, h->count);
     return 0;
 }
 

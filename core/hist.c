@@ -48,19 +48,7 @@ int siot_hist_add(siot_arena *a, siot_hist *h, uint64_t ns, int32_t rank, uint64
     }
     if (!ensure_bins(a, h))
         return 0;
-    h->count++;
-    double d = (double)ns - h->mean;
-    h->mean += d / (double)h->count;
-    h->m2 += d * ((double)ns - h->mean);
-    if (ns < h->min)
-        h->min = ns;
-    if (ns > h->max) {
-        h->max = ns;
-        h->max_rank = rank;
-        h->max_occ = occ;
-    }
-    if (h->bins[siot_hist_bin(ns)] < UINT32_MAX)
-        h->bins[siot_hist_bin(ns)]++;
+    siot_hist_add_binned(h, ns, &rank, occ);
     return 1;
 }
 

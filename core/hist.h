@@ -21,6 +21,30 @@ static inline unsigned siot_hist_bin(uint64_t ns)
     return b >= SIOT_HBINS ? SIOT_HBINS - 1 : b;
 }
 /* Bounds of bin b: [lo, hi). */
+/* One more sample into a histogram that has its bins and a first sample:
+ * the count, the running mean and variance (Welford: what the format
+ * stores), the extremes with the maximum's rank and occurrence, the bin
+ * (saturating). Inline: the recorder's hot path (compress/queue.c) and
+ * siot_hist_add share it; the rank by address, read only for a new maximum
+ * (as the hot path did before it shared this). */
+static inline __attribute__((always_inline)) void siot_hist_add_binned(siot_hist *h, uint64_t ns,
+                                                                       const int32_t *rank, uint64_t occ)
+{
+    h->count++;
+    double d = (double)ns - h->mean;
+    h->mean += d / (double)h->count;
+    h->m2 += d * ((double)ns - h->mean);
+    if (ns < h->min)
+        h->min = ns;
+    if (ns > h->max) {
+        h->max = ns;
+        h->max_rank = *rank;
+        h->max_occ = occ;
+    }
+    uint32_t *bin = &h->bins[siot_hist_bin(ns)];
+    *bin += *bin < UINT32_MAX;
+}
+
 void siot_hist_bin_range(unsigned b, uint64_t *lo, uint64_t *hi);
 void siot_hist_init1(siot_hist *h, uint64_t ns, int32_t rank, uint64_t occ);
 /* Adds one sample; may allocate the bin array from the arena. Returns 0 on OOM. */
