@@ -3,6 +3,7 @@
 
 #include "replay/match.h"
 
+#include <aio.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -17,6 +18,11 @@
 #include "core/roles.h"
 #include "replay/handles.h"
 #include "replay/nest.h"
+
+/* Why an event's result is compared by order (render's by_order): it is
+ * a read or removal inside a library call (siot_diff_filter's
+ * reads_by_order), or an aio read's completion (aio_reads_by_order). */
+enum { BY_ORDER_IN_CALL = 1, BY_ORDER_AIO = 2 };
 
 /* What an event's call chain is in: an MPI-IO call; a call left out with
  * what it called (a poll that found nothing, a call the filter leaves out). */
@@ -418,7 +424,7 @@ static int render(fiter *fi, const siot_node *n, const siot_ctx *c, int64_t pare
     fi->cur_ret = ret;
     fi->cur_bytes = siot_eval_int(e->bytes, c, 0);
     int64_t err = siot_eval_int(e->err, c, 0);
-    if (by_order && SIOT_CLASS_BASE(f->cls) == SIOT_CLASS_read && ret >= 0)
+    if (by_order && (SIOT_CLASS_BASE(f->cls) == SIOT_CLASS_read || by_order == BY_ORDER_AIO) && ret >= 0)
         hn = snprintf(head, sizeof head, "} ret=(by order) errno=%" PRId64, err);
     else if (by_order && siot_is_removal(f) && (ret == 0 || err == ENOENT)) /* replay/rp.h, removal_by_order */
         hn = snprintf(head, sizeof head, "} ret=(removed or gone, by order)");
@@ -456,7 +462,7 @@ typedef struct cmp_state {
     const siot_trace *a, *b;
     const siot_diff_filter *flt;
     FILE *out;
-    uint64_t shown, max_shown, found, compared, order_results;
+    uint64_t shown, max_shown, found, compared, order_results, aio_by_order, aio_order_results;
     siot_vbuf la, lb, sa, sb;
     char *err;
     size_t errlen;
@@ -473,6 +479,18 @@ static int ends_with_finalize(fiter *b, const siot_node *n, siot_ctx *c)
         return 0;
     int64_t x, p, s, ps;
     return fiter_next(b, c, &x, &p, &s, &ps) == NULL && !b->it.err;
+}
+
+/* An aio_return of a read request (the aiocb's recorded opcode, its
+ * fourth field: [fd id, offset, nbytes, lio_opcode]), whose size the
+ * moment of its transfer decided (siot_diff_filter's aio_reads_by_order). */
+static int aio_read_result(const siot_funcdesc *f, const siot_event *e, const siot_ctx *c, siot_vbuf *scratch)
+{
+    int k = siot_arg_index(f, SIOT_ROLE_aiocb);
+    if (k < 0 || SIOT_CLASS_BASE(f->cls) != SIOT_CLASS_wait)
+        return 0;
+    siot_value v;
+    return siot_eval(e->args[k], c, scratch, &v) == 0 && v.kind == SIOT_V_ARR && v.n >= 4 && v.arr[3] == LIO_READ;
 }
 
 /* One rank: events compared pairwise, each difference counted (the first
@@ -518,7 +536,11 @@ static int compare_rank(cmp_state *k, uint32_t r)
          * replay at the POSIX level made it itself), or HDF5's or PnetCDF's
          * (at the default level, their MPI-IO calls are what is reissued) */
         int by_order = k->flt && ((k->flt->reads_by_order == SIOT_BY_ORDER_IN_MPIIO && ia.cur_io) ||
-                                  (k->flt->reads_by_order == SIOT_BY_ORDER_IN_LIBRARY && ia.cur_lib));
+                                  (k->flt->reads_by_order == SIOT_BY_ORDER_IN_LIBRARY && ia.cur_lib))
+                           ? BY_ORDER_IN_CALL
+                           : 0;
+        if (k->flt && k->flt->aio_reads_by_order && aio_read_result(&k->a->funcs[na->u.ev.func], &na->u.ev, &ca, &k->sa))
+            by_order = BY_ORDER_AIO;
         if (render(&ia, na, &ca, pa, by_order, &k->la, &k->sa) || render(&ib, nb, &cb, pb, by_order, &k->lb, &k->sb)) {
             snprintf(k->err, k->errlen, "rank %u event %" PRId64 ": a value cannot be evaluated", r, sa);
             rc = -1;
@@ -526,7 +548,12 @@ static int compare_rank(cmp_state *k, uint32_t r)
         }
         k->compared++;
         if (k->la.len == k->lb.len && memcmp(k->la.data, k->lb.data, k->la.len) == 0) {
-            k->order_results += by_order && (ia.cur_ret != ib.cur_ret || ia.cur_bytes != ib.cur_bytes);
+            if (by_order == BY_ORDER_AIO && ia.cur_ret >= 0) {
+                k->aio_by_order++;
+                k->aio_order_results += ia.cur_ret != ib.cur_ret;
+            } else {
+                k->order_results += by_order && (ia.cur_ret != ib.cur_ret || ia.cur_bytes != ib.cur_bytes);
+            }
             continue;
         }
         k->found++;
@@ -568,6 +595,8 @@ int siot_compare(const siot_trace *a, const siot_trace *b, const siot_diff_filte
     res->compared = k.compared;
     res->differences = k.found;
     res->order_results = k.order_results;
+    res->aio_by_order = k.aio_by_order;
+    res->aio_order_results = k.aio_order_results;
     return rc < 0 ? -1 : k.found ? 1 : 0;
 }
 

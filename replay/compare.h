@@ -41,6 +41,12 @@ typedef struct siot_diff_filter {
      * its file or found it gone (every rank making and removing the same
      * file: Open MPI's FILE.locktest.N in MPI_File_open) */
     int reads_by_order;
+    /* the size an aio_return of a read request (aio_read, a LIO_READ entry
+     * of lio_listio) returned is not compared: it is what the file held
+     * when the transfer ran, at a moment between the request's start and
+     * its completion that the trace does not fix (other calls of the rank
+     * and other ranks' writes run meanwhile); counted apart, as aio_by_order */
+    int aio_reads_by_order;
     /* per rank, the seqs (ascending) of the first trace's events to leave
      * out with what they called: the calls a replay did not reissue, so the
      * comparison stays in step after them (NULL: none) */
@@ -52,6 +58,8 @@ typedef struct siot_compare_result {
     uint64_t compared;    /* event pairs compared */
     uint64_t differences; /* event pairs that differ, and ranks whose traces end apart */
     uint64_t order_results; /* reads_by_order: equal but for a read's size or a removal's outcome */
+    uint64_t aio_by_order;      /* aio_reads_by_order: aio reads' results compared so, when not errors */
+    uint64_t aio_order_results; /* ... of which the sizes differed */
 } siot_compare_result;
 
 /* Every rank's events in pairs: each difference counted, the first

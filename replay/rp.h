@@ -82,7 +82,9 @@ typedef struct rp_state {
      * level: the file's size it sees was set by the order of the ranks'
      * writes, which the library's own messages gave and a POSIX-level replay
      * does not reissue; a size other than the recorded one is counted here,
-     * not as a different result. ioreplay sets it per call. */
+     * not as a different result. ioreplay sets it per call; rp_aio.c sets
+     * it for the aio_return of any aio read, whose size the moment its
+     * transfer ran decided. */
     int read_by_order;
     /* The call is a removal (unlink, unlinkat, remove) made inside an
      * MPI-IO call, reissued at the POSIX level, that succeeded or found no

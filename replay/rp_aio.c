@@ -238,13 +238,19 @@ int rp_aio_error_as(rp_state *c, int64_t rec, int wide, const struct aiocb *r)
     return wide ? aio_error64(&e->u.cb64) : aio_error(&e->u.cb);
 }
 
-/* aio_return: after the request is complete; it ends the request. */
+/* aio_return: after the request is complete; it ends the request. A read's
+ * size is what the file held when its transfer ran, a moment the trace
+ * does not fix (the rank's calls after the start and other ranks' writes
+ * run meanwhile): another size is a result by order (rp_result), as the
+ * verdict compares it (replay/compare.h, aio_reads_by_order). */
 ssize_t rp_aio_return_as(rp_state *c, int64_t rec, int wide, const struct aiocb *r)
 {
     (void)rec;
     struct rp_aio *e = find(c, r);
     if (!e)
         return rp_skip(c, NOT_STARTED), -1;
+    if (e->kind == LIO_READ)
+        c->read_by_order = 1;
     wait_done(e);
     ssize_t n = wide ? aio_return64(&e->u.cb64) : aio_return(&e->u.cb);
     count_bytes(c, e, n);

@@ -123,7 +123,7 @@ int rp_verify_compare(const siot_trace *orig, const char *replay_trace, int posi
      * sends that complete as they are made) */
     siot_diff_filter flt = {
         .outermost = !posix_level, .sandbox_paths = 1, .no_mpi_in_mpiio = posix_level, .creation_order = 1,
-        .reads_by_order = posix_level ? SIOT_BY_ORDER_IN_MPIIO : SIOT_BY_ORDER_IN_LIBRARY};
+        .reads_by_order = posix_level ? SIOT_BY_ORDER_IN_MPIIO : SIOT_BY_ORDER_IN_LIBRARY, .aio_reads_by_order = 1};
     flt.layers = 1u << SIOT_LAYER_posix | 1u << SIOT_LAYER_stdio | 1u << SIOT_LAYER_mpi;
     if (!posix_level)
         flt.layers |= 1u << SIOT_LAYER_mpiio;
@@ -148,18 +148,24 @@ int rp_verify_compare(const siot_trace *orig, const char *replay_trace, int posi
     char except[128] = "";
     if (nleft)
         snprintf(except, sizeof except, " but for the %" PRIu64 " calls not reissued (listed above), left out", nleft);
+    char aio[192] = "";
+    if (rc >= 0 && res.aio_by_order)
+        snprintf(aio, sizeof aio,
+                 "; the sizes of %" PRIu64 " aio reads (aio_return) compared by order, the moment their transfer "
+                 "ran decided them: %" PRIu64 " differed",
+                 res.aio_by_order, res.aio_order_results);
     if (rc < 0)
         fprintf(out, "round trip: not checked: %s\n", err);
     else if (rc == 0 && res.order_results)
         fprintf(out,
                 "round trip: faithful%s (%" PRIu64 " calls at the %s level, of which %" PRIu64 " made by %s "
                 "calls had another result that the order of the ranks' calls decided: a read's size, a removal "
-                "finding its file gone; the replay's trace: %s)\n",
-                except, res.compared, level, res.order_results, posix_level ? "MPI-IO" : "HDF5 or PnetCDF",
+                "finding its file gone%s; the replay's trace: %s)\n",
+                except, res.compared, level, res.order_results, posix_level ? "MPI-IO" : "HDF5 or PnetCDF", aio,
                 replay_trace);
     else if (rc == 0)
-        fprintf(out, "round trip: faithful%s (%" PRIu64 " calls at the %s level; the replay's trace: %s)\n", except,
-                res.compared, level, replay_trace);
+        fprintf(out, "round trip: faithful%s (%" PRIu64 " calls at the %s level%s; the replay's trace: %s)\n", except,
+                res.compared, level, aio, replay_trace);
     else
         fprintf(out, "round trip: %" PRIu64 " differences in %" PRIu64 " calls at the %s level%s (the replay's trace: %s)\n",
                 res.differences, res.compared, level, res.differences > MAX_SHOWN ? ", the first 10 above" : "",

@@ -1,5 +1,6 @@
 /* siot: the command-line tool for siotrace traces.
- * Exit status: 0 success, 1 a negative answer, 2 bad usage or input. */
+ * Exit status: 0 success, 1 a negative answer, 2 bad usage or input, or
+ * an answer that could not be written to stdout. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,7 +63,8 @@ static const char *USAGE =
     "  --version             the version\n"
     "\n"
     "Exit status: 0 success, 1 a negative answer (diff found a difference),\n"
-    "2 bad usage or an unreadable or corrupt trace.\n";
+    "2 bad usage, an unreadable or corrupt trace, or an answer that could not\n"
+    "be written (a full disk).\n";
 
 static const char *DUMP_HELP =
     "usage: siot dump [--jsonl|--raw|--sizes] FILE\n"
@@ -385,15 +387,30 @@ static int nearest_option(const char *cmd, const char *opt, char *best, size_t c
     return d <= 2 || d * 3 <= strlen(opt);
 }
 
+/* Whether all that was written to stdout reached it. A write that failed
+ * midway (a full disk: stdout > /dev/full) empties stdio's buffer, so the
+ * last fflush alone can succeed after it: the stream's error flag says. */
+static int stdout_written(void)
+{
+    return fflush(stdout) == 0 && !ferror(stdout);
+}
+
 /* The exit status of a command that wrote its answer to stdout: 2 when it
  * failed (rc not 0, said) or stdout could not be written (said here), else 0. */
 static int stdout_status(int rc)
 {
-    if (fflush(stdout) != 0 && rc == 0) {
+    if (!stdout_written() && rc == 0) {
         fprintf(stderr, "siot: write error\n");
         return 2;
     }
     return rc ? 2 : 0;
+}
+
+/* A help text (or the version) on stdout, with stdout_status's exit status. */
+static int put_help(const char *text)
+{
+    fputs(text, stdout);
+    return stdout_status(0);
 }
 
 static int usage_error(const char *msg)
@@ -453,8 +470,7 @@ static int cmd_dump(int argc, char **argv)
     int jsonl = 0, raw = 0, sizes = 0;
     const char *path = NULL;
     if (wants_help(argc, argv)) {
-        fputs(DUMP_HELP, stdout);
-        return 0;
+        return put_help(DUMP_HELP);
     }
     for (int i = 0; i < argc; i++) {
         if (strcmp(argv[i], "--jsonl") == 0)
@@ -489,8 +505,7 @@ static int cmd_dump(int argc, char **argv)
 static int cmd_diff(int argc, char **argv)
 {
     if (wants_help(argc, argv)) {
-        fputs(DIFF_HELP, stdout);
-        return 0;
+        return put_help(DIFF_HELP);
     }
     siot_diff_filter flt = {0};
     const char *files[2];
@@ -532,15 +547,17 @@ static int cmd_diff(int argc, char **argv)
         fprintf(stderr, "siot: diff: %s\n", err);
     siot_trace_free(&a);
     siot_trace_free(&b);
-    fflush(stdout);
+    if (rc >= 0 && !stdout_written()) { /* a difference it could not show is no answer */
+        fprintf(stderr, "siot: diff: write error\n");
+        return 2;
+    }
     return rc < 0 ? 2 : rc;
 }
 
 static int cmd_findings(int argc, char **argv)
 {
     if (wants_help(argc, argv)) {
-        fputs(FINDINGS_HELP, stdout);
-        return 0;
+        return put_help(FINDINGS_HELP);
     }
     int json = 0;
     const char *path = NULL;
@@ -570,8 +587,7 @@ static int cmd_findings(int argc, char **argv)
 static int cmd_stats(int argc, char **argv)
 {
     if (wants_help(argc, argv)) {
-        fputs(STATS_HELP, stdout);
-        return 0;
+        return put_help(STATS_HELP);
     }
     int format = 0, access = 0;
     const char *path = NULL, *plugin = NULL;
@@ -817,8 +833,7 @@ static void merge_note_partial(siot_trace *t, int nin, const uint8_t *seen)
 static int cmd_merge(int argc, char **argv)
 {
     if (wants_help(argc, argv)) {
-        fputs(MERGE_HELP, stdout);
-        return 0;
+        return put_help(MERGE_HELP);
     }
     merge_args a = {.in = calloc((size_t)argc + 1, sizeof *a.in), .window = 256};
     if (!a.in)
@@ -887,7 +902,7 @@ static int out_open(outfile *of, const char *path)
 static int out_close(outfile *of, int ok)
 {
     if (of->fp == stdout)
-        return fflush(stdout) == 0 && ok ? 0 : -1;
+        return stdout_written() && ok ? 0 : -1;
     int rc = fclose(of->fp) == 0 && ok ? 0 : -1;
     if (rc == 0 && rename(of->tmp, of->path) != 0) {
         fprintf(stderr, "siot: %s: %s\n", of->path, strerror(errno));
@@ -961,8 +976,7 @@ static int export_fn(const siot_trace *t, const char *path, void *opts, FILE *fp
 static int cmd_report(int argc, char **argv)
 {
     if (wants_help(argc, argv)) {
-        fputs(REPORT_HELP, stdout);
-        return 0;
+        return put_help(REPORT_HELP);
     }
     const char *path = NULL, *out = NULL;
     siot_report_opts o = {32, 200000, 0};
@@ -1021,8 +1035,7 @@ static int export_otf2(const char *path, const char *dir, const char *out, siot_
 static int cmd_export(int argc, char **argv)
 {
     if (wants_help(argc, argv)) {
-        fputs(EXPORT_HELP, stdout);
-        return 0;
+        return put_help(EXPORT_HELP);
     }
     const char *path = NULL, *out = NULL, *dir = NULL;
     siot_export_opts o = {0, 1000000, 0, -1, ""};
@@ -1070,12 +1083,10 @@ int main(int argc, char **argv)
         return usage_error("missing command");
     const char *cmd = argv[1];
     if (strcmp(cmd, "--version") == 0) {
-        printf("siot %s\n", SIOT_VERSION);
-        return 0;
+        return put_help("siot " SIOT_VERSION "\n");
     }
     if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
-        fputs(help_of(argc > 2 ? argv[2] : ""), stdout);
-        return 0;
+        return put_help(help_of(argc > 2 ? argv[2] : ""));
     }
     if (strcmp(cmd, "dump") == 0)
         return cmd_dump(argc - 2, argv + 2);

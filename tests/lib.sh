@@ -127,11 +127,12 @@ findings_run() {
         fail "$name: siot findings' text lacks a cost or remedy line"
 }
 
-# c_define NAME FILE: the integer a C source's `#define NAME <integer>` gives
-# (the tests state expected values from the program's source, not its output)
+# c_define NAME FILE: the integer a C source's `#define NAME <integer>` gives,
+# a comment after it aside (the tests state expected values from the
+# program's source, not its output)
 c_define() {
     local v
-    v=$(sed -n "s/^#define $1 \([0-9]*\)\$/\1/p" "$2")
+    v=$(sed -n "s/^#define $1 \([0-9][0-9]*\)\( *\/\*.*\)\{0,1\}\$/\1/p" "$2")
     [ -n "$v" ] || fail "no #define $1 in $2"
     echo "$v"
 }

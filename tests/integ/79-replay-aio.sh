@@ -12,12 +12,7 @@
 . "$(dirname "$0")/../lib.sh"
 build_traced aiomix
 SRC=$ROOT/tests/progs/aiomix.c
-d() { # the integer of a `#define NAME <integer>` of aiomix.c, its comment aside
-    local v
-    v=$(sed -n "s/^#define $1 \([0-9][0-9]*\) .*/\1/p" "$SRC")
-    [ -n "$v" ] || fail "no #define $1 in $SRC"
-    echo "$v"
-}
+d() { c_define "$1" "$SRC"; }
 for level in default posix; do
     ROUNDTRIP_LEVEL=$level roundtrip aio-$level 2 "$WORK/aiomix"
     jsonl aio-$level.orig.siot > orig-$level.jsonl
