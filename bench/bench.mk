@@ -7,7 +7,7 @@ MPICC := mpicc.$(MPI)
 .PHONY: run
 run: $(BB)/pwrite_loop $(BB)/pwrite_loop.plain $(BB)/lseek_loop $(BB)/hotpath $(BB)/hotpath.plain $(BB)/segments \
      $(BB)/rankmod $(BB)/groups $(BB)/converge $(BB)/kernel $(BB)/kernel.plain $(BB)/flash-io.plain $(BB)/pop.plain \
-     $(BB)/simmerge $(BB)/collectives $(if $(filter mpich,$(MPI)),$(B)/tests/mpich_yield.so)
+     $(BB)/simmerge $(BB)/collectives $(BB)/particles $(if $(filter openmpi,$(MPI)),$(BB)/pnf) $(if $(filter mpich,$(MPI)),$(B)/tests/mpich_yield.so)
 	@MPI=$(MPI) bash bench/hotpath.sh
 	@echo
 	@MPI=$(MPI) bash bench/pwrite.sh
@@ -27,6 +27,8 @@ run: $(BB)/pwrite_loop $(BB)/pwrite_loop.plain $(BB)/lseek_loop $(BB)/hotpath $(
 	@MPI=$(MPI) bash bench/rank-times.sh
 	@echo
 	@MPI=$(MPI) bash bench/scale.sh
+	@echo
+	@MPI=$(MPI) bash bench/growth.sh
 	@echo
 	@MPI=$(MPI) bash bench/simmerge.sh
 
@@ -65,6 +67,17 @@ $(BB)/pop.plain: examples/pop/pop.c
 	@mkdir -p $(@D)
 	$(MPICC) -std=c11 -O2 -o $@ $< -lm
 endif
+
+# the growth benchmark's programs (bench/growth.sh): an HDF5 particle kernel
+# of its own, and the tests' Fortran PnetCDF writer (PnetCDF: Open MPI only)
+$(BB)/particles: bench/particles.c $(B)/wrap-hdf5.flags $(B)/lib/libsiotrace.a
+	@mkdir -p $(@D)
+	$(MPICC) -std=c11 -O2 -I/usr/include/hdf5/$(MPI) -c -o $@.o $<
+	$(MPICC) $@.o -Wl,@$(B)/wrap-hdf5.flags -o $@
+$(BB)/pnf: tests/progs/pnf.f90 $(B)/wrap-pnetcdf.flags $(B)/lib/libsiotrace.a
+	@mkdir -p $(@D)
+	mpif90.$(MPI) -O2 -J$(@D) -c -o $@.o $<
+	mpif90.$(MPI) $@.o -Wl,@$(B)/wrap-pnetcdf.flags -o $@
 
 # the simulated merge (bench/simmerge.sh): the job's merge code, no MPI
 SIM_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(wildcard core/*.c compress/*.c))
