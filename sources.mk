@@ -9,7 +9,7 @@
 CORE_SRC := $(sort $(wildcard core/*.c))
 COMPRESS_SRC := $(sort $(wildcard compress/*.c))
 RUNTIME_SRC := $(sort $(wildcard src/*.c))
-ENGINE_SRC := replay/walk.c replay/nest.c replay/match.c replay/plan.c replay/handles.c replay/scantext.c replay/analyze.c replay/synth.c replay/progress.c replay/json.c replay/compare.c replay/totals.c replay/files.c
+ENGINE_SRC := replay/walk.c replay/nest.c replay/match.c replay/plan.c replay/handles.c replay/scantext.c replay/analyze.c replay/synth.c replay/progress.c replay/json.c replay/compare.c replay/totals.c replay/files.c replay/hmap.c
 IOREPLAY_SRC := replay/ioreplay.c replay/watchdog.c replay/rp.c replay/rp_aio.c replay/explain.c replay/verify.c replay/order.c replay/inputs.c replay/check.c
 SIOT_SRC := $(sort $(wildcard siot/*.c))
 # siot's own: its main, and the OTF2 writer (the only source that links the

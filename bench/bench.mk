@@ -4,33 +4,14 @@ B := build/$(MPI)
 BB := $(B)/bench
 MPICC := mpicc.$(MPI)
 
+# the benchmarks `make bench` runs, in this order, a blank line between two
+BENCHES := hotpath pwrite merge compress tolerance stats reader replay rank-times scale growth simmerge
+
 .PHONY: run
 run: $(BB)/pwrite_loop $(BB)/pwrite_loop.plain $(BB)/lseek_loop $(BB)/hotpath $(BB)/hotpath.plain $(BB)/segments \
      $(BB)/rankmod $(BB)/groups $(BB)/converge $(BB)/kernel $(BB)/kernel.plain $(BB)/flash-io.plain $(BB)/pop.plain \
      $(BB)/simmerge $(BB)/collectives $(BB)/particles $(if $(filter openmpi,$(MPI)),$(BB)/pnf) $(if $(filter mpich,$(MPI)),$(B)/tests/mpich_yield.so)
-	@MPI=$(MPI) bash bench/hotpath.sh
-	@echo
-	@MPI=$(MPI) bash bench/pwrite.sh
-	@echo
-	@MPI=$(MPI) bash bench/merge.sh
-	@echo
-	@MPI=$(MPI) bash bench/compress.sh
-	@echo
-	@MPI=$(MPI) bash bench/tolerance.sh
-	@echo
-	@MPI=$(MPI) bash bench/stats.sh
-	@echo
-	@MPI=$(MPI) bash bench/reader.sh
-	@echo
-	@MPI=$(MPI) bash bench/replay.sh
-	@echo
-	@MPI=$(MPI) bash bench/rank-times.sh
-	@echo
-	@MPI=$(MPI) bash bench/scale.sh
-	@echo
-	@MPI=$(MPI) bash bench/growth.sh
-	@echo
-	@MPI=$(MPI) bash bench/simmerge.sh
+	@set -e; sep=; for b in $(BENCHES); do printf "$$sep"; sep='\n'; MPI=$(MPI) bash bench/$$b.sh; done
 
 $(BB)/%: bench/%.c $(B)/wrap.flags $(B)/lib/libsiotrace.a
 	@mkdir -p $(@D)

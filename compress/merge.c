@@ -6,18 +6,15 @@
 #include <string.h>
 
 #include "core/format.h"
+#include "core/hash.h"
 #include "core/hist.h"
 #include "core/ranklist.h"
 #include "compress/xmerge.h"
 
 /* ------------------------------------------------------------ tables */
 
-static uint64_t mix(uint64_t h, uint64_t v)
-{
-    h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-    h *= 0xff51afd7ed558ccdULL;
-    return h ^ (h >> 32);
-}
+/* A node's shape is hashed as the recorder hashes it (compress/queue.c):
+ * one siot_hash_mix (core/hash.h) for both. */
 
 static int same_site(const siot_site *a, const siot_site *b)
 {
@@ -104,11 +101,12 @@ static uint64_t hash_node(siot_node *n)
     uint64_t h;
     if (n->kind == SIOT_N_EVENT) {
         const siot_expr *t = n->u.ev.thread;
-        h = mix(mix(mix(0x5349, n->u.ev.func), n->u.ev.site), t && t->tag == SIOT_X_CONST ? (uint64_t)t->base : 0x7468);
+        uint64_t th = t && t->tag == SIOT_X_CONST ? (uint64_t)t->base : 0x7468;
+        h = siot_hash_mix(siot_hash_mix(siot_hash_mix(0x5349, n->u.ev.func), n->u.ev.site), th);
     } else {
-        h = mix(0x4c4f4f50, n->u.loop.nbody);
+        h = siot_hash_mix(0x4c4f4f50, n->u.loop.nbody);
         for (uint32_t i = 0; i < n->u.loop.nbody; i++)
-            h = mix(h, hash_node(n->u.loop.body[i]));
+            h = siot_hash_mix(h, hash_node(n->u.loop.body[i]));
     }
     n->hash = h;
     return h;
@@ -131,25 +129,18 @@ static int same_shape(const siot_node *a, const siot_node *b)
 
 /* ------------------------------------------------------------ values across ranks */
 
-static int is_affinish(const siot_expr *x) { return x->tag == SIOT_X_CONST || x->tag == SIOT_X_AFFINE; }
-static int64_t rc_of(const siot_expr *x) { return x->tag == SIOT_X_AFFINE ? x->rcoef : 0; }
-static int64_t coef_of(const siot_expr *x, uint32_t k) { return x->tag == SIOT_X_AFFINE && k < x->n ? x->u.coef[k] : 0; }
+/* (the affine accessors: core/model.h) */
 
-static int same_loop_coefs(const siot_expr *a, const siot_expr *b)
-{
-    uint32_t na = a->tag == SIOT_X_AFFINE ? a->n : 0, nb = b->tag == SIOT_X_AFFINE ? b->n : 0;
-    for (uint32_t k = 0; k < (na > nb ? na : nb); k++)
-        if (coef_of(a, k) != coef_of(b, k))
-            return 0;
-    return 1;
-}
-
+/* like's loop terms with a new base and rank term, in the merged trace's
+ * arena (freed as a whole). compress/xmerge.c's make_affine looks the
+ * same and is not this: it adds a loop term, in the recorder's pool
+ * (freed node by node). */
 static siot_expr *affine(siot_arena *a, const siot_expr *like, int64_t base, int64_t rcoef)
 {
     siot_expr *x = siot_arena_alloc(a, sizeof *x);
     if (!x)
         return NULL;
-    uint32_t n = like->tag == SIOT_X_AFFINE ? like->n : 0;
+    uint32_t n = siot_x_nloops(like);
     x->tag = SIOT_X_AFFINE;
     x->base = base;
     x->rcoef = rcoef;
@@ -166,14 +157,14 @@ static siot_expr *affine(siot_arena *a, const siot_expr *like, int64_t base, int
 }
 
 /* Value of an affinish expression at rank r, loops aside. */
-static int64_t at_rank(const siot_expr *x, int64_t r) { return (int64_t)((uint64_t)x->base + (uint64_t)rc_of(x) * (uint64_t)r); }
+static int64_t at_rank(const siot_expr *x, int64_t r) { return (int64_t)((uint64_t)x->base + (uint64_t)siot_x_rcoef(x) * (uint64_t)r); }
 
 /* One line base + k*rank through a (on RA) and b (on RB), when there is one.
  * A value known on one rank only says nothing about its slope. */
 static siot_expr *line_through(siot_arena *ar, const siot_expr *a, const siot_ranklist *RA, const siot_expr *b,
                                const siot_ranklist *RB)
 {
-    if (!is_affinish(a) || !is_affinish(b) || !same_loop_coefs(a, b))
+    if (!siot_x_affinish(a) || !siot_x_affinish(b) || !siot_x_same_loops(a, b))
         return NULL;
     uint64_t na = siot_rl_size(RA), nb = siot_rl_size(RB);
     if (na == 0 || nb == 0)

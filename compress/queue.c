@@ -6,29 +6,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/hash.h"
 #include "core/hist.h"
 
 #define SIOT_Q_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
 /* ------------------------------------------------------------ hashing */
 
-static uint64_t mix(uint64_t h, uint64_t v)
-{
-    h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-    h *= 0xff51afd7ed558ccdULL;
-    return h ^ (h >> 32);
-}
+/* A node's shape is hashed as the merge across ranks hashes it
+ * (compress/merge.c): one siot_hash_mix (core/hash.h) for both. */
 
 static uint64_t event_hash(uint32_t func, uint32_t site, int64_t thread)
 {
-    return mix(mix(mix(0x5349, func), site), (uint64_t)thread);
+    return siot_hash_mix(siot_hash_mix(siot_hash_mix(0x5349, func), site), (uint64_t)thread);
 }
 
 static uint64_t loop_hash(siot_node *const *body, uint32_t n)
 {
-    uint64_t h = mix(0x4c4f4f50, n);
+    uint64_t h = siot_hash_mix(0x4c4f4f50, n);
     for (uint32_t i = 0; i < n; i++)
-        h = mix(h, body[i]->hash);
+        h = siot_hash_mix(h, body[i]->hash);
     return h;
 }
 
@@ -285,25 +282,9 @@ static void truncate_to(siot_queue *q, uint32_t n)
 static int grow_list(siot_queue *q)
 {
     uint32_t cap = !q->cap ? 256 : q->cap < 4096 || q->cap > UINT32_MAX / 8 ? q->cap * 2 : q->cap * 4;
-    siot_node **nodes = siot_realloc(q->nodes, cap * sizeof *nodes);
-    if (nodes)
-        q->nodes = nodes;
-    uint64_t *hash = nodes ? siot_realloc(q->hash, cap * sizeof *hash) : NULL;
-    if (hash)
-        q->hash = hash;
-    uint32_t *nb = hash ? siot_realloc(q->nbody, cap * sizeof *nb) : NULL;
-    if (nb)
-        q->nbody = nb;
-    uint32_t *ps = nb ? siot_realloc(q->prev_same, cap * sizeof *ps) : NULL;
-    if (ps)
-        q->prev_same = ps;
-    uint32_t *pl = ps ? siot_realloc(q->loop_next, cap * sizeof *pl) : NULL;
-    if (pl)
-        q->loop_next = pl;
-    uint64_t *tf = pl ? siot_realloc(q->tfirst, cap * sizeof *tf) : NULL;
-    if (!tf)
+    if (SIOT_REGROW(q->nodes, cap) || SIOT_REGROW(q->hash, cap) || SIOT_REGROW(q->nbody, cap) ||
+        SIOT_REGROW(q->prev_same, cap) || SIOT_REGROW(q->loop_next, cap) || SIOT_REGROW(q->tfirst, cap))
         return -1;
-    q->tfirst = tf;
     q->cap = cap;
     return 0;
 }
@@ -686,6 +667,9 @@ static int stash(siot_queue *q, const siot_raw *r, int64_t dist, const uint8_t *
 {
     if (q->npend == q->cappend) {
         uint32_t cap = q->cappend ? q->cappend * 2 : 8;
+        /* Not SIOT_REGROW (core/salloc.h) as in grow_list: this is inlined
+         * into siot_queue_push, which every traced call runs, and that form
+         * changed its register allocation throughout (objdump -d). */
         siot_raw *pend = siot_realloc(q->pend, cap * sizeof *pend);
         int64_t *pd = pend ? siot_realloc(q->pend_dist, cap * sizeof *pd) : NULL;
         if (pend)

@@ -20,16 +20,11 @@ typedef struct tail {
     const int64_t *coef;
 } tail;
 
-static int64_t coef_at(const siot_expr *e, uint32_t k)
-{
-    return e->tag == SIOT_X_AFFINE && k < e->n ? e->u.coef[k] : 0;
-}
-
 static int same_tail(const siot_expr *e, const tail *t)
 {
-    uint32_t n = e->tag == SIOT_X_AFFINE && e->n > t->n ? e->n : t->n;
+    uint32_t n = siot_x_nloops(e) > t->n ? siot_x_nloops(e) : t->n;
     for (uint32_t k = 0; k < n; k++)
-        if (coef_at(e, k) != (k < t->n ? t->coef[k] : 0))
+        if (siot_x_coef(e, k) != (k < t->n ? t->coef[k] : 0))
             return 0;
     return 1;
 }
@@ -42,11 +37,11 @@ static int rank_function(const siot_expr *x, tail *t)
     if (x->tag != SIOT_X_RANKED || x->n < 2)
         return 0;
     const siot_expr *first = x->u.ranked[0].x;
-    t->n = first && first->tag == SIOT_X_AFFINE ? first->n : 0;
+    t->n = first ? siot_x_nloops(first) : 0;
     t->coef = t->n ? first->u.coef : NULL;
     for (uint32_t i = 0; i < x->n; i++) {
         const siot_expr *e = x->u.ranked[i].x;
-        if (!e || !(e->tag == SIOT_X_CONST || e->tag == SIOT_X_AFFINE) || !same_tail(e, t))
+        if (!e || !siot_x_affinish(e) || !same_tail(e, t))
             return 0;
     }
     return 1;
@@ -368,23 +363,10 @@ typedef struct arith {
     int64_t step;
 } arith;
 
-static int64_t coef_of(const siot_expr *x, uint32_t k)
-{
-    return x->tag == SIOT_X_AFFINE && k < x->n ? x->u.coef[k] : 0;
-}
-
 /* a and b constants or progressions that differ in their base alone */
 static int same_but_base(const siot_expr *a, const siot_expr *b)
 {
-    if ((a->tag != SIOT_X_CONST && a->tag != SIOT_X_AFFINE) || (b->tag != SIOT_X_CONST && b->tag != SIOT_X_AFFINE))
-        return 0;
-    int64_t ra = a->tag == SIOT_X_AFFINE ? a->rcoef : 0, rb = b->tag == SIOT_X_AFFINE ? b->rcoef : 0;
-    uint32_t n = a->tag == SIOT_X_AFFINE ? a->n : 0;
-    n = b->tag == SIOT_X_AFFINE && b->n > n ? b->n : n;
-    for (uint32_t k = 0; k < n; k++)
-        if (coef_of(a, k) != coef_of(b, k))
-            return 0;
-    return ra == rb;
+    return siot_x_affinish(a) && siot_x_affinish(b) && siot_x_same_loops(a, b) && siot_x_rcoef(a) == siot_x_rcoef(b);
 }
 
 /* Whether the array x is first + step*j element by element. */

@@ -402,15 +402,10 @@ static void rw_slot(rewrite *w, siot_expr **slot, unsigned d)
         return;
     if (w->n == w->cap) {
         uint32_t cap = w->cap ? w->cap * 2 : 32;
-        siot_expr ***s = siot_realloc(w->slot, cap * sizeof *s);
-        if (s)
-            w->slot = s;
-        siot_expr **v = s ? siot_realloc(w->val, cap * sizeof *v) : NULL;
-        if (!v) {
+        if (SIOT_REGROW(w->slot, cap) || SIOT_REGROW(w->val, cap)) {
             w->failed = 1;
             return;
         }
-        w->val = v;
         w->cap = cap;
     }
     w->slot[w->n] = slot;

@@ -48,6 +48,9 @@ int siot_x_equal(const siot_expr *a, const siot_expr *b)
     if (!a || !b)
         return 0;
     /* An AFFINE with no non-zero coefficient is the same value as a CONST. */
+    /* Spelled out rather than through core/model.h's siot_x_same_loops:
+     * the loop fold calls this on its hot path (compress/queue.c's
+     * node_equal), and this form compiles to fewer instructions. */
     if ((a->tag == SIOT_X_CONST || a->tag == SIOT_X_AFFINE) && (b->tag == SIOT_X_CONST || b->tag == SIOT_X_AFFINE)) {
         if (a->base != b->base || (a->tag == SIOT_X_AFFINE ? a->rcoef : 0) != (b->tag == SIOT_X_AFFINE ? b->rcoef : 0))
             return 0;
@@ -125,11 +128,7 @@ void siot_x_free(siot_pool *p, siot_expr *x)
     case SIOT_X_SEQINT:
         siot_pool_free(p, x->u.vals, (x->cap ? x->cap : x->n) * sizeof(int64_t));
         break;
-    case SIOT_X_SEQ:
-    case SIOT_X_ARRAY:
-    case SIOT_X_RMOD:
-    case SIOT_X_RANGE:
-    case SIOT_X_RDIV:
+    SIOT_X_ITEMS_CASES:
         for (uint32_t i = 0; i < x->n; i++)
             siot_x_free(p, x->u.items[i]);
         siot_pool_free(p, x->u.items, (x->cap ? x->cap : x->n) * sizeof *x->u.items);
@@ -178,11 +177,7 @@ siot_expr *siot_x_clone(siot_pool *p, const siot_expr *x)
         if ((ok = y->u.vals != NULL) && x->n)
             memcpy(y->u.vals, x->u.vals, x->n * sizeof(int64_t));
         break;
-    case SIOT_X_SEQ:
-    case SIOT_X_ARRAY:
-    case SIOT_X_RMOD:
-    case SIOT_X_RANGE:
-    case SIOT_X_RDIV:
+    SIOT_X_ITEMS_CASES:
         y->u.items = siot_pool_alloc(p, (x->n ? x->n : 1) * sizeof *y->u.items);
         ok = y->u.items != NULL;
         for (uint32_t i = 0; ok && i < x->n; i++)
@@ -236,11 +231,7 @@ int siot_x_depends(const siot_expr *x, unsigned lvl)
     switch (x->tag) {
     case SIOT_X_AFFINE:
         return lvl < x->n && x->u.coef[lvl] != 0;
-    case SIOT_X_SEQ:
-    case SIOT_X_ARRAY:
-    case SIOT_X_RMOD:
-    case SIOT_X_RANGE:
-    case SIOT_X_RDIV:
+    SIOT_X_ITEMS_CASES:
         for (uint32_t i = 0; i < x->n; i++)
             if (siot_x_depends(x->u.items[i], lvl))
                 return 1;
@@ -477,20 +468,15 @@ const siot_expr *siot_x_tmp_raw(siot_xtmp *t, const siot_rawval *v, const uint8_
 static int64_t wsub(int64_t a, int64_t b) { return (int64_t)((uint64_t)a - (uint64_t)b); }
 static int64_t wadd(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }
 
-static int is_affinish(const siot_expr *x) { return x->tag == SIOT_X_CONST || x->tag == SIOT_X_AFFINE; }
-static int64_t coef_at(const siot_expr *x, unsigned k)
-{
-    return x->tag == SIOT_X_AFFINE && k < x->n ? x->u.coef[k] : 0;
-}
-static int64_t rcoef_of(const siot_expr *x) { return x->tag == SIOT_X_AFFINE ? x->rcoef : 0; }
+/* (the affine accessors: core/model.h) */
 
 /* Same dependence on the loops inside level lvl (and on the rank). */
 static int same_inner(const siot_expr *a, const siot_expr *b, unsigned lvl)
 {
-    if (rcoef_of(a) != rcoef_of(b))
+    if (siot_x_rcoef(a) != siot_x_rcoef(b))
         return 0;
     for (unsigned k = 0; k < lvl; k++)
-        if (coef_at(a, k) != coef_at(b, k))
+        if (siot_x_coef(a, k) != siot_x_coef(b, k))
             return 0;
     return 1;
 }
@@ -505,6 +491,9 @@ static int no_coef_from(const siot_expr *x, unsigned lvl)
     return 1;
 }
 
+/* inner's terms below level lvl and stride at lvl, in the pool (freed node
+ * by node). compress/merge.c's affine looks the same and is not this: it
+ * sets the rank term of a merged value, in the merged trace's arena. */
 static siot_expr *make_affine(siot_pool *p, const siot_expr *inner, unsigned lvl, int64_t stride)
 {
     siot_expr *y = siot_pool_alloc(p, sizeof *y);
@@ -512,7 +501,7 @@ static siot_expr *make_affine(siot_pool *p, const siot_expr *inner, unsigned lvl
         return NULL;
     y->tag = SIOT_X_AFFINE;
     y->base = inner->base;
-    y->rcoef = rcoef_of(inner);
+    y->rcoef = siot_x_rcoef(inner);
     y->n = lvl + 1;
     y->cap = y->n;
     y->u.coef = siot_pool_alloc(p, y->n * sizeof(int64_t));
@@ -521,7 +510,7 @@ static siot_expr *make_affine(siot_pool *p, const siot_expr *inner, unsigned lvl
         return NULL;
     }
     for (unsigned k = 0; k < lvl; k++)
-        y->u.coef[k] = coef_at(inner, k);
+        y->u.coef[k] = siot_x_coef(inner, k);
     y->u.coef[lvl] = stride;
     return y;
 }
@@ -529,14 +518,14 @@ static siot_expr *make_affine(siot_pool *p, const siot_expr *inner, unsigned lvl
 /* A value that only depends on level lvl as base + stride*j is an integer run. */
 static int int_run_of(const siot_expr *x, unsigned lvl, int64_t *base, int64_t *stride)
 {
-    if (!is_affinish(x) || rcoef_of(x))
+    if (!siot_x_affinish(x) || siot_x_rcoef(x))
         return 0;
-    uint32_t n = x->tag == SIOT_X_AFFINE ? x->n : 0;
+    uint32_t n = siot_x_nloops(x);
     for (uint32_t k = 0; k < n; k++)
         if (k != lvl && x->u.coef[k])
             return 0;
     *base = x->base;
-    *stride = coef_at(x, lvl);
+    *stride = siot_x_coef(x, lvl);
     return 1;
 }
 
@@ -590,7 +579,7 @@ static int seql_append(siot_pool *p, siot_expr *s, const siot_expr *X, unsigned 
             s->len++;
             return 0;
         }
-        if (last_len == 1 && is_affinish(last->x) && is_affinish(X) && same_inner(last->x, X, lvl) &&
+        if (last_len == 1 && siot_x_affinish(last->x) && siot_x_affinish(X) && same_inner(last->x, X, lvl) &&
             no_coef_from(last->x, lvl) && no_coef_from(X, lvl)) {
             siot_expr *a = make_affine(p, last->x, lvl, wsub(X->base, last->x->base));
             if (!a)
@@ -623,7 +612,7 @@ static int run_view(const siot_run *r, unsigned level, siot_expr *tmp, int64_t *
 {
     if (r->x) {
         *v = r->x;
-        return is_affinish(r->x);
+        return siot_x_affinish(r->x);
     }
     memset(tmp, 0, sizeof *tmp);
     memset(tc, 0, (level + 1) * sizeof *tc);
@@ -666,7 +655,7 @@ static int seql_shift(siot_pool *p, siot_expr *B, const siot_expr *X, unsigned l
                 return 0;
             stride[i] = wsub(vx->base, vb->base);
         } else {
-            stride[i] = coef_at(vb, lvl);
+            stride[i] = siot_x_coef(vb, lvl);
             if ((int64_t)((uint64_t)vb->base + (uint64_t)stride[i] * c) != vx->base)
                 return 0;
         }
@@ -773,7 +762,7 @@ int siot_x_extend(siot_pool *p, siot_expr **px, const siot_expr *X, unsigned lvl
     if (!dep && siot_x_equal(B, X))
         return 0;
     /* Two points of a progression. */
-    if (!dep && c == 1 && is_affinish(B) && is_affinish(X) && same_inner(B, X, lvl) && no_coef_from(B, lvl) &&
+    if (!dep && c == 1 && siot_x_affinish(B) && siot_x_affinish(X) && same_inner(B, X, lvl) && no_coef_from(B, lvl) &&
         no_coef_from(X, lvl)) {
         siot_expr *a = make_affine(p, B, lvl, wsub(X->base, B->base));
         if (!a)
@@ -783,7 +772,7 @@ int siot_x_extend(siot_pool *p, siot_expr **px, const siot_expr *X, unsigned lvl
         return 0;
     }
     /* A progression that goes on. */
-    if (dep && B->tag == SIOT_X_AFFINE && is_affinish(X) && same_inner(B, X, lvl) && no_coef_from(X, lvl) &&
+    if (dep && B->tag == SIOT_X_AFFINE && siot_x_affinish(X) && same_inner(B, X, lvl) && no_coef_from(X, lvl) &&
         B->n == lvl + 1 && (int64_t)((uint64_t)B->base + (uint64_t)B->u.coef[lvl] * c) == X->base)
         return 0;
     if (dep && B->tag == SIOT_X_SEQL && B->level == lvl && B->len == c)

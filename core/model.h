@@ -100,6 +100,16 @@ enum siot_xtag {
                         * node's group (n = 1) */
 };
 
+/* The case labels of the tags whose u.items are all expressions, for the
+ * walks that visit each one (freeing, copying, asking what they depend on):
+ * `SIOT_X_ITEMS_CASES:` in a switch on the tag. */
+#define SIOT_X_ITEMS_CASES \
+    case SIOT_X_SEQ:       \
+    case SIOT_X_ARRAY:     \
+    case SIOT_X_RMOD:      \
+    case SIOT_X_RANGE:     \
+    case SIOT_X_RDIV
+
 typedef struct siot_expr siot_expr;
 
 /* A run of an SEQL covers iterations [start, next run's start) of its loop
@@ -146,6 +156,23 @@ struct siot_expr {
         siot_run *runs;
     } u;
 };
+
+/* A CONST or an AFFINE read as one form, base + rcoef*rank + sum
+ * coef[k]*iter[k] (a CONST has neither term): the accessors the merges
+ * across ranks, the loop folds and the rank fold share. */
+static inline int siot_x_affinish(const siot_expr *x) { return x->tag == SIOT_X_CONST || x->tag == SIOT_X_AFFINE; }
+static inline int64_t siot_x_rcoef(const siot_expr *x) { return x->tag == SIOT_X_AFFINE ? x->rcoef : 0; }
+static inline uint32_t siot_x_nloops(const siot_expr *x) { return x->tag == SIOT_X_AFFINE ? x->n : 0; }
+static inline int64_t siot_x_coef(const siot_expr *x, uint32_t k) { return k < siot_x_nloops(x) ? x->u.coef[k] : 0; }
+/* The same loop terms (a missing coefficient is 0); the rank term aside. */
+static inline int siot_x_same_loops(const siot_expr *a, const siot_expr *b)
+{
+    uint32_t na = siot_x_nloops(a), nb = siot_x_nloops(b);
+    for (uint32_t k = 0; k < (na > nb ? na : nb); k++)
+        if (siot_x_coef(a, k) != siot_x_coef(b, k))
+            return 0;
+    return 1;
+}
 
 /* An evaluated value. Strings and arrays point into a scratch buffer owned by
  * the caller of siot_eval and stay valid until it is reused. */

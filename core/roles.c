@@ -2,14 +2,15 @@
 
 #include <string.h>
 
+/* One case of the name switches below, from an X-macro list's (name, value). */
+#define NAME_CASE(n, v) \
+    case v:             \
+        return #n;
+
 const char *siot_layer_name(unsigned layer)
 {
     switch (layer) {
-#define X(n, v) \
-    case v:     \
-        return #n;
-        SIOT_LAYER_LIST(X)
-#undef X
+        SIOT_LAYER_LIST(NAME_CASE)
     }
     return "unknown";
 }
@@ -27,11 +28,7 @@ int siot_layer_from_name(const char *s)
 const char *siot_class_name(unsigned cls)
 {
     switch (SIOT_CLASS_BASE(cls)) {
-#define X(n, v) \
-    case v:     \
-        return #n;
-        SIOT_CLASS_LIST(X)
-#undef X
+        SIOT_CLASS_LIST(NAME_CASE)
     }
     return "unknown";
 }
@@ -39,11 +36,7 @@ const char *siot_class_name(unsigned cls)
 const char *siot_role_name(unsigned role)
 {
     switch (role) {
-#define X(n, v) \
-    case v:     \
-        return #n;
-        SIOT_ROLE_LIST(X)
-#undef X
+        SIOT_ROLE_LIST(NAME_CASE)
     }
     return "unknown";
 }

@@ -18,6 +18,7 @@
 
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 extern _Atomic int siot_emergency;
 
@@ -49,5 +50,22 @@ static inline void siot_free(void *p)
     if (p && !siot_emergency && !siot_eowns(p))
         free(p);
 }
+
+/* Parallel arrays grown together, one at a time: the array at p (a pointer
+ * to the array's pointer) resized to n bytes; 0, or -1 with it unchanged.
+ * The arrays grown before a failure keep their larger size, which is
+ * harmless: the caller records the new capacity only once all have grown.
+ * The pointer is read and stored through memcpy: p may point to a pointer
+ * of any object type. SIOT_REGROW(arr, cap) sizes cap elements of arr. */
+static inline int siot_regrow(void *p, size_t n)
+{
+    void *old, *v;
+    memcpy(&old, p, sizeof old);
+    if (!(v = siot_realloc(old, n)))
+        return -1;
+    memcpy(p, &v, sizeof v);
+    return 0;
+}
+#define SIOT_REGROW(arr, cap) siot_regrow(&(arr), (size_t)(cap) * sizeof *(arr))
 
 #endif

@@ -230,6 +230,11 @@ void siot_mpi_put_info(siot_raw *ev, uint32_t k, MPI_Info info)
     siot_put_strn(ev, k, text, len);
 }
 
+/* A deliberate twin of wrap/pnetcdf_record.c's siot_nc_save_reqs and
+ * siot_nc_put_reqs: the keys differ in width (an MPI_Request's bits, a
+ * PnetCDF int) and in what the call completed (the requests MPI set to
+ * MPI_REQUEST_NULL; every request the PnetCDF call was given), and one helper
+ * would test that per element through a callback on every wait. */
 uint32_t siot_mpi_save_reqs(const MPI_Request *v, int64_t n)
 {
     if (!v || n <= 0 || n > SIOT_MAX_ARRAY)

@@ -38,22 +38,19 @@ SIOT_HKEY(req, MPI_Request)
 SIOT_HKEY(win, MPI_Win)
 #undef SIOT_HKEY
 
-static inline int64_t siot_mpi_comm_id(MPI_Comm c)
-{
-    return c == MPI_COMM_NULL ? -1 : siot_h_id(SIOT_H_COMM, siot_hkey_comm(c));
-}
-static inline int64_t siot_mpi_comm_new(MPI_Comm c)
-{
-    return c == MPI_COMM_NULL ? -1 : siot_h_new(SIOT_H_COMM, siot_hkey_comm(c));
-}
-static inline int64_t siot_mpi_group_id(MPI_Group g)
-{
-    return g == MPI_GROUP_NULL ? -1 : siot_h_id(SIOT_H_GROUP, siot_hkey_group(g));
-}
-static inline int64_t siot_mpi_group_new(MPI_Group g)
-{
-    return g == MPI_GROUP_NULL ? -1 : siot_h_new(SIOT_H_GROUP, siot_hkey_group(g));
-}
+/* siot_mpi_<fn>(handle): the handle's id by look (siot_h_id: a handle
+ * found or given one; siot_h_new: made by the call; siot_h_find_known: a
+ * request), -1 for the null handle. */
+#define SIOT_HID(fn, type, null, look, kind, key) \
+    static inline int64_t siot_mpi_##fn(type h) { return h == null ? -1 : look(kind, siot_hkey_##key(h)); }
+SIOT_HID(comm_id, MPI_Comm, MPI_COMM_NULL, siot_h_id, SIOT_H_COMM, comm)
+SIOT_HID(comm_new, MPI_Comm, MPI_COMM_NULL, siot_h_new, SIOT_H_COMM, comm)
+SIOT_HID(group_id, MPI_Group, MPI_GROUP_NULL, siot_h_id, SIOT_H_GROUP, group)
+SIOT_HID(group_new, MPI_Group, MPI_GROUP_NULL, siot_h_new, SIOT_H_GROUP, group)
+SIOT_HID(op_id, MPI_Op, MPI_OP_NULL, siot_h_id, SIOT_H_OP, op)
+SIOT_HID(file_id, MPI_File, MPI_FILE_NULL, siot_h_id, SIOT_H_FILE, file)
+SIOT_HID(req_id, MPI_Request, MPI_REQUEST_NULL, siot_h_find_known, SIOT_H_REQ, req)
+#undef SIOT_HID
 /* Datatypes are watched for their free: MPI-IO makes and frees its own
  * copies of the program's types with PMPI calls the tracer does not see,
  * and MPI reuses their handle values. An attribute whose delete callback
@@ -73,18 +70,6 @@ static inline int64_t siot_mpi_dtype_in(MPI_Datatype d, int ok)
         return -1;
     int32_t id = siot_h_find(SIOT_H_DTYPE, siot_hkey_dtype(d));
     return id >= 0 ? id : siot_mpi_dtype_first_seen(d, ok);
-}
-static inline int64_t siot_mpi_op_id(MPI_Op o)
-{
-    return o == MPI_OP_NULL ? -1 : siot_h_id(SIOT_H_OP, siot_hkey_op(o));
-}
-static inline int64_t siot_mpi_file_id(MPI_File f)
-{
-    return f == MPI_FILE_NULL ? -1 : siot_h_id(SIOT_H_FILE, siot_hkey_file(f));
-}
-static inline int64_t siot_mpi_req_id(MPI_Request r)
-{
-    return r == MPI_REQUEST_NULL ? -1 : siot_h_find_known(SIOT_H_REQ, siot_hkey_req(r));
 }
 /* The same from a request's key (0: no request given). */
 static inline int64_t siot_mpi_req_find(uintptr_t key)

@@ -12,8 +12,10 @@
 
 #include "compress/xmerge.h"
 #include "core/expr.h"
+#include "core/hash.h"
 #include "core/names.h"
 #include "core/roles.h"
+#include "replay/hmap.h"
 #include "replay/json.h"
 
 /* ------------------------------------------------------------ rank sets */
@@ -110,39 +112,18 @@ const char *siot_file_sharing(const siot_filerow *r)
 enum { HK_NONE = SIOT_HK_NONE, HK_FD = SIOT_HK_FD, HK_STREAM = SIOT_HK_STREAM, HK_MPIFILE = SIOT_HK_MPIFILE,
        HK_HID = SIOT_HK_HID, HK_NCID = SIOT_HK_NCID };
 
-typedef struct hslot {
-    int64_t id;
-    int32_t rank, row; /* row -1: the handle names no traced file */
-    uint8_t kind, used;
-} hslot;
-
 struct siot_files_index {
     uint32_t *names; /* row + 1 by hash of (layer, name); 0 empty */
     uint32_t ncap;
-    hslot *h;
-    uint32_t hcap, hcount;
+    rp_hmap h; /* a handle's file: its row, -1 when it names no traced file */
 };
-
-static uint64_t mix(uint64_t x)
-{
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ULL;
-    return x ^ (x >> 33);
-}
 
 static uint64_t name_hash(const char *name, uint8_t layer)
 {
     uint64_t h = 1469598103934665603ULL ^ layer;
     for (; *name; name++)
         h = (h ^ (uint8_t)*name) * 1099511628211ULL;
-    return mix(h);
-}
-
-static uint64_t handle_hash(int32_t rank, uint8_t kind, int64_t id)
-{
-    return mix((uint64_t)id * 31 + ((uint64_t)(uint32_t)rank << 3) + kind);
+    return siot_hash_fmix(h);
 }
 
 static void names_insert(siot_files *fs, uint32_t row)
@@ -169,48 +150,16 @@ static int names_grow(siot_files *fs)
     return 0;
 }
 
-static hslot *handle_slot(struct siot_files_index *ix, int32_t rank, uint8_t kind, int64_t id)
-{
-    uint64_t i = handle_hash(rank, kind, id) & (ix->hcap - 1);
-    while (ix->h[i].used && !(ix->h[i].rank == rank && ix->h[i].kind == kind && ix->h[i].id == id))
-        i = (i + 1) & (ix->hcap - 1);
-    return &ix->h[i];
-}
-
-static int handles_grow(struct siot_files_index *ix)
-{
-    uint32_t cap = ix->hcap ? ix->hcap * 2 : 256, old = ix->hcap;
-    hslot *prev = ix->h, *v = calloc(cap, sizeof *v);
-    if (!v)
-        return -1;
-    ix->h = v;
-    ix->hcap = cap;
-    for (uint32_t i = 0; i < old; i++)
-        if (prev[i].used)
-            *handle_slot(ix, prev[i].rank, prev[i].kind, prev[i].id) = prev[i];
-    free(prev);
-    return 0;
-}
-
 static void set_handle(siot_files *fs, int32_t rank, uint8_t kind, int64_t id, int32_t row)
 {
-    struct siot_files_index *ix = fs->ix;
-    if ((ix->hcount + 1) * 2 > ix->hcap && handles_grow(ix) != 0) {
+    if (!rp_hmap_set(&fs->ix->h, rank, kind, id, row))
         fs->oom = 1;
-        return;
-    }
-    hslot *s = handle_slot(ix, rank, kind, id);
-    if (!s->used)
-        ix->hcount++;
-    *s = (hslot){.id = id, .rank = rank, .row = row, .kind = kind, .used = 1};
 }
 
 static int32_t find_handle(const siot_files *fs, int32_t rank, uint8_t kind, int64_t id)
 {
-    if (!fs->ix->hcap || kind == HK_NONE)
-        return -1;
-    const hslot *s = handle_slot(fs->ix, rank, kind, id);
-    return s->used ? s->row : -1;
+    const rp_handle *h = kind == HK_NONE ? NULL : rp_hmap_find(&fs->ix->h, rank, kind, id);
+    return h ? h->file : -1;
 }
 
 /* The row of (name, layer), added when new. */
@@ -649,21 +598,18 @@ const char *siot_files_handle_file(const siot_files *fs, int32_t rank, unsigned 
     uint8_t kind = siot_handle_kind(role);
     if (!siot_role_uses_handle(role) || kind == HK_NONE)
         return NULL;
-    if (fs->ix && fs->ix->hcap) {
-        const hslot *s = handle_slot(fs->ix, rank, kind, id);
-        if (s->used)
-            return s->row >= 0 ? fs->rows[s->row].name : NULL;
-    }
+    const rp_handle *h = fs->ix ? rp_hmap_find(&fs->ix->h, rank, kind, id) : NULL;
+    if (h)
+        return h->file >= 0 ? fs->rows[h->file].name : NULL;
     return siot_std_stream_name(role, id);
 }
 
 int32_t siot_files_handle_row(const siot_files *fs, int32_t rank, unsigned role, int64_t id)
 {
     uint8_t kind = siot_handle_kind(role);
-    if (!siot_role_uses_handle(role) || kind == HK_NONE || !fs->ix || !fs->ix->hcap)
+    if (!siot_role_uses_handle(role) || !fs->ix)
         return -1;
-    const hslot *s = handle_slot(fs->ix, rank, kind, id);
-    return s->used ? s->row : -1;
+    return find_handle(fs, rank, kind, id);
 }
 
 /* ------------------------------------------------------------ patterns */
@@ -817,7 +763,7 @@ void siot_files_init(siot_files *fs)
     siot_vbuf_init(&fs->scratch);
     siot_vbuf_init(&fs->name);
     fs->ix = calloc(1, sizeof *fs->ix);
-    fs->oom = !fs->ix || handles_grow(fs->ix) != 0;
+    fs->oom = !fs->ix;
 }
 
 void siot_files_free(siot_files *fs)
@@ -839,7 +785,7 @@ void siot_files_free(siot_files *fs)
     free(fs->patterns);
     if (fs->ix) {
         free(fs->ix->names);
-        free(fs->ix->h);
+        rp_hmap_free(&fs->ix->h);
         free(fs->ix);
     }
     siot_vbuf_free(&fs->scratch);

@@ -13,6 +13,7 @@
 #include "core/expr.h"
 #include "core/names.h"
 #include "core/roles.h"
+#include "replay/hmap.h"
 #include "replay/scantext.h"
 #include "replay/walk.h"
 
@@ -45,11 +46,10 @@ typedef struct infile {
     size_t np, cap;
 } infile;
 
-typedef struct handle {
-    int64_t id, pos;
-    int stream;
-    size_t file;
-} handle;
+/* A handle (kind: 0 a descriptor, 1 a stream, MPIFILE) names the file of
+ * index file in the stager's files; pos is where its next read or write
+ * starts (replay/hmap.h). */
+typedef rp_handle handle;
 
 /* Paths (as recorded), deduplicated. */
 typedef struct pathset {
@@ -64,8 +64,7 @@ typedef struct stager {
     size_t nf, cap;
     pathset dirs; /* directories the run's paths went through */
     pathset made; /* ... that the run made itself (mkdir) */
-    handle *h;
-    size_t nh, hcap;
+    rp_hmap h; /* the walked rank's handles */
     int oom;
     int rank; /* the rank being walked */
     const rp_state *c; /* the run's working directory (rp_from_cwd) */
@@ -138,29 +137,20 @@ static void add_scan_patch(stager *s, infile *f, int64_t pos, int64_t len, const
 
 static handle *find_handle(stager *s, int stream, int64_t id)
 {
-    for (size_t i = 0; i < s->nh; i++)
-        if (s->h[i].stream == stream && s->h[i].id == id)
-            return &s->h[i];
-    return NULL;
+    return rp_hmap_find(&s->h, s->rank, (uint8_t)stream, id);
 }
 
 static void bind(stager *s, int stream, int64_t id, size_t file)
 {
-    handle *h = find_handle(s, stream, id);
-    if (!h && siot_array_reserve((void **)&s->h, &s->hcap, s->nh + 1, sizeof *s->h) != 0) {
+    if (!rp_hmap_set(&s->h, s->rank, (uint8_t)stream, id, (int32_t)file))
         s->oom = 1;
-        return;
-    }
-    if (!h)
-        h = &s->h[s->nh++];
-    *h = (handle){id, 0, stream, file};
 }
 
 static void unbind(stager *s, int stream, int64_t id)
 {
     handle *h = find_handle(s, stream, id);
     if (h)
-        *h = s->h[--s->nh];
+        rp_hmap_remove(&s->h, h);
 }
 
 
@@ -251,7 +241,7 @@ static void on_read(stager *s, handle *h, const siot_event *e, const siot_funcde
     int64_t asked = siot_arg_int(e, f, c, SIOT_ROLE_count, -1);
     if (asked > 0 && siot_arg_index(f, SIOT_ROLE_size) >= 0) /* fread: items of size bytes */
         asked *= siot_arg_int(e, f, c, SIOT_ROLE_size, 1);
-    if (f->retrole == SIOT_ROLE_r_line || (f->retrole == SIOT_ROLE_r_bytes && h->stream && asked < 0)) {
+    if (f->retrole == SIOT_ROLE_r_line || (f->retrole == SIOT_ROLE_r_bytes && h->kind && asked < 0)) {
         /* fgets, getline: a line ends with a newline unless it filled the buffer */
         if (ret <= 0 || bytes <= 0) {
             in->eof = at;
@@ -275,7 +265,7 @@ static void on_read(stager *s, handle *h, const siot_event *e, const siot_funcde
         add_scan_patch(s, in, at, bytes, fs, (int)ret);
         free(fs);
         siot_vbuf_free(&fmt);
-    } else if (f->retrole == SIOT_ROLE_r_int && h->stream) { /* fgetc: the byte itself */
+    } else if (f->retrole == SIOT_ROLE_r_int && h->kind) { /* fgetc: the byte itself */
         if (ret < 0) {
             in->eof = at;
             return;
@@ -494,7 +484,7 @@ static int walk(stager *s, const siot_trace *t, const char **err)
             s->oom = 1;
             break;
         }
-        s->nh = 0;
+        rp_hmap_clear(&s->h);
         s->rank = (int)r;
         while (!s->oom && (n = siot_iter_next(&it, &c)))
             on_event(s, t, &n->u.ev, &c, &scratch);
@@ -676,5 +666,5 @@ void rp_stage_inputs(const siot_trace *t, rp_state *c, const char *inputs_dir, r
         free(s.f[i].p);
     }
     free(s.f);
-    free(s.h);
+    rp_hmap_free(&s.h);
 }

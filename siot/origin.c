@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/expr.h"
+#include "core/salloc.h"
 
 /* An open call on some ranks' stacks: immutable once made, shared by the
  * ranks that reached it together, freed when no rank or cell holds it. */
@@ -203,13 +204,7 @@ void siot_origins_loop_enter(siot_origins *o, uint64_t count, int expanded, cons
     if (expanded || count < 2)
         return; /* walked iteration by iteration: the counts advance by themselves */
     if (nranks > l->cap) {
-        int32_t *rk = realloc(l->ranks, nranks * sizeof *rk);
-        int64_t *s0 = rk ? realloc(l->seq0, nranks * sizeof *s0) : NULL;
-        if (rk)
-            l->ranks = rk;
-        if (s0)
-            l->seq0 = s0;
-        if (!rk || !s0) {
+        if (SIOT_REGROW(l->ranks, nranks) || SIOT_REGROW(l->seq0, nranks)) {
             o->oom = 1;
             return;
         }

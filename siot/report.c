@@ -663,6 +663,19 @@ static void name_cells(FILE *o, const char *name, unsigned layer)
     fprintf(o, "</td><td>%s</td>", LAYER_TITLE(layer));
 }
 
+/* The cells a file's row and a pattern's row share: the name, its layer,
+ * two counts (opens or files; data calls), the bytes read and written and
+ * the number of ranks; the row stays open after them. */
+static void count_cells(FILE *o, const char *name, unsigned layer, uint64_t n1, uint64_t n2, uint64_t rbytes,
+                        uint64_t wbytes, const siot_rankset *ranks)
+{
+    name_cells(o, name, layer);
+    fprintf(o, "<td class=\"n\">%" PRIu64 "</td><td class=\"n\">%" PRIu64 "</td>", n1, n2);
+    file_cell_bytes(o, rbytes);
+    file_cell_bytes(o, wbytes);
+    fprintf(o, "<td class=\"n\">%" PRIu64 "</td>", siot_rankset_count(ranks));
+}
+
 /* Opens that failed: no file, so not in the files table. */
 static void failed_table(FILE *o, const siot_files *fs)
 {
@@ -694,12 +707,8 @@ static void file_table(FILE *o, const siot_files *fs)
                    "<th>bandwidth</th></tr>\n");
     for (uint32_t i = 0; i < fs->nrows; i++) {
         const siot_filerow *f = &fs->rows[i];
-        name_cells(o, f->name, f->layer);
-        fprintf(o, "<td class=\"n\">%" PRIu64 "</td><td class=\"n\">%" PRIu64 "</td>", f->opens, f->calls);
-        file_cell_bytes(o, f->rbytes);
-        file_cell_bytes(o, f->wbytes);
-        fprintf(o, "<td class=\"n\">%" PRIu64 "</td><td>%s</td>", siot_rankset_count(&f->ranks),
-                siot_file_sharing(f));
+        count_cells(o, f->name, f->layer, f->opens, f->calls, f->rbytes, f->wbytes, &f->ranks);
+        fprintf(o, "<td>%s</td>", siot_file_sharing(f));
         siot_report_file_time_cells(o, f);
         fprintf(o, "</tr>\n");
     }
@@ -713,11 +722,8 @@ static void file_table(FILE *o, const siot_files *fs)
                "</tr>\n");
     for (uint32_t i = 0; i < fs->npatterns; i++) {
         const siot_filepattern *p = &fs->patterns[i];
-        name_cells(o, p->pattern, p->layer);
-        fprintf(o, "<td class=\"n\">%u</td><td class=\"n\">%" PRIu64 "</td>", p->files, p->calls);
-        file_cell_bytes(o, p->rbytes);
-        file_cell_bytes(o, p->wbytes);
-        fprintf(o, "<td class=\"n\">%" PRIu64 "</td></tr>\n", siot_rankset_count(&p->ranks));
+        count_cells(o, p->pattern, p->layer, p->files, p->calls, p->rbytes, p->wbytes, &p->ranks);
+        fprintf(o, "</tr>\n");
     }
     fprintf(o, "</table>\n");
 }

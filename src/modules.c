@@ -122,16 +122,8 @@ static int add_segment(seen *s, const struct dl_phdr_info *info, const ElfW(Phdr
 {
     if (s->n == s->cap) {
         uint32_t cap = s->cap ? s->cap * 2 : 64;
-        mrange *r = siot_realloc(s->r, cap * sizeof *r);
-        char **nm = r ? siot_realloc(s->name, cap * sizeof *nm) : NULL;
-        uint8_t *ex = nm ? siot_realloc(s->exe, cap) : NULL;
-        if (r)
-            s->r = r;
-        if (nm)
-            s->name = nm;
-        if (!ex)
+        if (SIOT_REGROW(s->r, cap) || SIOT_REGROW(s->name, cap) || SIOT_REGROW(s->exe, cap))
             return -1;
-        s->exe = ex;
         s->cap = cap;
     }
     size_t len = strlen(name);

@@ -102,6 +102,9 @@ static uint32_t intern_site(const uint64_t *f, uint32_t n)
     }
     if (G.nsites == G.capsites) {
         uint32_t cap = G.capsites ? G.capsites * 2 : 64;
+        /* Not SIOT_REGROW (core/salloc.h): this is inlined into site_of,
+         * which every traced call runs, and that form changed its
+         * register allocation throughout (objdump -d). */
         uint32_t *o = siot_realloc(G.off, cap * sizeof *o);
         if (!o)
             return 0;

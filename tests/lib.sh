@@ -65,6 +65,11 @@ mpirun_np() {
     "${MPIRUN[@]}" -np "$np" "$@"
 }
 
+# need_pnetcdf: skips the test on a flavour built without PnetCDF's layer.
+need_pnetcdf() {
+    [ -f "$B/wrap-pnetcdf.flags" ] || skip "no PnetCDF on the $MPI flavour (Debian builds it for Open MPI only)"
+}
+
 # pnetcdf_pair P NAME COMPILER SOURCE [FLAGS...]: a PnetCDF program built
 # twice, ./NAME linked with wrap-pnetcdf.flags and ./NAME.plain with PnetCDF
 # alone, both run at P ranks (the untraced one in plain/); fails unless the

@@ -97,6 +97,8 @@ int64_t siot_nc_req_new(int req)
     return req == NC_REQ_NULL ? -1 : siot_h_new(SIOT_H_NCREQ, (uintptr_t)(unsigned)req);
 }
 
+/* A deliberate twin of pmpi/mpi_record.c's siot_mpi_save_reqs and
+ * siot_mpi_put_reqs (why: there). */
 uint32_t siot_nc_save_reqs(const int *v, int64_t n)
 {
     if (!v || n <= 0 || n > SIOT_MAX_ARRAY)

@@ -6,7 +6,7 @@
 # the one the untraced program writes, and the untraced program under the
 # preload libraries gives the same trace. PnetCDF exists for Open MPI only.
 . "$(dirname "$0")/../lib.sh"
-[ -f "$B/wrap-pnetcdf.flags" ] || skip "no PnetCDF on the $MPI flavour (Debian builds it for Open MPI only)"
+need_pnetcdf
 P=2
 SRC=$ROOT/tests/progs/pnf.f90
 param() { sed -n "s/.*integer, parameter :: $1 = \([0-9]*\).*/\1/p" "$SRC"; }

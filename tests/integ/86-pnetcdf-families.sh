@@ -12,7 +12,7 @@
 # are named as the program passes them (NC_CLOBBER|NC_64BIT_DATA,
 # NC_NOWRITE), not as open(2) flags.
 . "$(dirname "$0")/../lib.sh"
-[ -f "$B/wrap-pnetcdf.flags" ] || skip "no PnetCDF on the $MPI flavour (Debian builds it for Open MPI only)"
+need_pnetcdf
 P=2
 SRC=$ROOT/tests/progs/ncall.c
 def() { sed -n "s/^#define $1 \([0-9]*\).*/\1/p" "$SRC"; }

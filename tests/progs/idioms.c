@@ -314,6 +314,8 @@ static void intercomm(void)
     save("intercomm");
 }
 
+/* A deliberate twin of replay/rp.c's do-nothing callbacks: a test program
+ * links nothing of the tool it tests. */
 static int gq_query(void *extra, MPI_Status *st)
 {
     (void)extra;

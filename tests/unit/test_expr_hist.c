@@ -8,6 +8,7 @@
 #include "core/expr.h"
 #include "core/hist.h"
 #include "tests/unit/unit.h"
+#include "tests/unit/xbuild.h"
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
 static uint64_t rng(void)
@@ -18,19 +19,6 @@ static uint64_t rng(void)
     return rng_state;
 }
 static double urand(void) { return (double)(rng() >> 11) / 9007199254740992.0; } /* [0,1) */
-
-static siot_expr *affine(siot_arena *a, int64_t base, int64_t rcoef, uint32_t n, const int64_t *coef)
-{
-    siot_expr *x = siot_arena_alloc(a, sizeof *x);
-    x->tag = SIOT_X_AFFINE;
-    x->base = base;
-    x->rcoef = rcoef;
-    x->n = n;
-    x->u.coef = siot_arena_alloc(a, (n ? n : 1) * sizeof(int64_t));
-    if (n)
-        memcpy(x->u.coef, coef, n * sizeof(int64_t));
-    return x;
-}
 
 static siot_ctx ctx_at(int64_t rank, uint32_t depth, const uint64_t *iter, uint64_t occ)
 {
@@ -170,7 +158,7 @@ int main(void)
     /* AFFINE: base + rcoef*rank + sum coef[k]*iter[k], coef[0] and iter[0] the innermost loop. */
     {
         const int64_t coef3[3] = {2, 100, -10000}; /* inner i, middle j, outer k */
-        siot_expr *x3 = affine(&a, 7, 3, 3, coef3);
+        siot_expr *x3 = unit_affine(&a, 7, 3, 3, coef3);
         int ok = 1;
         for (int64_t r = 0; r < 5; r++)
             for (uint64_t k = 0; k < 3; k++)
@@ -185,12 +173,12 @@ int main(void)
         CHECK(ok);
         /* two coefficients inside three loops: only the two innermost loops count */
         const int64_t coef2[2] = {4096, 65536};
-        siot_expr *x2 = affine(&a, 1000, 1 << 20, 2, coef2);
+        siot_expr *x2 = unit_affine(&a, 1000, 1 << 20, 2, coef2);
         const uint64_t it[3] = {3, 2, 99};
         siot_ctx c = ctx_at(5, 3, it, 0);
         CHECK(siot_eval_int(x2, &c, 0) == 1000 + 5 * (1 << 20) + 3 * 4096 + 2 * 65536);
         /* rank-only progression */
-        siot_expr *xr = affine(&a, -4, 8, 0, NULL);
+        siot_expr *xr = unit_affine(&a, -4, 8, 0, NULL);
         c = ctx_at(11, 0, noiter, 0);
         CHECK(siot_eval_int(xr, &c, 0) == -4 + 88);
         /* more coefficients than enclosing loops: not covered */
@@ -214,7 +202,7 @@ int main(void)
         c.occurrence = UINT64_MAX;
         CHECK(siot_eval(s, &c, &scratch, &v) == -1);
 
-        siot_expr *items[3] = {siot_x_const(&a, 1), siot_x_str(&a, "abc", 3), affine(&a, 10, 1, 0, NULL)};
+        siot_expr *items[3] = {siot_x_const(&a, 1), siot_x_str(&a, "abc", 3), unit_affine(&a, 10, 1, 0, NULL)};
         siot_expr *q = siot_arena_alloc(&a, sizeof *q);
         q->tag = SIOT_X_SEQ;
         q->n = 3;
@@ -243,7 +231,7 @@ int main(void)
         /* rank 9 */
         e[3].start = 9, e[3].ndims = 0;
         ents[0].rl.n = 1, ents[0].rl.e = &e[0], ents[0].x = siot_x_const(&a, 10);
-        ents[1].rl.n = 2, ents[1].rl.e = &e[1], ents[1].x = affine(&a, 0, -1, 0, NULL);
+        ents[1].rl.n = 2, ents[1].rl.e = &e[1], ents[1].x = unit_affine(&a, 0, -1, 0, NULL);
         ents[2].rl.n = 1, ents[2].rl.e = &e[3], ents[2].x = siot_x_str(&a, "nine", 4);
         siot_expr *x = siot_arena_alloc(&a, sizeof *x);
         x->tag = SIOT_X_RANKED;
@@ -270,7 +258,7 @@ int main(void)
         siot_strseg segs[3];
         memset(segs, 0, sizeof segs);
         segs[0].lit = "plot_", segs[0].len = 5;
-        segs[1].is_field = 1, segs[1].zero_pad = 1, segs[1].width = 4, segs[1].field = affine(&a, 0, 1, 0, NULL);
+        segs[1].is_field = 1, segs[1].zero_pad = 1, segs[1].width = 4, segs[1].field = unit_affine(&a, 0, 1, 0, NULL);
         segs[2].lit = ".h5", segs[2].len = 3;
         siot_expr *x = siot_arena_alloc(&a, sizeof *x);
         x->tag = SIOT_X_STR;
@@ -288,7 +276,7 @@ int main(void)
         memset(s2, 0, sizeof s2);
         const int64_t c1[1] = {5};
         s2[0].lit = "step", s2[0].len = 4;
-        s2[1].is_field = 1, s2[1].field = affine(&a, 100, 0, 1, c1);
+        s2[1].is_field = 1, s2[1].field = unit_affine(&a, 100, 0, 1, c1);
         s2[2].lit = "/x", s2[2].len = 2;
         siot_expr *y = siot_arena_alloc(&a, sizeof *y);
         y->tag = SIOT_X_STR;
@@ -309,7 +297,7 @@ int main(void)
 
     /* ARRAY: one integer per element, each evaluated in the context. */
     {
-        siot_expr *items[3] = {siot_x_const(&a, 1), affine(&a, 0, 2, 0, NULL), siot_x_const(&a, -5)};
+        siot_expr *items[3] = {siot_x_const(&a, 1), unit_affine(&a, 0, 2, 0, NULL), siot_x_const(&a, -5)};
         siot_expr *x = siot_arena_alloc(&a, sizeof *x);
         x->tag = SIOT_X_ARRAY;
         x->n = 3;

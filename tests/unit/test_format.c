@@ -18,21 +18,9 @@
 #include "core/pack.h"
 #include "core/roles.h"
 #include "tests/unit/unit.h"
+#include "tests/unit/xbuild.h"
 
 /* ================================================================ builders */
-
-static siot_expr *xaff(siot_arena *a, int64_t base, int64_t rcoef, uint32_t n, const int64_t *coef)
-{
-    siot_expr *x = siot_arena_alloc(a, sizeof *x);
-    x->tag = SIOT_X_AFFINE;
-    x->base = base;
-    x->rcoef = rcoef;
-    x->n = n;
-    x->u.coef = siot_arena_alloc(a, (n ? n : 1) * sizeof(int64_t));
-    for (uint32_t k = 0; k < n; k++)
-        x->u.coef[k] = coef[k];
-    return x;
-}
 
 static siot_expr *xlist(siot_arena *a, uint8_t tag, uint32_t n, siot_expr *const *items)
 {
@@ -230,7 +218,7 @@ static void build_rich(siot_trace *t)
 
     /* open */
     siot_expr *rets[2] = {siot_x_const(a, 3), siot_x_const(a, 4)};
-    siot_expr *oargs[3] = {xstr3(a, "plot_", xaff(a, 0, 1, 0, NULL), 4, 1, ".h5"), siot_x_const(a, 66),
+    siot_expr *oargs[3] = {xstr3(a, "plot_", unit_affine(a, 0, 1, 0, NULL), 4, 1, ".h5"), siot_x_const(a, 66),
                            siot_x_const(a, 420)};
     siot_node *n_open = ev(a, all, 0, 1, 3, oargs, xranked(a, 2, eo, rets), NULL, NULL);
     siot_hist_init1(&n_open->u.ev.dur, 1234, 5, 0); /* comp: no samples, dur: one */
@@ -246,11 +234,11 @@ static void build_rich(siot_trace *t)
     /* pwrite in the inner loop */
     siot_expr *retseq[9];
     for (int k = 0; k < 9; k++)
-        retseq[k] = k % 2 == 0 ? siot_x_const(a, 4096) : xaff(a, 100, 1, 0, NULL);
+        retseq[k] = k % 2 == 0 ? siot_x_const(a, 4096) : unit_affine(a, 100, 1, 0, NULL);
     siot_expr *ret_pw = xlist(a, SIOT_X_SEQ, 9, retseq);
     const int64_t off_coef[2] = {4096, 65536};
     siot_expr *pargs[4] = {siot_x_const(a, 3), siot_x_none(a), xseqint(a, 9, PW_COUNT),
-                           xaff(a, 1000, 1 << 20, 2, off_coef)};
+                           unit_affine(a, 1000, 1 << 20, 2, off_coef)};
     siot_ranklist th[2] = {rl1(a, 0, 4, 1, 0, 0), rl1(a, 8, 4, 1, 0, 0)};
     siot_expr *thx[2] = {siot_x_const(a, 0), siot_x_const(a, 1)};
     siot_node *n_pw = ev(a, p, 2, 2, 4, pargs, ret_pw, ret_pw, xranked(a, 2, th, thx));
@@ -258,12 +246,12 @@ static void build_rich(siot_trace *t)
     for (int i = 0; i < 9; i++)
         CHECK(siot_hist_add(a, &n_pw->u.ev.dur, UINT64_C(1) << (10 + 3 * i), 11, (uint64_t)i));
     const int64_t one[1] = {1};
-    siot_node *n_inner = loop(a, p, xaff(a, 2, 0, 1, one), 1, &n_pw);
+    siot_node *n_inner = loop(a, p, unit_affine(a, 2, 0, 1, one), 1, &n_pw);
 
     /* write_at_all */
-    siot_expr *st[3] = {xaff(a, 0, 1, 0, NULL), siot_x_const(a, 0), siot_x_const(a, 4096)};
+    siot_expr *st[3] = {unit_affine(a, 0, 1, 0, NULL), siot_x_const(a, 0), siot_x_const(a, 4096)};
     const int64_t wcoef[1] = {65536};
-    siot_expr *wargs[6] = {siot_x_const(a, 7), xaff(a, 0, 4096, 1, wcoef), siot_x_none(a),
+    siot_expr *wargs[6] = {siot_x_const(a, 7), unit_affine(a, 0, 4096, 1, wcoef), siot_x_none(a),
                            siot_x_const(a, 4096), siot_x_const(a, 3), xlist(a, SIOT_X_ARRAY, 3, st)};
     siot_node *n_wat = ev(a, all, 3, 0, 6, wargs, siot_x_const(a, 0), NULL, NULL);
 
@@ -1732,7 +1720,7 @@ static void check_predicted_counts(void)
     siot_hist_add(a, &evs[3]->u.ev.dur, 7, 0, 9); /* a duration more than its computation */
     inner = loop(a, rl1(a, 0, 4, 1, 0, 0), siot_x_const(a, 3), 4, evs);
     siot_node *outer = loop(a, rl1(a, 0, 4, 1, 0, 0), siot_x_const(a, 5), 1, &inner);
-    siot_node *byrank = loop(a, rl1(a, 0, 4, 1, 0, 0), xaff(a, 1, 1, 0, NULL), 1, &evs[4]);
+    siot_node *byrank = loop(a, rl1(a, 0, 4, 1, 0, 0), unit_affine(a, 1, 1, 0, NULL), 1, &evs[4]);
     t.top = siot_arena_alloc(a, 2 * sizeof *t.top);
     t.top[0] = outer;
     t.top[1] = byrank;

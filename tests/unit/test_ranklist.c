@@ -15,13 +15,7 @@ typedef struct rset {
 } rset;
 
 static uint32_t rng_state = 12345u;
-static uint32_t rng(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 17;
-    rng_state ^= rng_state << 5;
-    return rng_state;
-}
+static uint32_t rng(void) { return unit_rng(&rng_state); }
 
 /* Builds a set from a membership array. */
 static rset from_mask(const char *name, const uint8_t *in)
