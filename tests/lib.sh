@@ -19,6 +19,18 @@ rm -rf "$WORK"
 mkdir -p "$WORK"
 cd "$WORK"
 
+# Open MPI's session directory (ompi.HOST.UID) is the test's own: mpirun
+# makes it under /tmp at its start and removes it at its end, and two
+# tests' mpiruns doing so at the same moment made one of them fail ("A call
+# to mkdir was unable to create the desired directory ... File exists",
+# test 76 in make check-under-load). A short path, as the job's sockets
+# live there and a socket's path must fit in 108 bytes.
+if [ "$MPI" = openmpi ]; then
+    export OMPI_MCA_orte_tmpdir_base=/tmp/siot-ompi-$TEST_NAME
+    rm -rf "$OMPI_MCA_orte_tmpdir_base"
+    mkdir -p "$OMPI_MCA_orte_tmpdir_base"
+fi
+
 fail() {
     echo "FAIL [$MPI] $TEST_NAME: $*" >&2
     exit 1
