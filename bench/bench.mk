@@ -57,7 +57,7 @@ $(BB)/particles: bench/particles.c $(B)/wrap-hdf5.flags $(B)/lib/libsiotrace.a
 	$(MPICC) $@.o -Wl,@$(B)/wrap-hdf5.flags -o $@
 $(BB)/pnf: tests/progs/pnf.f90 $(B)/wrap-pnetcdf.flags $(B)/lib/libsiotrace.a
 	@mkdir -p $(@D)
-	mpif90.$(MPI) -O2 -J$(@D) -c -o $@.o $<
+	mpif90.$(MPI) -O2 -J$(@D) -I/usr/include/x86_64-linux-gnu -c -o $@.o $<
 	mpif90.$(MPI) $@.o -Wl,@$(B)/wrap-pnetcdf.flags -o $@
 
 # the simulated merge (bench/simmerge.sh): the job's merge code, no MPI
