@@ -264,7 +264,10 @@ int siot_block_tables(const siot_trace *t, const siot_fmap *m, siot_vbuf *out)
     return oom ? -1 : 0;
 }
 
-unsigned siot_block_table_sections(const siot_trace *t) { return SIOT_BLOCK_TABLE_SECTIONS + (t->rtsum != NULL); }
+unsigned siot_block_table_sections(const siot_trace *t)
+{
+    return SIOT_BLOCK_TABLE_SECTIONS - 1 + siot_fmt_rank_nsections(t); /* RANKTIMES, RANKSUM: either or both */
+}
 
 int siot_file_start(const siot_trace *t, siot_vbuf *out)
 {

@@ -190,11 +190,12 @@ void siot_fmt_nodes_section(siot_node *const *nodes, uint32_t n, const siot_fmap
 int siot_fmt_dec_nodes(dec *d);
 
 /* format_ranktimes.c: RANKTIMES and, when the trace has a summary,
- * RANKSUM (how many sections that is); reading RANKTIMES into d->t, and a
+ * RANKSUM (how many sections that is: siot_fmt_rank_nsections); reading RANKTIMES into d->t, and a
  * RANKSUM of either form (tag SEC_RANKSUM or SEC_RANKSUM9) into *y with
  * its K. siot_fmt_ranksum_minor7: the writer's RANKSUM in minor 7's form
  * (tag SEC_RANKSUM), which the tests set to keep that reader tested. */
 unsigned siot_fmt_rank_sections(const siot_trace *t, int exact, siot_vbuf *s, siot_vbuf *out);
+unsigned siot_fmt_rank_nsections(const siot_trace *t);
 int siot_fmt_dec_ranktimes(dec *d);
 int siot_fmt_dec_ranksum(dec *d, uint8_t tag, siot_rts *y, uint32_t *keep_out);
 extern int siot_fmt_ranksum_minor7;

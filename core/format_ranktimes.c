@@ -636,13 +636,19 @@ int siot_fmt_dec_ranksum(dec *d, uint8_t tag, siot_rts *y, uint32_t *keep_out)
 
 int siot_fmt_ranksum_minor7;
 
-/* The rank-time sections: rows, and the summary when there is one; how
- * many sections that is. */
+/* The rank-time sections: rows, and the summary when there is one. Minor
+ * 9 leaves out the rows' section when a summary holds the times (it would
+ * be empty: 8 bytes, its checksum incompressible). */
+unsigned siot_fmt_rank_nsections(const siot_trace *t)
+{
+    return !t->rtsum || (!siot_fmt_ranksum_minor7 && !t->nrt) ? 1 : 2;
+}
+
 unsigned siot_fmt_rank_sections(const siot_trace *t, int exact, siot_vbuf *s, siot_vbuf *out)
 {
-    ranktimes_section(t, exact, s, out);
-    if (!t->rtsum)
-        return 1;
-    (siot_fmt_ranksum_minor7 ? ranksum7_section : ranksum9_section)(t, exact, s, out);
-    return 2;
+    if (!t->rtsum || siot_fmt_ranksum_minor7 || t->nrt)
+        ranktimes_section(t, exact, s, out);
+    if (t->rtsum)
+        (siot_fmt_ranksum_minor7 ? ranksum7_section : ranksum9_section)(t, exact, s, out);
+    return siot_fmt_rank_nsections(t);
 }
