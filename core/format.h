@@ -36,7 +36,7 @@
 #include "core/section.h"
 
 #define SIOT_FORMAT_MAJOR 1
-#define SIOT_FORMAT_MINOR 8
+#define SIOT_FORMAT_MINOR 9
 #define SIOT_MAX_RANKS (1u << 24)
 #define SIOT_MAX_FUNCS 65536u
 #define SIOT_MAX_EXPR_DEPTH 80u /* run tables nest once per loop level (64) */
@@ -101,7 +101,8 @@ int siot_file_start(const siot_trace *t, siot_vbuf *out);
 int siot_nodes_section(siot_node *const *nodes, uint32_t n, siot_fmap *m, siot_vbuf *out);
 /* A block's tables: FUNCS, SITES and RANKTIMES (SIOT_BLOCK_TABLE_SECTIONS). */
 #define SIOT_BLOCK_TABLE_SECTIONS 3
-/* ... and RANKSUM when the block's ranks are summarised: how many. */
+/* ... and RANKSUM when the block's ranks are summarised, from minor 9 in
+ * place of an empty RANKTIMES: how many. */
 unsigned siot_block_table_sections(const siot_trace *t);
 int siot_block_tables(const siot_trace *t, const siot_fmap *m, siot_vbuf *out);
 int siot_file_end(uint32_t nsec, siot_vbuf *out);

@@ -264,7 +264,10 @@ int siot_block_tables(const siot_trace *t, const siot_fmap *m, siot_vbuf *out)
     return oom ? -1 : 0;
 }
 
-unsigned siot_block_table_sections(const siot_trace *t) { return SIOT_BLOCK_TABLE_SECTIONS + (t->rtsum != NULL); }
+unsigned siot_block_table_sections(const siot_trace *t)
+{
+    return SIOT_BLOCK_TABLE_SECTIONS - 1 + siot_fmt_rank_nsections(t); /* RANKTIMES, RANKSUM: either or both */
+}
 
 int siot_file_start(const siot_trace *t, siot_vbuf *out)
 {
@@ -405,13 +408,13 @@ static int next_section(file_dec *fd, uint8_t *tag, const uint8_t **payload, uin
 
 /* A block's summary, merged into those of the blocks before (their K
  * the least of the blocks', for which every list is exact). */
-static int block_ranksum(file_dec *fd, dec *sub)
+static int block_ranksum(file_dec *fd, dec *sub, uint8_t tag)
 {
     siot_rts y = {0};
     uint32_t keep;
     if (fd->blk_has_sum++)
         return dfail(sub, "two rank-time summaries in a block");
-    if (siot_fmt_dec_ranksum(sub, &y, &keep))
+    if (siot_fmt_dec_ranksum(sub, tag, &y, &keep))
         return -1;
     if (!fd->sum.sum) {
         fd->sum = y;
@@ -507,8 +510,9 @@ static int dec_section(file_dec *fd, uint8_t tag, const uint8_t *payload, uint64
         rc = fd->state == WANT_HEADER ? dfail(&sub, "rank times before the header") : siot_fmt_dec_ranktimes(&sub);
         break;
     case SEC_RANKSUM:
+    case SEC_RANKSUM9:
         sub.t = fd->t;
-        rc = fd->state == WANT_HEADER ? dfail(&sub, "rank times before the header") : block_ranksum(fd, &sub);
+        rc = fd->state == WANT_HEADER ? dfail(&sub, "rank times before the header") : block_ranksum(fd, &sub, tag);
         break;
     default:
         break; /* unknown optional section from a newer minor version */
@@ -517,7 +521,7 @@ static int dec_section(file_dec *fd, uint8_t tag, const uint8_t *payload, uint64
         snprintf(fd->whybuf, sizeof fd->whybuf, "trace is corrupt (%s)", sub.rd.err ? sub.rd.err : "bad section");
         return fd_fail(fd, fd->whybuf);
     }
-    if (siot_rd_left(&sub.rd) != 0 && tag <= SEC_RANKSUM)
+    if (siot_rd_left(&sub.rd) != 0 && tag <= SEC_RANKSUM9)
         return fd_fail(fd, "trace is corrupt (unexpected bytes at the end of a section)");
     return 0;
 }

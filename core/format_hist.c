@@ -383,8 +383,9 @@ static void min_to_lowest_bin(siot_hist *h)
 }
 
 /* count >= 2: minor 0 writes mean, M2, mask, bins; the compact form (flag
- * 32) mask<<3|form first. */
-static int dec_hist_stats(dec *d, siot_hist *h)
+ * 32) mask<<3|form first. Minor 9's rank-time summary reads it after a
+ * head of its own (core/format_ranktimes.c). */
+int siot_fmt_dec_hist_stats(dec *d, siot_hist *h)
 {
     int compact = (d->t->flags & SIOT_TF_COMPACT) != 0, form = 0;
     uint64_t mask = 0;
@@ -468,7 +469,7 @@ int siot_fmt_dec_hist(dec *d, siot_hist *h, uint64_t expect)
     }
     if (d->rd.err)
         return -1;
-    return dec_hist_stats(d, h);
+    return siot_fmt_dec_hist_stats(d, h);
 }
 
 size_t siot_hist_size(const siot_hist *h, uint64_t expect, siot_vbuf *scratch)

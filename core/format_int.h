@@ -41,7 +41,8 @@
 #include "core/ranksum.h"
 #include "core/vbuf.h"
 
-enum { SEC_HEADER = 1, SEC_FUNCS = 2, SEC_SITES = 3, SEC_NODES = 4, SEC_END = 5, SEC_RANKTIMES = 6, SEC_RANKSUM = 7 };
+enum { SEC_HEADER = 1, SEC_FUNCS = 2, SEC_SITES = 3, SEC_NODES = 4, SEC_END = 5, SEC_RANKTIMES = 6, SEC_RANKSUM = 7,
+       SEC_RANKSUM9 = 8 /* RANKSUM in minor 9's form */ };
 
 /* Expression wire tags beside the model's (core/model.h); each form is
  * described where it is written. */
@@ -172,9 +173,10 @@ void siot_fmt_dec_ranked(dec *d, siot_expr *x, int want_int);
 void siot_fmt_dec_ranked_runs(dec *d, siot_expr *x, int want_int);
 
 /* format_hist.c: a histogram's moments and bins (two samples or more,
- * after put_hist_head); reading a whole histogram (expect: as
- * siot_hist_size's). */
+ * after put_hist_head), and reading them into h (count, min and max set);
+ * reading a whole histogram (expect: as siot_hist_size's). */
 void siot_fmt_enc_hist_stats(siot_vbuf *b, const siot_hist *h, int exact);
+int siot_fmt_dec_hist_stats(dec *d, siot_hist *h);
 int siot_fmt_dec_hist(dec *d, siot_hist *h, uint64_t expect);
 
 /* format_event.c: the functions nodes[0..n) use (used[func] = 1), those
@@ -188,11 +190,15 @@ void siot_fmt_nodes_section(siot_node *const *nodes, uint32_t n, const siot_fmap
 int siot_fmt_dec_nodes(dec *d);
 
 /* format_ranktimes.c: RANKTIMES and, when the trace has a summary,
- * RANKSUM (how many sections that is); reading RANKTIMES into d->t, and a
- * RANKSUM into *y with its K. */
+ * RANKSUM (how many sections that is: siot_fmt_rank_nsections); reading RANKTIMES into d->t, and a
+ * RANKSUM of either form (tag SEC_RANKSUM or SEC_RANKSUM9) into *y with
+ * its K. siot_fmt_ranksum_minor7: the writer's RANKSUM in minor 7's form
+ * (tag SEC_RANKSUM), which the tests set to keep that reader tested. */
 unsigned siot_fmt_rank_sections(const siot_trace *t, int exact, siot_vbuf *s, siot_vbuf *out);
+unsigned siot_fmt_rank_nsections(const siot_trace *t);
 int siot_fmt_dec_ranktimes(dec *d);
-int siot_fmt_dec_ranksum(dec *d, siot_rts *y, uint32_t *keep_out);
+int siot_fmt_dec_ranksum(dec *d, uint8_t tag, siot_rts *y, uint32_t *keep_out);
+extern int siot_fmt_ranksum_minor7;
 
 #pragma GCC visibility pop
 

@@ -147,7 +147,7 @@ static int scan_sections(const uint8_t *p, size_t n, uint64_t out[8])
         uint64_t len;
         if (siot_rd_section(&rd, &tag, &payload, &len) == SIOT_SECTION_SHORT)
             return -1;
-        out[tag & 7] += before - siot_rd_left(&rd);
+        out[tag == 8 ? 7 : tag & 7] += before - siot_rd_left(&rd); /* 8: RANKSUM of minor 9 */
     }
     return 0;
 }
@@ -210,7 +210,7 @@ int siot_dump_sizes(const siot_trace *t, const char *path, uint64_t file_bytes, 
         snprintf(form, sizeof form, "%u extremes a side, summary of %" PRIu64 " ranks", t->rt_keep, siot_rts_nranks(t));
     else
         snprintf(form, sizeof form, "%u ranks", t->nrt);
-    /* rank times: the rows (section 6) and the summary (7) */
+    /* rank times: the rows (section 6) and the summary (7, or 8 from minor 9) */
     if (file_sections(path, in) == 0)
         fprintf(fp, "  sections: magic %" PRIu64 ", header %" PRIu64 ", functions %" PRIu64 ", call sites %" PRIu64
                     ", rank times %" PRIu64 " (%s), nodes %" PRIu64 ", end %" PRIu64 "\n",

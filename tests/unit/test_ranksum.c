@@ -5,7 +5,9 @@
  * fastest and slowest ranks and their values exactly, the histogram's
  * bins exactly (they add up to the ranks), mean and variance within float
  * rounding; at most 2K ranks keep every row. Then the summary goes through
- * both file forms and back, and corrupt summaries are refused. */
+ * both file forms and back, in minor 9's form as in minor 7's (the same
+ * summary read back from either), and corrupt summaries of both are
+ * refused. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -15,6 +17,11 @@
 #include "core/hist.h"
 #include "core/ranksum.h"
 #include "tests/unit/unit.h"
+
+/* core/format_ranktimes.c: set, the writer writes minor 7's RANKSUM (tag 7)
+ * instead of minor 9's (tag 8). */
+extern int siot_fmt_ranksum_minor7;
+enum { TAG_RANKSUM7 = 7, TAG_RANKSUM9 = 8 };
 
 static uint32_t rng_state = 2463534242u;
 static uint32_t rng(void) { return unit_rng(&rng_state); }
@@ -31,6 +38,7 @@ static void fill_row(siot_rtrow *row, int32_t rank)
     row->v[SIOT_RT_mpi_init] = 1000 + rng() % 7;
     row->v[SIOT_RT_layer_posix] = (uint64_t)1 << (rng() % 40);
     row->v[SIOT_RT_span] = row->v[SIOT_RT_io] + row->v[SIOT_RT_mpi] + row->v[SIOT_RT_mpi_init] + rng() % 3000000u;
+    row->v[SIOT_RT_layer_mpiio] = row->v[SIOT_RT_io]; /* all I/O through MPI-IO: one summary twice */
 }
 
 /* The job's trace: leaves of one row each, merged as the binary tree does. */
@@ -120,9 +128,9 @@ static void check_job(uint32_t n, uint32_t keep)
     free(rows);
 }
 
-/* The file f again with its RANKSUM section (tag 7) written twice, or with
- * that section's payload changed by edit; END's count follows. */
-static void recraft(const siot_vbuf *f, siot_vbuf *out, int twice, void (*edit)(siot_vbuf *))
+/* The file f again with its RANKSUM section (tag: 7 or 8) written twice,
+ * or with that section's payload changed by edit; END's count follows. */
+static void recraft(const siot_vbuf *f, siot_vbuf *out, uint8_t sumtag, int twice, void (*edit)(siot_vbuf *))
 {
     siot_rd rd;
     siot_rd_init(&rd, f->data + 12, f->len - 12);
@@ -134,13 +142,13 @@ static void recraft(const siot_vbuf *f, siot_vbuf *out, int twice, void (*edit)(
     siot_vbuf sec;
     siot_vbuf_init(&sec);
     while (siot_rd_left(&rd) > 0 && siot_rd_section(&rd, &tag, &p, &n) == 0) {
-        for (int copy = 0; copy < (tag == 7 && twice ? 2 : 1); copy++) {
+        for (int copy = 0; copy < (tag == sumtag && twice ? 2 : 1); copy++) {
             sec.len = 0;
             if (tag == 5) {
                 siot_vbuf_uvar(&sec, nsec);
             } else {
                 siot_vbuf_put(&sec, p, n);
-                if (tag == 7 && edit)
+                if (tag == sumtag && edit)
                     edit(&sec);
             }
             siot_vbuf_u8(out, tag);
@@ -182,36 +190,165 @@ static void other_count(siot_vbuf *sec)
     sec->data[1]--; /* keep and n under 128: one byte each */
 }
 
-static void check_refusals(const siot_trace *t)
+/* Minor 9's RANKSUM = keep, n, w << 1 | lists, [lists], mask, entries:
+ * the offsets of the mask and of the first entry (lists: not written,
+ * every rank summarised). */
+static void find_mask(const siot_vbuf *sec, size_t *mask_at, size_t *entry_at, uint64_t *mask)
+{
+    siot_rd rd;
+    siot_rd_init(&rd, sec->data, sec->len);
+    for (int i = 0; i < 3; i++)
+        siot_rd_uvar(&rd);
+    *mask_at = (size_t)(rd.p - sec->data);
+    *mask = siot_rd_uvar(&rd);
+    *entry_at = (size_t)(rd.p - sec->data);
+}
+
+/* The first entry names itself (a quantity not before it). */
+static void entry_names_itself(siot_vbuf *sec)
+{
+    size_t m, e;
+    uint64_t mask;
+    find_mask(sec, &m, &e, &mask);
+    sec->data[e] = (uint8_t)(__builtin_ctzll(mask) << 1 | 1);
+}
+
+/* The first entry's head of a form this reader does not know. */
+static void entry_of_unknown_form(siot_vbuf *sec)
+{
+    size_t m, e;
+    uint64_t mask;
+    find_mask(sec, &m, &e, &mask);
+    sec->data[e] = 16;
+}
+
+/* The section cut short. */
+static void cut_short(siot_vbuf *sec) { sec->len -= 3; }
+
+/* A quantity of a newer version (number 40) appended, naming the first:
+ * read and skipped. */
+static void newer_quantity(siot_vbuf *sec)
+{
+    size_t m, e;
+    uint64_t mask;
+    find_mask(sec, &m, &e, &mask);
+    siot_vbuf body;
+    siot_vbuf_init(&body);
+    siot_vbuf_put(&body, sec->data, m);
+    siot_vbuf_uvar(&body, mask | 1ULL << 40);
+    siot_vbuf_put(&body, sec->data + e, sec->len - e);
+    siot_vbuf_uvar(&body, (uint64_t)__builtin_ctzll(mask) << 1 | 1);
+    sec->len = 0;
+    siot_vbuf_put(sec, body.data, body.len);
+    siot_vbuf_free(&body);
+}
+
+static int same_double(double a, double b) { return memcmp(&a, &b, sizeof a) == 0; }
+
+/* Two traces' summaries, field by field: the same. */
+static void check_same_summary(const siot_trace *a, const siot_trace *b)
+{
+    CHECK(a->rtsum && b->rtsum && a->rt_keep == b->rt_keep && a->nrt == b->nrt);
+    for (unsigned k = 0; a->rtsum && b->rtsum && k < SIOT_RT_NQ; k++) {
+        const siot_hist *x = &a->rtsum[k], *y = &b->rtsum[k];
+        CHECK(x->count == y->count && x->min == y->min && x->max == y->max && x->max_rank == y->max_rank &&
+              x->max_occ == y->max_occ && same_double(x->mean, y->mean) && same_double(x->m2, y->m2));
+        for (unsigned i = 0; i < SIOT_HBINS; i++)
+            CHECK(siot_hist_bin_count(x, i) == siot_hist_bin_count(y, i));
+    }
+    for (unsigned l = 0; a->rtsum && b->rtsum && l < SIOT_RTS_NLISTS; l++) {
+        CHECK(a->nrtx[l] == b->nrtx[l]);
+        for (uint32_t j = 0; j < a->nrtx[l] && j < b->nrtx[l]; j++)
+            CHECK(a->rtx[l][j].rank == b->rtx[l][j].rank && a->rtx[l][j].v == b->rtx[l][j].v);
+    }
+}
+
+static void check_refusals(const siot_trace *t, int minor7)
 {
     static const struct {
-        int twice;
+        int minor7, twice;
         void (*edit)(siot_vbuf *);
-        const char *why;
-    } cases[] = {{1, NULL, "two rank-time summaries"},
-                 {0, twice_a_key, "a quantity summarised twice"},
-                 {0, other_count, "another rank count"}};
+        const char *why; /* NULL: read as the file without the edit */
+    } cases[] = {{1, 1, NULL, "two rank-time summaries"},
+                 {1, 0, twice_a_key, "a quantity summarised twice"},
+                 {1, 0, other_count, "another rank count"},
+                 {0, 1, NULL, "two rank-time summaries"},
+                 {0, 0, entry_names_itself, "names a quantity not listed before it"},
+                 {0, 0, entry_of_unknown_form, "of an unknown form"},
+                 {0, 0, cut_short, "trace is corrupt ("},
+                 {0, 0, newer_quantity, NULL}};
+    uint8_t tag = minor7 ? TAG_RANKSUM7 : TAG_RANKSUM9;
     siot_vbuf f, g;
     siot_vbuf_init(&f);
     siot_vbuf_init(&g);
     char err[256];
-    siot_trace d;
+    siot_trace d, plain;
+    siot_fmt_ranksum_minor7 = minor7;
     CHECK(siot_trace_encode(t, &f) == 0);
-    recraft(&f, &g, 0, NULL);
-    CHECK(siot_trace_decode(g.data, g.len, &d, err, sizeof err) == 0 && d.rtsum);
-    if (d.rtsum)
-        siot_trace_free(&d);
+    siot_fmt_ranksum_minor7 = 0;
+    recraft(&f, &g, tag, 0, NULL);
+    CHECK(siot_trace_decode(g.data, g.len, &plain, err, sizeof err) == 0 && plain.rtsum);
     for (unsigned i = 0; i < sizeof cases / sizeof *cases; i++) {
-        recraft(&f, &g, cases[i].twice, cases[i].edit);
+        if (cases[i].minor7 != minor7)
+            continue;
+        recraft(&f, &g, tag, cases[i].twice, cases[i].edit);
         int rc = siot_trace_decode(g.data, g.len, &d, err, sizeof err);
-        CHECK(rc == -1 && strstr(err, cases[i].why));
-        if (rc == -1 && !strstr(err, cases[i].why))
-            fprintf(stderr, "  %s: refused as '%s'\n", cases[i].why, err);
+        if (!cases[i].why) {
+            CHECK(rc == 0);
+            if (rc == 0)
+                check_same_summary(&plain, &d);
+        } else {
+            CHECK(rc == -1 && strstr(err, cases[i].why) && !strchr(err, '\n'));
+            if (rc == -1 && !strstr(err, cases[i].why))
+                fprintf(stderr, "  %s: refused as '%s'\n", cases[i].why, err);
+        }
         if (rc == 0)
             siot_trace_free(&d);
     }
+    if (plain.rtsum)
+        siot_trace_free(&plain);
     siot_vbuf_free(&f);
     siot_vbuf_free(&g);
+}
+
+/* Minor 9's summary reads back as minor 7's (the form it replaces, whose
+ * reader is the reference), field for field, in the exact form and the
+ * file form, at several n and K; and is the smaller. */
+static void check_minor7_alike(void)
+{
+    static const uint32_t cases[][2] = {{3, 1}, {17, 8}, {40, 3}, {257, 8}, {1000, 50}, {4999, 8}};
+    for (unsigned c = 0; c < sizeof cases / sizeof *cases; c++) {
+        uint32_t n = cases[c][0], keep = cases[c][1];
+        siot_rtrow *rows = malloc(n * sizeof *rows);
+        siot_trace *t = malloc(n * sizeof *t);
+        CHECK(rows && t);
+        for (uint32_t r = 0; rows && t && r < n; r++)
+            fill_row(&rows[r], (int32_t)r);
+        if (rows && t)
+            merge_job(t, rows, n, keep);
+        for (int exact = 1; rows && t && exact >= 0; exact--) {
+            siot_vbuf f[2];
+            siot_trace d[2];
+            char err[256];
+            for (int v7 = 0; v7 < 2; v7++) {
+                siot_vbuf_init(&f[v7]);
+                siot_fmt_ranksum_minor7 = v7;
+                CHECK((exact ? siot_trace_encode_exact(&t[0], &f[v7]) : siot_trace_encode(&t[0], &f[v7])) == 0);
+                siot_fmt_ranksum_minor7 = 0;
+                CHECK(siot_trace_decode(f[v7].data, f[v7].len, &d[v7], err, sizeof err) == 0 && d[v7].rtsum);
+            }
+            check_same_summary(&d[0], &d[1]);
+            CHECK(f[0].len < f[1].len);
+            for (int v7 = 0; v7 < 2; v7++) {
+                siot_trace_free(&d[v7]);
+                siot_vbuf_free(&f[v7]);
+            }
+        }
+        if (t)
+            siot_trace_free(&t[0]);
+        free(t);
+        free(rows);
+    }
 }
 
 /* A file of two blocks (a job whose merge was refused for memory): one of
@@ -301,7 +438,8 @@ static void check_file_forms(void)
             siot_trace_free(&d);
         siot_vbuf_free(&f);
     }
-    check_refusals(&t[0]);
+    check_refusals(&t[0], 1);
+    check_refusals(&t[0], 0);
     /* an extreme outside its summary, and a summary of more ranks than the job */
     siot_vbuf f;
     siot_vbuf_init(&f);
@@ -319,9 +457,9 @@ static void check_file_forms(void)
 }
 
 /* The rank-time sections' bytes of n ranks summarised with K = 8, in the
- * file form: bounded by the quantities and K, not the ranks (only the rank
- * gaps' varints grow, with the log of the spacing). */
-static uint64_t summary_bytes(uint32_t n)
+ * file form of minor 9 (v7: minor 7's): bounded by the quantities and K,
+ * not the ranks (only the ranks' width grows, with their log). */
+static uint64_t summary_bytes(uint32_t n, int v7)
 {
     siot_trace t;
     siot_trace_init(&t);
@@ -335,7 +473,9 @@ static uint64_t summary_bytes(uint32_t n)
             fill_row(&rows[r], (int32_t)r);
         CHECK(siot_rts_add_rows(&t.arena, &acc, rows, n, SIOT_RT_KEEP_DEFAULT) == 0);
         siot_rts_set(&t, &acc, SIOT_RT_KEEP_DEFAULT);
+        siot_fmt_ranksum_minor7 = v7;
         CHECK(siot_section_sizes(&t, sz) == 0);
+        siot_fmt_ranksum_minor7 = 0;
     }
     free(rows);
     siot_trace_free(&t);
@@ -345,14 +485,19 @@ static uint64_t summary_bytes(uint32_t n)
 static void check_sizes(void)
 {
     static const uint32_t ns[] = {64, 128, 256, 1024, 4096, 65536};
-    uint64_t b[6];
+    uint64_t b[6], b7[6];
     for (unsigned i = 0; i < 6; i++) {
-        b[i] = summary_bytes(ns[i]);
-        printf("  rank times of %u ranks (K=8): %llu bytes\n", ns[i], (unsigned long long)b[i]);
+        rng_state = 2463534242u; /* the same values in both forms */
+        b7[i] = summary_bytes(ns[i], 1);
+        rng_state = 2463534242u;
+        b[i] = summary_bytes(ns[i], 0);
+        printf("  rank times of %u ranks (K=8): %llu bytes (minor 7: %llu)\n", ns[i], (unsigned long long)b[i],
+               (unsigned long long)b7[i]);
+        CHECK(4 * b[i] <= 3 * b7[i]);
     }
-    /* a rank gap takes 1 byte below 128, 2 below 16384, 3 below 2^21:
-     * 2K extremes of 16 quantities and the ranks' own lists */
-    CHECK(b[2] <= b[0] + 2 * 8 * (SIOT_RT_NQ + 1) && b[5] <= b[0] + 2 * 2 * 8 * (SIOT_RT_NQ + 1));
+    /* a rank takes 6 bits at 64 ranks, 8 at 256, 16 at 65,536: 2K ranks
+     * of each quantity */
+    CHECK(b[2] <= b[0] + 2 * 2 * 8 * SIOT_RT_NQ / 8 && b[5] <= b[0] + 10 * 2 * 8 * SIOT_RT_NQ / 8);
 }
 
 int main(void)
@@ -365,6 +510,7 @@ int main(void)
     for (int i = 0; i < 40; i++) /* random sizes */
         check_job(1 + rng() % 5000, 1 + rng() % 12);
     check_file_forms();
+    check_minor7_alike();
     check_blocks();
     check_sizes();
     return unit_done("ranksum");
