@@ -396,11 +396,20 @@ static void outintarr_rp(const func *f, const param *p)
       (int)(p - f->p), n ? "1" : "0", n ? n->rec : 0);
 }
 
+/* None recorded: the program ignored the statuses of more requests than the
+ * tracer keeps for it (MPI_STATUSES_IGNORE, as MPICH's pt2pt/sendrecv3 over
+ * 100), or passed a null pointer with no requests (pt2pt/waittestnull); the
+ * replay passes the same, as an array of ours would be recorded. */
 static void statusarr_rp(const func *f, const param *p)
 {
     const param *n = find_role(f, SIOT_ROLE_reqarr);
-    o("    MPI_Status *%s = rp_statuses(c, %d, %s ? a[%d].n : 1);\n", p->name, (int)(p - f->p), n ? "1" : "0",
-      n ? n->rec : 0);
+    if (!n) {
+        o("    MPI_Status *%s = rp_statuses(c, %d, 1);\n", p->name, (int)(p - f->p));
+        return;
+    }
+    o("    MPI_Status *%s = a[%d].kind != SIOT_V_NONE ? rp_statuses(c, %d, a[%d].n)\n", p->name, p->rec,
+      (int)(p - f->p), n->rec);
+    o("        : a[%d].kind == SIOT_V_ARR && a[%d].n > 0 ? MPI_STATUSES_IGNORE : NULL;\n", n->rec, n->rec);
 }
 
 /* Fortran MPI_Aint arrays (INTEGER in the removed MPI-1 names), read again
