@@ -10,6 +10,7 @@ BENCHES := hotpath pwrite merge compress tolerance stats reader replay rank-time
 .PHONY: run
 run: $(BB)/pwrite_loop $(BB)/pwrite_loop.plain $(BB)/lseek_loop $(BB)/hotpath $(BB)/hotpath.plain $(BB)/segments \
      $(BB)/rankmod $(BB)/groups $(BB)/converge $(BB)/kernel $(BB)/kernel.plain $(BB)/flash-io.plain $(BB)/pop.plain \
+     $(BB)/ckpt.plain $(BB)/ior.plain $(BB)/btio.plain \
      $(BB)/simmerge $(BB)/collectives $(BB)/particles $(if $(filter openmpi,$(MPI)),$(BB)/pnf) $(if $(filter mpich,$(MPI)),$(B)/tests/mpich_yield.so)
 	@set -e; sep=; for b in $(BENCHES); do printf "$$sep"; sep='\n'; MPI=$(MPI) bash bench/$$b.sh; done
 
@@ -39,6 +40,16 @@ $(BB)/kernel.plain: tests/progs/kernel.c
 $(BB)/flash-io.plain: examples/flash-io/flash-io.c
 	@mkdir -p $(@D)
 	$(MPICC) -std=c11 -O2 -I/usr/include/hdf5/$(MPI) -o $@ $< -L/usr/lib/x86_64-linux-gnu/hdf5/$(MPI) -lhdf5
+$(BB)/ckpt.plain: examples/ckpt/ckpt.c
+	@mkdir -p $(@D)
+	$(MPICC) -std=c11 -O2 -o $@ $<
+$(BB)/btio.plain: examples/btio/btio.c
+	@mkdir -p $(@D)
+	$(MPICC) -std=c11 -O2 -o $@ $<
+$(BB)/ior.plain: examples/ior/ior.c
+	@mkdir -p $(@D)
+	$(MPICC) -std=c11 -O2 -DHAVE_HDF5 $(if $(filter openmpi,$(MPI)),-DHAVE_PNETCDF) -I/usr/include/hdf5/$(MPI) -o $@ $< \
+	    -L/usr/lib/x86_64-linux-gnu/hdf5/$(MPI) -lhdf5 $(if $(filter openmpi,$(MPI)),-lpnetcdf)
 ifeq ($(MPI),openmpi)
 $(BB)/pop.plain: examples/pop/pop.c
 	@mkdir -p $(@D)

@@ -16,7 +16,9 @@
 # size growth from the first rank count to the last (target: within 5%),
 # and the growth of the unpacked sections besides the rank times (which
 # hold about 14-20 B per rank by design: SIOT_RANK_TIMES=0 leaves them out).
-# PROGS chooses the programs (default: kernel flash-io pop); KEEP=dir keeps
+# PROGS chooses the programs (default: kernel flash-io pop; also ckpt,
+# ior-posix, ior-mpiio, ior-hdf5 and btio, the other examples, with the
+# options of tests/integ/80-examples.sh but larger); KEEP=dir keeps
 # each job's trace there as PROGRAM-P.siot. A run that
 # fails is tried once more, then its row says so and the others go on.
 BENCH_NAME=scale
@@ -89,5 +91,12 @@ for prog in ${PROGS:-kernel flash-io pop}; do
     flash-io) table "flash-io $flash_args" "$B/examples/flash-io" "$BB/flash-io.plain" $flash_args ;;
     # shellcheck disable=SC2086
     pop) table "pop $POP_ARGS" "$B/examples/pop" "$BB/pop.plain" $POP_ARGS ;;
+    ckpt) table "ckpt 6 2 2 4096" "$B/examples/ckpt" "$BB/ckpt.plain" 6 2 2 4096 ;;
+    ior-posix) table "ior-posix -a posix -s 4" "$B/examples/ior" "$BB/ior.plain" -a posix -s 4 ;;
+    ior-mpiio) table "ior-mpiio -a mpiio -c -s 4" "$B/examples/ior" "$BB/ior.plain" -a mpiio -c -s 4 ;;
+    # independent HDF5 transfers: MPICH's collectives at 64 ranks on 2 cores are slow
+    ior-hdf5) table "ior-hdf5 -a hdf5 -s 2 -b 16384 -t 8192" "$B/examples/ior" "$BB/ior.plain" -a hdf5 -s 2 -b 16384 -t 8192 ;;
+    # a square number of ranks: 16, 64, 256
+    btio) table "btio -n 24 -s 5" "$B/examples/btio" "$BB/btio.plain" -n 24 -s 5 ;;
     esac
 done
