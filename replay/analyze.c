@@ -75,6 +75,17 @@ int siot_is_removal(const siot_funcdesc *f)
            (strcmp(f->name, "unlink") == 0 || strcmp(f->name, "unlinkat") == 0 || strcmp(f->name, "remove") == 0);
 }
 
+int siot_is_mpi_delete(const siot_funcdesc *f)
+{
+    return f->layer == SIOT_LAYER_mpiio && strcmp(f->name, "MPI_File_delete") == 0;
+}
+
+int siot_seeks_to_end(const siot_funcdesc *f, const siot_event *e, const siot_ctx *c)
+{
+    int k = SIOT_CLASS_BASE(f->cls) == SIOT_CLASS_seek ? siot_arg_index(f, SIOT_ROLE_whence) : -1;
+    return k >= 0 && (uint32_t)k < e->nargs && siot_eval_int(e->args[k], c, -1) == SEEK_END;
+}
+
 /* An open whose file name changes with the iteration: the loop must be
  * walked iteration by iteration for per-file rows to be exact (each
  * iteration then opens another file, so this costs one walk of the body per

@@ -74,6 +74,13 @@ int siot_file_handle_arg(const siot_funcdesc *f);
 int siot_makes_file(const siot_funcdesc *f);
 /* A call that removes a file by name: unlink, unlinkat, remove. */
 int siot_is_removal(const siot_funcdesc *f);
+/* MPI_File_delete: in a job of several ranks that delete the same file,
+ * which rank deletes it and which find it gone (MPI_ERR_NO_SUCH_FILE) is
+ * the order of their calls. */
+int siot_is_mpi_delete(const siot_funcdesc *f);
+/* A seek to the file's end (whence SEEK_END) of event e: its result is the
+ * file's size at that moment, which other ranks' writes may have changed. */
+int siot_seeks_to_end(const siot_funcdesc *f, const siot_event *e, const siot_ctx *c);
 
 /* Whether the trace says the run made calls it does not hold (notes
  * mpiio_unseen: MPI-IO the tracer did not see; calls_unrecorded: calls it

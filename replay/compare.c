@@ -20,13 +20,14 @@
 #include "replay/nest.h"
 
 /* Why an event's result is compared by order (render's by_order): it is
- * a read or removal inside a library call (siot_diff_filter's
- * reads_by_order), or an aio read's completion (aio_reads_by_order). */
-enum { BY_ORDER_IN_CALL = 1, BY_ORDER_AIO = 2 };
+ * a read, a seek to the end or a removal inside a library call
+ * (siot_diff_filter's reads_by_order), an aio read's completion
+ * (aio_reads_by_order), or an MPI_File_delete (deletes_by_order). */
+enum { BY_ORDER_IN_CALL = 1, BY_ORDER_AIO = 2, BY_ORDER_DELETE = 3 };
 
 /* What an event's call chain is in: an MPI-IO call; a call left out with
  * what it called (a poll that found nothing, a call the filter leaves out). */
-enum { IN_IO = 1, IN_LEFT_OUT = 2, IN_LIB = 4, IN_MPI = 8 };
+enum { IN_IO = 1, IN_LEFT_OUT = 2, IN_LIB = 4, IN_MPI = 8, IN_DELETE = 16 };
 
 /* A rank's events, filtered: each comes with its index among the kept
  * events and the index of its nearest kept ancestor (-1 when none), which
@@ -41,6 +42,7 @@ typedef struct fiter {
     rp_nest nest;                /* ancestors (replay/nest.h): keep, kseq the nearest kept one's
                                   * kept index and seq (or -1); flags IN_IO, IN_LEFT_OUT, IN_LIB, IN_MPI */
     int cur_io;                  /* the last event returned is inside an MPI-IO call */
+    int cur_delete;              /* ... inside MPI_File_delete */
     int cur_lib;                 /* ... inside an HDF5 or PnetCDF call */
     int64_t cur_ret, cur_bytes;  /* ... and its result and bytes, when rendered */
     size_t par_at, par_len;      /* where render put the parent's kept index in its line */
@@ -132,7 +134,7 @@ static const siot_node *fiter_next(fiter *f, siot_ctx *c, int64_t *index, int64_
         const siot_funcdesc *fd = &t->funcs[n->u.ev.func];
         const rp_frame *up = rp_nest_enter(&f->nest, rp_parent_seq(&n->u.ev, c, f->seq));
         int64_t anc = up ? up->keep : -1, anc_seq = up ? up->kseq : -1;
-        int io = up ? up->flags & IN_IO : 0;
+        int io = up ? up->flags & IN_IO : 0, del = up ? up->flags & IN_DELETE : 0;
         int lib = up ? up->flags & IN_LIB : 0;
         /* At the POSIX level, the I/O that an MPI library's progress engine
          * does inside the program's MPI calls (Open MPI's OMPIO polling
@@ -172,7 +174,8 @@ static const siot_node *fiter_next(fiter *f, siot_ctx *c, int64_t *index, int64_
         me->kseq = keep ? f->seq : anc_seq;
         int in_lib = lib || fd->layer == SIOT_LAYER_hdf5 || fd->layer == SIOT_LAYER_pnetcdf;
         me->flags = (uint8_t)((io || fd->layer == SIOT_LAYER_mpiio ? IN_IO : 0) | (left ? IN_LEFT_OUT : 0) |
-                              (in_lib ? IN_LIB : 0) | (!io && fd->layer == SIOT_LAYER_mpi ? IN_MPI : 0));
+                              (in_lib ? IN_LIB : 0) | (!io && fd->layer == SIOT_LAYER_mpi ? IN_MPI : 0) |
+                              (del || siot_is_mpi_delete(fd) ? IN_DELETE : 0));
         *seq = f->seq++;
         if (!keep)
             continue;
@@ -180,6 +183,7 @@ static const siot_node *fiter_next(fiter *f, siot_ctx *c, int64_t *index, int64_
         *parent = anc;
         *parent_seq = anc_seq;
         f->cur_io = io;
+        f->cur_delete = del != 0;
         f->cur_lib = lib;
         return n;
     }
@@ -424,9 +428,16 @@ static int render(fiter *fi, const siot_node *n, const siot_ctx *c, int64_t pare
     fi->cur_ret = ret;
     fi->cur_bytes = siot_eval_int(e->bytes, c, 0);
     int64_t err = siot_eval_int(e->err, c, 0);
-    if (by_order && (SIOT_CLASS_BASE(f->cls) == SIOT_CLASS_read || by_order == BY_ORDER_AIO) && ret >= 0)
+    const char *mpierr = by_order == BY_ORDER_DELETE && ret ? siot_mpi_error_name(t->flavour, ret) : NULL;
+    if (by_order == BY_ORDER_DELETE && siot_is_mpi_delete(f) &&
+        (ret == 0 || (mpierr && strcmp(mpierr, "MPI_ERR_NO_SUCH_FILE") == 0)))
+        hn = snprintf(head, sizeof head, "} ret=(deleted or gone, by order)");
+    else if (by_order == BY_ORDER_DELETE && f->layer != SIOT_LAYER_mpiio && (ret == 0 || err == ENOENT))
+        hn = snprintf(head, sizeof head, "} ret=(found or gone, by order)");
+    else if (by_order && by_order != BY_ORDER_DELETE && ret >= 0 &&
+             (SIOT_CLASS_BASE(f->cls) == SIOT_CLASS_read || by_order == BY_ORDER_AIO || siot_seeks_to_end(f, e, c)))
         hn = snprintf(head, sizeof head, "} ret=(by order) errno=%" PRId64, err);
-    else if (by_order && siot_is_removal(f) && (ret == 0 || err == ENOENT)) /* replay/rp.h, removal_by_order */
+    else if (by_order == BY_ORDER_IN_CALL && siot_is_removal(f) && (ret == 0 || err == ENOENT)) /* replay/rp.h, removal_by_order */
         hn = snprintf(head, sizeof head, "} ret=(removed or gone, by order)");
     else
         hn = snprintf(head, sizeof head, "} ret=%" PRId64 " errno=%" PRId64 " bytes=%" PRId64, ret,
@@ -541,6 +552,8 @@ static int compare_rank(cmp_state *k, uint32_t r)
                            : 0;
         if (k->flt && k->flt->aio_reads_by_order && aio_read_result(&k->a->funcs[na->u.ev.func], &na->u.ev, &ca, &k->sa))
             by_order = BY_ORDER_AIO;
+        if (k->flt && k->flt->deletes_by_order && (ia.cur_delete || siot_is_mpi_delete(&k->a->funcs[na->u.ev.func])))
+            by_order = BY_ORDER_DELETE;
         if (render(&ia, na, &ca, pa, by_order, &k->la, &k->sa) || render(&ib, nb, &cb, pb, by_order, &k->lb, &k->sb)) {
             snprintf(k->err, k->errlen, "rank %u event %" PRId64 ": a value cannot be evaluated", r, sa);
             rc = -1;

@@ -39,8 +39,16 @@ typedef struct siot_diff_filter {
      * that other ranks' independent writes had or had not reached yet); at
      * the POSIX level also whether a removal inside an MPI-IO call found
      * its file or found it gone (every rank making and removing the same
-     * file: Open MPI's FILE.locktest.N in MPI_File_open) */
+     * file: Open MPI's FILE.locktest.N in MPI_File_open); and at that
+     * level the result of a seek to the end inside an MPI-IO call (the
+     * file's size then: ROMIO's MPI_File_get_size on Open MPI's OMPIO) */
     int reads_by_order;
+    /* MPI_File_delete (a job of several ranks): whether it deleted the file
+     * or found it gone (MPI_ERR_NO_SUCH_FILE) is not compared, as when every
+     * rank deletes the same file the first one to come deletes it; nor
+     * whether the calls it made (ROMIO's statfs, lstat, unlink) found the
+     * file or not (0 or ENOENT). Counted with the results by order */
+    int deletes_by_order;
     /* the size an aio_return of a read request (aio_read, a LIO_READ entry
      * of lio_listio) returned is not compared: it is what the file held
      * when the transfer ran, at a moment between the request's start and
@@ -57,7 +65,7 @@ typedef struct siot_diff_filter {
 typedef struct siot_compare_result {
     uint64_t compared;    /* event pairs compared */
     uint64_t differences; /* event pairs that differ, and ranks whose traces end apart */
-    uint64_t order_results; /* reads_by_order: equal but for a read's size or a removal's outcome */
+    uint64_t order_results; /* reads_by_order, deletes_by_order: equal but for a read's or a seek's size or a removal's outcome */
     uint64_t aio_by_order;      /* aio_reads_by_order: aio reads' results compared so, when not errors */
     uint64_t aio_order_results; /* ... of which the sizes differed */
 } siot_compare_result;

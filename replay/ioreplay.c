@@ -23,6 +23,7 @@
 #include "core/expr.h"
 #include "core/hist.h"
 #include "core/format.h"
+#include "core/names.h"
 #include "replay/analyze.h"
 #include "replay/check.h"
 #include "replay/explain.h"
@@ -477,6 +478,26 @@ static void prepare(run *r)
  * test or probe that found nothing, left out on purpose (rp_poll). */
 enum { POLLED = 2 };
 
+/* Whether the call's result is compared by order (replay/rp.h): a read or
+ * a seek to the end, or a removal, made inside an MPI-IO call at the POSIX
+ * level; in a job of several ranks, an MPI_File_delete that deleted its
+ * file or found it gone, and at the POSIX level the calls it made that
+ * found the file or found it gone (ROMIO's statfs and lstat). */
+static void set_by_order(run *r, const rp_step *st)
+{
+    const siot_event *e = st->ev;
+    const siot_funcdesc *f = st->fn;
+    int64_t rec_ret = siot_eval_int(e->ret, &st->ctx, -1);
+    const char *rec_err = rec_ret ? siot_mpi_error_name(r->t.flavour, rec_ret) : NULL;
+    r->c.read_by_order = r->o.posix_level && st->in_mpiio &&
+                         (SIOT_CLASS_BASE(f->cls) == SIOT_CLASS_read || siot_seeks_to_end(f, e, &st->ctx));
+    r->c.removal_by_order = r->o.posix_level && st->in_mpiio &&
+                            (siot_is_removal(f) || (st->in_delete && r->t.nranks > 1)) &&
+                            (rec_ret == 0 || siot_eval_int(e->err, &st->ctx, 0) == ENOENT);
+    r->c.delete_by_order = r->t.nranks > 1 && siot_is_mpi_delete(f) &&
+                           (rec_ret == 0 || (rec_err && strcmp(rec_err, "MPI_ERR_NO_SUCH_FILE") == 0));
+}
+
 static int replay_event(run *r, const rp_step *st, siot_vbuf *scratch, siot_value *vals)
 {
     const siot_event *e = st->ev;
@@ -515,9 +536,7 @@ static int replay_event(run *r, const rp_step *st, siot_vbuf *scratch, siot_valu
     r->c.result_differs = 0;
     r->c.polled = 0;
     r->c.retest_until = 0;
-    r->c.read_by_order = r->o.posix_level && st->in_mpiio && SIOT_CLASS_BASE(f->cls) == SIOT_CLASS_read;
-    r->c.removal_by_order = r->o.posix_level && st->in_mpiio && siot_is_removal(f) &&
-                            (siot_eval_int(e->ret, &st->ctx, -1) == 0 || siot_eval_int(e->err, &st->ctx, 0) == ENOENT);
+    set_by_order(r, st);
     /* a wait for another rank's computation lasts as long as it, scaled */
     rp_watch_enter(st->seq, f->name, (uint64_t)((double)e->dur.max * (r->o.scale > 1 ? r->o.scale : 1)));
     int rc = r->fmap[e->func](&r->c, vals, siot_eval_int(e->ret, &st->ctx, 0));

@@ -5,6 +5,7 @@
 
 #include "core/expr.h"
 #include "core/roles.h"
+#include "replay/analyze.h"
 
 static int is_mpi(unsigned layer) { return layer == SIOT_LAYER_mpi || layer == SIOT_LAYER_mpiio; }
 
@@ -101,6 +102,7 @@ int rp_plan_next(rp_plan *p, rp_step *s)
     const rp_frame *up = rp_nest_enter(&p->nest, s->parent);
     int covered = up ? up->flags & RP_PLAN_COVERED : 0;
     s->in_mpiio = up ? (up->flags & RP_PLAN_IN_MPIIO) != 0 : 0;
+    s->in_delete = up ? (up->flags & RP_PLAN_IN_DELETE) != 0 : 0;
     /* at the POSIX level, POSIX calls are reissued inside whatever issued
      * them, and the MPI calls of the MPI-IO library are its own */
     int posix = s->fn->layer == SIOT_LAYER_posix || s->fn->layer == SIOT_LAYER_stdio;
@@ -127,7 +129,8 @@ int rp_plan_done(rp_plan *p, const rp_step *s, int done)
     if (!f)
         return -1;
     f->flags = (uint8_t)((covered || done ? RP_PLAN_COVERED : 0) |
-                         (s->in_mpiio || s->fn->layer == SIOT_LAYER_mpiio ? RP_PLAN_IN_MPIIO : 0));
+                         (s->in_mpiio || s->fn->layer == SIOT_LAYER_mpiio ? RP_PLAN_IN_MPIIO : 0) |
+                         (s->in_delete || siot_is_mpi_delete(s->fn) ? RP_PLAN_IN_DELETE : 0));
     p->seq++;
     return 0;
 }

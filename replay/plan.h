@@ -41,11 +41,11 @@ typedef struct rp_plan {
     siot_vbuf scratch;
     int64_t seq;
     /* the calls in flight (replay/nest.h), flags RP_PLAN_COVERED (they or a
-     * caller were reissued) and RP_PLAN_IN_MPIIO (inside an MPI-IO call, or
-     * one itself) */
+     * caller were reissued), RP_PLAN_IN_MPIIO (inside an MPI-IO call, or
+     * one itself) and RP_PLAN_IN_DELETE (inside MPI_File_delete, or it) */
     rp_nest nest;
 } rp_plan;
-enum { RP_PLAN_COVERED = 1, RP_PLAN_IN_MPIIO = 2 };
+enum { RP_PLAN_COVERED = 1, RP_PLAN_IN_MPIIO = 2, RP_PLAN_IN_DELETE = 4 };
 
 typedef struct rp_step {
     const siot_event *ev;
@@ -55,6 +55,7 @@ typedef struct rp_step {
     int64_t parent;   /* seq of the traced call that issued it, -1 */
     int replay;       /* at the replayed level and not covered */
     int in_mpiio;     /* issued (directly or not) by an MPI-IO call */
+    int in_delete;    /* issued (directly or not) by MPI_File_delete */
     int own;          /* at the replayed level, but ioreplay's own (init, finalize, abort, exit) */
     const char *why_not; /* at the replayed level, but not reissued: why (NULL when it is) */
 } rp_step;

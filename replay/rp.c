@@ -575,6 +575,10 @@ int rp_result(rp_state *c, int64_t recorded, int64_t got)
         c->order_results++;
         return RP_DONE;
     }
+    if (recorded != got && c->delete_by_order && (got == MPI_SUCCESS || got == MPI_ERR_NO_SUCH_FILE)) {
+        c->order_results++;
+        return RP_DONE;
+    }
     rp_out_result(c, recorded, got);
     return RP_DONE;
 }

@@ -87,13 +87,19 @@ typedef struct rp_state {
      * transfer ran decided. */
     int read_by_order;
     /* The call is a removal (unlink, unlinkat, remove) made inside an
-     * MPI-IO call, reissued at the POSIX level, that succeeded or found no
-     * file in the run: when every rank makes and removes the same file
+     * MPI-IO call, or any call made by MPI_File_delete in a job of several
+     * ranks, reissued at the POSIX level, that succeeded or found no file
+     * in the run: when every rank makes and removes the same file
      * there (Open MPI's MPI_File_open tests locks on FILE.locktest.N so),
      * which rank finds it gone is the order of their calls; 0 against -1
      * ENOENT is counted here, not as a different result. */
     int removal_by_order;
-    uint64_t order_results; /* results of those two kinds that differed */
+    /* The call is an MPI_File_delete of a job of several ranks that deleted
+     * the file or found it gone in the run: which rank deletes a file that
+     * every rank deletes is the order of their calls; success against
+     * MPI_ERR_NO_SUCH_FILE is counted here (compare.h, deletes_by_order). */
+    int delete_by_order;
+    uint64_t order_results; /* results of those kinds that differed */
     /* the last call: why it was not reissued (rp_skip), and its result when
      * it differed from the recorded one (rp_result); ioreplay clears them */
     const char *skip_why;

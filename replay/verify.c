@@ -123,7 +123,8 @@ int rp_verify_compare(const siot_trace *orig, const char *replay_trace, int posi
      * sends that complete as they are made) */
     siot_diff_filter flt = {
         .outermost = !posix_level, .sandbox_paths = 1, .no_mpi_in_mpiio = posix_level, .creation_order = 1,
-        .reads_by_order = posix_level ? SIOT_BY_ORDER_IN_MPIIO : SIOT_BY_ORDER_IN_LIBRARY, .aio_reads_by_order = 1};
+        .reads_by_order = posix_level ? SIOT_BY_ORDER_IN_MPIIO : SIOT_BY_ORDER_IN_LIBRARY, .aio_reads_by_order = 1,
+        .deletes_by_order = orig->nranks > 1};
     flt.layers = 1u << SIOT_LAYER_posix | 1u << SIOT_LAYER_stdio | 1u << SIOT_LAYER_mpi;
     if (!posix_level)
         flt.layers |= 1u << SIOT_LAYER_mpiio;
@@ -158,10 +159,10 @@ int rp_verify_compare(const siot_trace *orig, const char *replay_trace, int posi
         fprintf(out, "round trip: not checked: %s\n", err);
     else if (rc == 0 && res.order_results)
         fprintf(out,
-                "round trip: faithful%s (%" PRIu64 " calls at the %s level, of which %" PRIu64 " made by %s "
-                "calls had another result that the order of the ranks' calls decided: a read's size, a removal "
-                "finding its file gone%s; the replay's trace: %s)\n",
-                except, res.compared, level, res.order_results, posix_level ? "MPI-IO" : "HDF5 or PnetCDF", aio,
+                "round trip: faithful%s (%" PRIu64 " calls at the %s level, of which %" PRIu64 " had another "
+                "result that the order of the ranks' calls decided: the size a read or a seek to the end found, a "
+                "file found or gone%s; the replay's trace: %s)\n",
+                except, res.compared, level, res.order_results, aio,
                 replay_trace);
     else if (rc == 0)
         fprintf(out, "round trip: faithful%s (%" PRIu64 " calls at the %s level%s; the replay's trace: %s)\n", except,
