@@ -127,7 +127,8 @@ static const char *MERGE_HELP =
     "different ranks become one event whose values are functions of the rank.\n"
     "--concat only puts the ranks side by side (what SIOT_COMPRESS=0 does).\n"
     "--window N bounds how far the alignment looks ahead (default 256).\n"
-    "OUT is written to a temporary name and renamed.\n";
+    "OUT is written to a temporary name and renamed; -o - writes the trace to\n"
+    "standard output.\n";
 
 static const char *STATS_HELP =
     "usage: siot stats [--json [--access] | --csv] FILE\n"
@@ -671,6 +672,16 @@ static int ranks_of(const siot_trace *t, uint8_t *seen)
     return 0;
 }
 
+/* The merged trace on standard output (-o -): 0, or -1 (said). */
+static int write_stdout(const siot_vbuf *b)
+{
+    if (fwrite(b->data, 1, b->len, stdout) != b->len || fflush(stdout) != 0) {
+        fprintf(stderr, "siot: merge: write error on standard output: %s\n", strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
 static int write_file(const siot_trace *t, const char *path)
 {
     siot_vbuf b;
@@ -682,6 +693,10 @@ static int write_file(const siot_trace *t, const char *path)
     const char *pack = getenv("SIOT_PACK");
     if (siot_trace_encode_file(t, !(pack && strcmp(pack, "0") == 0), &b) != 0) {
         fprintf(stderr, "siot: merge: out of memory\n");
+        goto out;
+    }
+    if (strcmp(path, "-") == 0) {
+        rc = write_stdout(&b);
         goto out;
     }
     if (!(f = fopen(tmp, "wb")) || fwrite(b.data, 1, b.len, f) != b.len || fflush(f) != 0 || fsync(fileno(f)) != 0) {

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Nothing silent on a full disk: every siot command that writes to stdout
 # (dump in each form, diff with a difference to show, stats and findings in
-# each format, report and export with -o -, help, each command's --help,
+# each format, report, export and merge with -o -, help, each command's --help,
 # --version) exits 2 with one line naming the write error when stdout is
 # /dev/full, where each writes its answer and exits 0 (diff: 1) into a
 # file. Two traces of small programs (tests/progs/aioshort.c and
@@ -40,6 +40,12 @@ try 0 findings --json a.siot
 try 0 report a.siot -o -
 try 0 export --chrome a.siot -o -
 try 0 export --csv a.siot -o -
+# merge -o -: the merged trace on stdout, byte for byte the file -o FILE
+# writes, and no file named "-"
+try 0 merge -o - a.siot
+"$SIOT" merge -o m.siot a.siot && "$SIOT" merge -o - a.siot > m-stdout.siot || fail "siot merge -o FILE, -o -"
+cmp -s m.siot m-stdout.siot || fail "siot merge -o - wrote other bytes than -o FILE"
+[ ! -e ./- ] || fail "siot merge -o - made a file named -"
 try 0 help
 try 0 help dump
 try 0 --version
