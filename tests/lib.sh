@@ -29,6 +29,9 @@ if [ "$MPI" = openmpi ]; then
     export OMPI_MCA_orte_tmpdir_base=/tmp/siot-ompi-$TEST_NAME
     rm -rf "$OMPI_MCA_orte_tmpdir_base"
     mkdir -p "$OMPI_MCA_orte_tmpdir_base"
+    # removed at the test's end when mpirun left it empty (a test that sets
+    # its own EXIT trap leaves it behind, empty)
+    trap 'rmdir "$OMPI_MCA_orte_tmpdir_base" 2> /dev/null || true' EXIT
 fi
 
 fail() {
