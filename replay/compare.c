@@ -357,6 +357,28 @@ static int records_statuses(const siot_trace *t)
     return 0;
 }
 
+/* The end of an event's rendering, its result: "} ret=R errno=E bytes=B",
+ * or, for a result compared by order (by_order, found so), what kind it is
+ * without the value. Returns the length written into head. */
+static int result_text(const siot_trace *t, const siot_funcdesc *f, const siot_event *e, const siot_ctx *c,
+                       int by_order, char *head, size_t n)
+{
+    int64_t ret = siot_eval_int(e->ret, c, 0), err = siot_eval_int(e->err, c, 0);
+    const char *mpierr = by_order == BY_ORDER_DELETE && ret ? siot_mpi_error_name(t->flavour, ret) : NULL;
+    if (by_order == BY_ORDER_DELETE && siot_is_mpi_delete(f) &&
+        (ret == 0 || (mpierr && strcmp(mpierr, "MPI_ERR_NO_SUCH_FILE") == 0)))
+        return snprintf(head, n, "} ret=(deleted or gone, by order)");
+    if (by_order == BY_ORDER_DELETE && f->layer != SIOT_LAYER_mpiio && (ret == 0 || err == ENOENT))
+        return snprintf(head, n, "} ret=(found or gone, by order)");
+    if (by_order && by_order != BY_ORDER_DELETE && ret >= 0 &&
+        (SIOT_CLASS_BASE(f->cls) == SIOT_CLASS_read || by_order == BY_ORDER_AIO || siot_seeks_to_end(f, e, c)))
+        return snprintf(head, n, "} ret=(by order) errno=%" PRId64, err);
+    if (by_order == BY_ORDER_IN_CALL && siot_is_removal(f) && (ret == 0 || err == ENOENT)) /* replay/rp.h, removal_by_order */
+        return snprintf(head, n, "} ret=(removed or gone, by order)");
+    return snprintf(head, n, "} ret=%" PRId64 " errno=%" PRId64 " bytes=%" PRId64, ret, err,
+                    siot_eval_int(e->bytes, c, 0));
+}
+
 /* One event rendered as its JSON line without rank and seq: equal lines
  * mean equal events. Its parent is the kept index (fi->par_at, par_len say
  * where, for a printed line to show the seq instead). */
@@ -424,24 +446,9 @@ static int render(fiter *fi, const siot_node *n, const siot_ctx *c, int64_t pare
             siot_json_value(o, f->argroles[k], &v);
         }
     }
-    int64_t ret = siot_eval_int(e->ret, c, 0);
-    fi->cur_ret = ret;
+    fi->cur_ret = siot_eval_int(e->ret, c, 0);
     fi->cur_bytes = siot_eval_int(e->bytes, c, 0);
-    int64_t err = siot_eval_int(e->err, c, 0);
-    const char *mpierr = by_order == BY_ORDER_DELETE && ret ? siot_mpi_error_name(t->flavour, ret) : NULL;
-    if (by_order == BY_ORDER_DELETE && siot_is_mpi_delete(f) &&
-        (ret == 0 || (mpierr && strcmp(mpierr, "MPI_ERR_NO_SUCH_FILE") == 0)))
-        hn = snprintf(head, sizeof head, "} ret=(deleted or gone, by order)");
-    else if (by_order == BY_ORDER_DELETE && f->layer != SIOT_LAYER_mpiio && (ret == 0 || err == ENOENT))
-        hn = snprintf(head, sizeof head, "} ret=(found or gone, by order)");
-    else if (by_order && by_order != BY_ORDER_DELETE && ret >= 0 &&
-             (SIOT_CLASS_BASE(f->cls) == SIOT_CLASS_read || by_order == BY_ORDER_AIO || siot_seeks_to_end(f, e, c)))
-        hn = snprintf(head, sizeof head, "} ret=(by order) errno=%" PRId64, err);
-    else if (by_order == BY_ORDER_IN_CALL && siot_is_removal(f) && (ret == 0 || err == ENOENT)) /* replay/rp.h, removal_by_order */
-        hn = snprintf(head, sizeof head, "} ret=(removed or gone, by order)");
-    else
-        hn = snprintf(head, sizeof head, "} ret=%" PRId64 " errno=%" PRId64 " bytes=%" PRId64, ret,
-                      err, siot_eval_int(e->bytes, c, 0));
+    hn = result_text(t, f, e, c, by_order, head, sizeof head);
     siot_vbuf_put(o, head, (size_t)hn);
     return 0;
 }
