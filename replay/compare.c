@@ -368,7 +368,8 @@ static int result_text(const siot_trace *t, const siot_funcdesc *f, const siot_e
     if (by_order == BY_ORDER_DELETE && siot_is_mpi_delete(f) &&
         (ret == 0 || (mpierr && strcmp(mpierr, "MPI_ERR_NO_SUCH_FILE") == 0)))
         return snprintf(head, n, "} ret=(deleted or gone, by order)");
-    if (by_order == BY_ORDER_DELETE && f->layer != SIOT_LAYER_mpiio && (ret == 0 || err == ENOENT))
+    if (by_order == BY_ORDER_DELETE && (f->layer == SIOT_LAYER_posix || f->layer == SIOT_LAYER_stdio) &&
+        (ret == 0 || err == ENOENT))
         return snprintf(head, n, "} ret=(found or gone, by order)");
     if (by_order && by_order != BY_ORDER_DELETE && ret >= 0 &&
         (SIOT_CLASS_BASE(f->cls) == SIOT_CLASS_read || by_order == BY_ORDER_AIO || siot_seeks_to_end(f, e, c)))

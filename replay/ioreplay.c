@@ -308,6 +308,28 @@ static int traced_pmpi(const siot_trace *t, const char *pname)
 
 enum { R_CALLS, R_SKIPPED, R_READ, R_WRITTEN, R_RECORDED, R_REPLAY, R_DIFF, R_REFUSED, R_ORDER, R_POLLS, NREPORT };
 
+/* Whether the directory holds anything (an earlier replay's files). Raw
+ * system calls, as make_root's: under --verify the replay is traced, and
+ * this look is ioreplay's own, not a call of the run. */
+static int has_entries(const char *dir)
+{
+    long fd = syscall(SYS_openat, AT_FDCWD, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    char buf[4096] __attribute__((aligned(8)));
+    long got;
+    int found = 0;
+    while (fd >= 0 && !found && (got = syscall(SYS_getdents64, (int)fd, buf, sizeof buf)) > 0)
+        for (long at = 0; at < got && !found;) {
+            const char *name = buf + at + 19; /* d_ino 8, d_off 8, d_reclen 2, d_type 1 */
+            unsigned short reclen;
+            memcpy(&reclen, buf + at + 16, sizeof reclen);
+            found = strcmp(name, ".") != 0 && strcmp(name, "..") != 0;
+            at += reclen;
+        }
+    if (fd >= 0)
+        syscall(SYS_close, (int)fd);
+    return found;
+}
+
 static void report(const opts *o, const char *root, int rank, int size, const double *mine)
 {
     double *all = rank == 0 ? calloc((size_t)size * NREPORT, sizeof *all) : NULL;
@@ -364,6 +386,7 @@ typedef struct run {
     uint64_t rng;
     rp_log log;
     uint32_t unstaged; /* rank 0: input files that could not be staged */
+    int root_had_files; /* rank 0: the root was not empty when the replay began */
 } run;
 
 /* A function this build replays with other recorded arguments than the
@@ -433,6 +456,8 @@ static int start(run *r, int *argc, char ***argv)
         code = LOST_RANKS;
     if (code == OK && make_root(r->o.root, r->root, sizeof r->root, err, sizeof err) != 0)
         code = BAD_ROOT;
+    if (code == OK && r->rank == 0)
+        r->root_had_files = has_entries(r->root);
     int worst[2] = {code, r->rank}, res[2];
     PMPI_Allreduce(worst, res, 1, MPI_2INT, MPI_MAXLOC, MPI_COMM_WORLD);
     if (res[0] == OK)
@@ -760,6 +785,11 @@ int main(int argc, char **argv)
     r.rep[R_REFUSED] = (double)r.c.refused_paths;
     r.rep[R_ORDER] = (double)r.c.order_results;
     report(&r.o, r.root, r.rank, r.size, r.rep);
+    if (r.rank == 0 && r.root_had_files && !r.o.quiet)
+        printf("ioreplay: the root %s held files before this replay began (an earlier replay's?): calls that "
+               "look for a file may have found one where the run found none; a new --root replays from what the "
+               "run had\n",
+               r.root);
     uint64_t bad = rp_log_report(&r.log, r.size, stdout), *n_left_out = NULL;
     /* said before MPI_Finalize: Open MPI's mpirun ends rank 0 as soon as
      * another rank exits non-zero */

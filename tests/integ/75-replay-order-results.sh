@@ -8,7 +8,8 @@
 # (ROMIO's creat_excl test: MPI_ERR_NO_SUCH_FILE recorded, 0 replayed, on
 # another rank the reverse). Both are counted as results by order, not as
 # different results: each replay, at both levels, is faithful and exits 0.
-# The values of the runs come from byorder.c's #defines.
+# The values of the runs come from byorder.c's #defines. A second replay
+# into a root the first one used says that the root held files.
 . "$(dirname "$0")/../lib.sh"
 build_traced byorder
 P=3
@@ -58,4 +59,11 @@ for mode in seek delete; do
         echo "   $mode, $level level: $(sed -n 's/^round trip: //p' $mode-$level.report | sed 's/;.*/)/')"
     done
 done
-pass "a seek's size and a delete's outcome that the ranks' order decided: results by order at both levels"
+# a second replay into the first one's root finds its files: the report
+# says so (the first, into a new root, does not)
+grep -q "held files before this replay" seek-default.report && fail "a new root: the report says it held files"
+mpirun_np $P "$B/bin/ioreplay" --level default --root "$WORK/root-seek-default" seek.siot > again.report 2>&1 < /dev/null || true
+grep -q "^ioreplay: the root .*root-seek-default held files before this replay began" again.report ||
+    { cat again.report >&2; fail "a replay into a used root: no line saying it held files"; }
+echo "   again into the same root: $(grep -o 'held files before this replay began' again.report)"
+pass "a seek's size and a delete's outcome that the ranks' order decided: results by order at both levels; a used root named"
