@@ -144,6 +144,21 @@ findings_run() {
         fail "$name: siot findings' text lacks a cost or remedy line"
 }
 
+# findings_modes P SRC CLEAN PROG MODE...: PROG run traced at P ranks with
+# each MODE as its argument (after rm -f CLEAN, a glob), each through
+# findings_run, then tests/py/check_findcost.py on the program's source SRC
+# (tests 54-57)
+findings_modes() {
+    local np=$1 src=$2 clean=$3 prog=$4 mode
+    shift 4
+    for mode in "$@"; do
+        # shellcheck disable=SC2086
+        rm -f $clean
+        findings_run "$mode" "$np" "$prog" "$mode"
+    done
+    py check_findcost.py "$src" "$MPI" "$np" "$@" || fail "findings of $(basename "$src")"
+}
+
 # c_define NAME FILE: the integer a C source's `#define NAME <integer>` gives,
 # a comment after it aside (the tests state expected values from the
 # program's source, not its output)
