@@ -400,9 +400,9 @@ static int straggler_verdict(const finder *f, verdict *v)
     snprintf(v->remedy, sizeof v->remedy,
              "balance the work before the collective I/O (rank %d arrives last). "
              "The split collectives do not shorten the wait (the begin call holds "
-             "the whole collective); MPI_File_iwrite_all moves it into MPI_Wait, "
-             "which saves time only when the early ranks have work of their own "
-             "to do before the MPI_Wait",
+             "the whole collective); MPI_File_iwrite_all moves it into MPI_Wait "
+             "(with OMPIO into MPI_File_close), which saves time only when the "
+             "early ranks have work of their own to do before it",
              m->strag_rank);
     return 1;
 }

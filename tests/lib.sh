@@ -131,13 +131,15 @@ build_traced() {
 
 # findings_run NAME P PROG ARGS...: PROG run traced at P ranks into
 # NAME.siot, its siot findings in NAME.json and NAME.txt, each finding of
-# the text with its cost and remedy lines (tests 54-56)
+# the text with its cost and remedy lines, its siot stats in NAME.stats.json
+# (tests 54-57)
 findings_run() {
     local name=$1 np=$2
     shift 2
     SIOT_TRACE=$WORK/$name.siot mpirun_np "$np" "$@" > /dev/null || fail "$* ($name)"
     "$SIOT" findings --json "$name.siot" > "$name.json" || fail "siot findings --json $name.siot exited $?"
     "$SIOT" findings "$name.siot" > "$name.txt" || fail "siot findings $name.siot exited $?"
+    "$SIOT" stats --json "$name.siot" > "$name.stats.json" || fail "siot stats --json $name.siot exited $?"
     local n
     n=$(grep -c '^\[' "$name.txt" || true)
     [ "$(grep -c '^    cost: ' "$name.txt" || true)" = "$n" ] && [ "$(grep -c '^    remedy: ' "$name.txt" || true)" = "$n" ] ||

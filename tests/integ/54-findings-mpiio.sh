@@ -19,8 +19,10 @@
 #     ranks); without the sleep the finding is gone or costs half as much.
 #     With the sleep between the split collective's begin and end the
 #     ranks wait as long (the remedy says the split collectives do not
-#     help); with MPI_File_iwrite_at_all the wait moves into MPI_Wait: no
-#     collective-straggler, a rank-wait finding instead.
+#     help); with MPI_File_iwrite_at_all the wait moves out of the
+#     collective calls (no collective-straggler) into MPI_Wait (ROMIO) or
+#     into the collective MPI_File_close (OMPIO, whose MPI_Wait returns at
+#     once): at least half the sleeps times the waiting ranks there.
 # Every finding carries its cost and remedy and the list is ranked by cost
 # (tests/py/check_findcost.py).
 . "$(dirname "$0")/../lib.sh"
