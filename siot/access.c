@@ -28,6 +28,7 @@ void siot_access_free(siot_access *a)
     free(a->rows);
     free(a->pos);
     free(a->views);
+    free(a->mptrs);
     memset(a, 0, sizeof *a);
 }
 
@@ -123,13 +124,19 @@ static int byte_type(int64_t dtype) { return dtype >= 0 && dtype <= 3; }
  * one, a close or a new file of the same id drops it. Returns the
  * displacement a data call's offset counts from (0 without a view), or
  * -1 when its offsets do not count bytes. */
-static int64_t follow_views(siot_access *a, const siot_funcdesc *f, const siot_event *e, const siot_ctx *c)
+/* The MPI file a call acts on, opens or closes; INT64_MIN when none. */
+static int64_t mpi_file_id(const siot_funcdesc *f, const siot_event *e, const siot_ctx *c)
 {
-    unsigned b = SIOT_CLASS_BASE(f->cls);
     int k = siot_arg_index(f, SIOT_ROLE_file);
     if (k < 0 && (k = siot_arg_index(f, SIOT_ROLE_closefile)) < 0)
         k = siot_arg_index(f, SIOT_ROLE_newfile);
-    int64_t id = arg_int(e, k, c, INT64_MIN);
+    return arg_int(e, k, c, INT64_MIN);
+}
+
+static int64_t follow_views(siot_access *a, const siot_funcdesc *f, const siot_event *e, const siot_ctx *c)
+{
+    unsigned b = SIOT_CLASS_BASE(f->cls);
+    int64_t id = mpi_file_id(f, e, c);
     uint32_t i = 0;
     while (i < a->nviews && a->views[i].id != id)
         i++;
@@ -152,6 +159,132 @@ static int64_t follow_views(siot_access *a, const siot_funcdesc *f, const siot_e
         return a->views[i].bytes && a->views[i].disp >= 0 ? a->views[i].disp : -1;
     }
     return 0;
+}
+
+/* An MPI file's individual file pointer, in etypes of its view, or a
+ * stdio stream's position. */
+struct siot_mptr {
+    int64_t id, pos; /* pos -1: not known */
+    int layer;
+};
+
+/* MPI-IO's whence values (the same in MPICH and Open MPI); the trace keeps
+ * the value the program passed. */
+#define MPI_SEEK_SET_ 600
+#define MPI_SEEK_CUR_ 602
+
+static struct siot_mptr *mptr_of(siot_access *a, int layer, int64_t id)
+{
+    for (uint32_t i = 0; i < a->nmptrs; i++)
+        if (a->mptrs[i].id == id && a->mptrs[i].layer == layer)
+            return &a->mptrs[i];
+    if (a->nmptrs == a->capmptrs) {
+        uint32_t cap = a->capmptrs ? 2 * a->capmptrs : 8;
+        struct siot_mptr *v = realloc(a->mptrs, cap * sizeof *v);
+        if (!v)
+            return NULL;
+        a->mptrs = v;
+        a->capmptrs = cap;
+    }
+    a->mptrs[a->nmptrs] = (struct siot_mptr){id, -1, layer};
+    return &a->mptrs[a->nmptrs++];
+}
+
+/* A call at the individual file pointer: a read or write without an
+ * offset, not at the shared pointer (MPI_File_read_shared, _ordered). */
+static int at_individual_pointer(const siot_funcdesc *f, unsigned b)
+{
+    return (b == SIOT_CLASS_read || b == SIOT_CLASS_write) && siot_arg_index(f, SIOT_ROLE_offset) < 0 &&
+           !strstr(f->name, "_shared") && !strstr(f->name, "_ordered");
+}
+
+/* MPI files' individual pointers (a->pointers): 0 at the open and at
+ * MPI_File_set_view (as the standard resets them), set by MPI_File_seek's
+ * SEEK_SET and SEEK_CUR, advanced by a call at the pointer by its bytes
+ * under a view of bytes (unknown under another: the etypes are not
+ * counted). Returns the offset, in etypes, of a call at the pointer, -1
+ * when not known or not one. */
+static int64_t follow_mpi_pointer(siot_access *a, const siot_funcdesc *f, const siot_event *e, const siot_ctx *c,
+                                  int64_t disp, int64_t bytes)
+{
+    unsigned b = SIOT_CLASS_BASE(f->cls);
+    int64_t id = mpi_file_id(f, e, c);
+    struct siot_mptr *p = a->pointers && id != INT64_MIN ? mptr_of(a, SIOT_LAYER_mpiio, id) : NULL;
+    if (!p)
+        return -1;
+    if (b == SIOT_CLASS_open || b == SIOT_CLASS_view || b == SIOT_CLASS_close) {
+        p->pos = b == SIOT_CLASS_close ? -1 : 0;
+    } else if (b == SIOT_CLASS_seek && !(f->cls & SIOT_CLS_COLL)) { /* not MPI_File_seek_shared */
+        int64_t off = arg_int(e, siot_arg_index(f, SIOT_ROLE_offset), c, -1);
+        int64_t whence = arg_int(e, siot_arg_index(f, SIOT_ROLE_whence), c, -1);
+        p->pos = whence == MPI_SEEK_SET_ ? off : whence == MPI_SEEK_CUR_ && p->pos >= 0 ? p->pos + off : -1;
+        p->pos = p->pos >= 0 ? p->pos : -1;
+    } else if (at_individual_pointer(f, b)) {
+        int64_t at = p->pos;
+        p->pos = at >= 0 && disp >= 0 && at <= INT64_MAX - bytes ? at + bytes : -1;
+        return at;
+    }
+    return -1;
+}
+
+/* fopen's mode: appending ("a", "a+") starts at the end, not known. */
+static int appends(const siot_funcdesc *f, const siot_event *e, const siot_ctx *c, siot_vbuf *scratch)
+{
+    int k = siot_arg_index(f, SIOT_ROLE_str);
+    siot_value v;
+    return k < 0 || (uint32_t)k >= e->nargs || siot_eval(e->args[k], c, scratch, &v) != 0 || !v.s || v.slen == 0 ||
+           v.s[0] == 'a';
+}
+
+/* A stdio seek call's effect on position pos: fseek's SEEK_SET and
+ * SEEK_CUR when it returned 0, ftell's result, rewind; ungetc and fsetpos
+ * make it unknown; fgetpos leaves it. */
+static int64_t stdio_seek(const siot_funcdesc *f, const siot_event *e, const siot_ctx *c, int64_t pos)
+{
+    int64_t ret = siot_eval_int(e->ret, c, -1);
+    int kw = siot_arg_index(f, SIOT_ROLE_whence);
+    if (kw >= 0) {
+        int64_t off = arg_int(e, siot_arg_index(f, SIOT_ROLE_offset), c, -1), whence = arg_int(e, kw, c, -1);
+        pos = ret != 0 ? -1 : whence == SEEK_SET ? off : whence == SEEK_CUR && pos >= 0 ? pos + off : -1;
+    } else if (f->retrole == SIOT_ROLE_r_off) {
+        pos = ret;
+    } else if (strcmp(f->name, "rewind") == 0) {
+        pos = 0;
+    } else if (strncmp(f->name, "ungetc", 6) == 0 || strncmp(f->name, "ungetwc", 7) == 0 ||
+               strncmp(f->name, "fsetpos", 7) == 0) {
+        pos = -1;
+    }
+    return pos >= 0 ? pos : -1;
+}
+
+/* stdio streams' positions (a->pointers): 0 at fopen (unknown when it
+ * appends, or for fdopen), then as stdio_seek says and advanced by the
+ * bytes read or written. Returns a read's or write's offset, -1 when not
+ * known. */
+static int64_t follow_stdio(siot_access *a, const siot_funcdesc *f, const siot_event *e, const siot_ctx *c,
+                            int64_t bytes)
+{
+    unsigned b = SIOT_CLASS_BASE(f->cls);
+    int k = siot_arg_index(f, SIOT_ROLE_stream);
+    int64_t id = f->retrole == SIOT_ROLE_r_newstream ? siot_eval_int(e->ret, c, INT64_MIN) : arg_int(e, k, c, INT64_MIN);
+    struct siot_mptr *p = a->pointers && id != INT64_MIN ? mptr_of(a, SIOT_LAYER_stdio, id) : NULL;
+    if (!p)
+        return -1;
+    if (f->retrole == SIOT_ROLE_r_newstream) {
+        p->pos = b == SIOT_CLASS_open && siot_arg_index(f, SIOT_ROLE_path) >= 0 &&
+                         !appends(f, e, c, &a->files.scratch)
+                     ? 0
+                     : -1;
+    } else if (b == SIOT_CLASS_close) {
+        p->pos = -1;
+    } else if (b == SIOT_CLASS_seek) {
+        p->pos = stdio_seek(f, e, c, p->pos);
+    } else if (b == SIOT_CLASS_read || b == SIOT_CLASS_write) {
+        int64_t at = p->pos;
+        p->pos = at >= 0 && at <= INT64_MAX - bytes ? at + bytes : -1;
+        return at;
+    }
+    return -1;
 }
 
 /* A view's displacement plus an offset in bytes; -1 when out of range. */
@@ -197,7 +330,15 @@ static void step(siot_access *a, const siot_trace *t, const siot_synth_ev *ev, f
     }
     int64_t off = f->layer == SIOT_LAYER_posix ? follow_posix(a, f, e, &ev->ctx, bytes) : -1;
     int64_t disp = f->layer == SIOT_LAYER_mpiio ? follow_views(a, f, e, &ev->ctx) : 0;
+    if (f->layer == SIOT_LAYER_mpiio) {
+        int64_t at = follow_mpi_pointer(a, f, e, &ev->ctx, disp, bytes);
+        off = at >= 0 && disp >= 0 ? view_offset(disp, at) : -1;
+    } else if (f->layer == SIOT_LAYER_stdio) {
+        off = follow_stdio(a, f, e, &ev->ctx, bytes);
+    }
     int kh = siot_file_handle_arg(f), koff = siot_arg_index(f, SIOT_ROLE_offset);
+    a->last_row = -1;
+    a->last_off = -1;
     if (dir >= 0 && kh >= 0) {
         int32_t row = siot_files_handle_row(&a->files, (int32_t)ev->ctx.rank, f->argroles[kh],
                                             arg_int(e, kh, &ev->ctx, -1));
@@ -205,6 +346,8 @@ static void step(siot_access *a, const siot_trace *t, const siot_synth_ev *ev, f
             off = disp < 0 ? -1 : view_offset(disp, arg_int(e, koff, &ev->ctx, -1));
         if (row >= 0)
             judge(a, row, ev->ctx.rank, off, bytes);
+        a->last_row = row;
+        a->last_off = off;
     }
     if (ev->depth >= SIOT_SYNTH_DEPTH)
         return;
@@ -229,6 +372,7 @@ static int walk_rank(siot_access *a, const siot_trace *t, uint32_t rank, uint64_
     for (uint32_t i = 0; i < a->npos; i++)
         a->pos[i] = -1; /* descriptors and MPI files are the rank's own */
     a->nviews = 0;
+    a->nmptrs = 0;
     siot_synth_ev ev;
     uint64_t n = 0;
     int k;

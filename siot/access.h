@@ -14,7 +14,13 @@
  *   MPI-IO offset counts the etypes of the rank's file view past its
  *   displacement: with a view of bytes (etype and filetype MPI_BYTE or
  *   MPI_CHAR, as HDF5 sets them) the byte offset is displacement + offset;
- *   under any other view it is not known.
+ *   under any other view it is not known. With pointers set, a call at an
+ *   MPI file's individual pointer (MPI_File_read, MPI_File_write_all...)
+ *   has the pointer as its offset: 0 at the open and at each
+ *   MPI_File_set_view, MPI_File_seek's SEEK_SET and SEEK_CUR, advanced by
+ *   the bytes of each such call under a view of bytes; and a stdio call its
+ *   stream's position: 0 at fopen (not appending), fseek's SEEK_SET and
+ *   SEEK_CUR, ftell, rewind, advanced by the bytes moved.
  *   Aligned: offset and size multiples of SIOT_FS_BLOCK (4 KiB,
  *   siot/measures.h), the misaligned-requests finding's measure.
  * - how each layer amplified or merged the bytes of the layer above: the
@@ -61,6 +67,17 @@ typedef struct siot_access {
     uint32_t npos;
     struct siot_view *views; /* the walked rank's MPI files with a view set */
     uint32_t nviews, capviews;
+    /* Set by the caller: follow MPI files' individual file pointers and
+     * stdio streams' positions too (siot findings' redundant-reads), so
+     * that MPI_File_read, fread and the like get offsets; off by default,
+     * where they count as unknown. */
+    int pointers;
+    struct siot_mptr *mptrs; /* the walked rank's MPI files' pointers (in etypes) and streams' positions */
+    uint32_t nmptrs, capmptrs;
+    /* The event walked last, for on_event: a data call's file row and byte
+     * offset (-1 when not known or not a data call on a file). */
+    int32_t last_row;
+    int64_t last_off;
     void (*on_event)(void *user, const siot_synth_ev *ev, const siot_funcdesc *f);
     void *user;
 } siot_access;

@@ -99,6 +99,15 @@ typedef struct more {
     uint64_t red_calls, red_bytes;
     uint32_t red_ranks;
     double red_ns;
+    uint64_t red_ptr_reads; /* the program's reads at a file pointer (findptr.c walks them) */
+    uint64_t red_ptr_bytes; /* of red_bytes, those read at a file pointer */
+    int red_walk_truncated; /* the walk stopped at SIOT_ACCESS_MAX_EVENTS */
+    /* read-after-write judged by the walk (rb_walked), over byte ranges
+     * where the offsets are known: */
+    int rb_walked;
+    uint64_t rb_bytes, rb_overlap, rb_assumed; /* read back: in all, of known ranges, of unknown offsets */
+    uint32_t rb_files;
+    double rb_ns;
     double open_ns; /* the program's opens and closes */
 } more;
 
@@ -137,6 +146,16 @@ typedef struct verdict {
 void siot_finder_hit(finder *f, int rule, uint64_t n);
 /* The time of a record's calls (its calls x ranks x the node's mean). */
 double siot_finder_rec_ns(const siot_agg_event *e);
+
+#define RED_RANKS 3     /* redundant-reads: ranks reading the same bytes, */
+#define RED_MIN 1048576 /* bytes read again */
+
+/* findptr.c: notes a record of reads at a file pointer (in the pass); after
+ * the pass, walks the trace to find their offsets when there were some, or
+ * when read-after-write counted reads (to compare their ranges with the
+ * rank's writes): 0, or -1 with a reason in err. */
+void siot_findptr_event(finder *f, const siot_agg_event *e);
+int siot_findptr_walk(finder *f, char *err, size_t errlen);
 
 /* findmore.c: its part of each record, and its verdicts (at most
  * NFIND - F_RMW of them into v); how many. */

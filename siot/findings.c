@@ -16,6 +16,7 @@
 #include "siot/rankstats.h"
 #include "siot/origin.h"
 #include "siot/stats.h"
+#include "siot/access.h"
 #include "siot/finder.h"
 
 
@@ -709,17 +710,25 @@ static int read_after_write(const finder *f, verdict *v)
             bytes += f->ft[i].readback;
             files++;
         }
+    const more *m = &f->m;
+    if (m->rb_walked) { /* by byte ranges (findptr.c) */
+        bytes = m->rb_bytes;
+        files = m->rb_files;
+    }
     if (bytes < BLOCK)
         return 0;
     v->rule = F_READBACK;
-    v->seconds = f->readback_ns * 1e-9;
+    v->seconds = (m->rb_walked ? m->rb_ns : f->readback_ns) * 1e-9;
     v->extra_bytes = bytes;
     snprintf(v->remedy, sizeof v->remedy, "keep the data in memory instead of writing it and reading it back");
     v->severity = "medium";
     snprintf(v->summary, sizeof v->summary,
              "%" PRIu64 " bytes read back by the ranks that wrote them, from %u file%s", bytes, files,
              files == 1 ? "" : "s");
-    snprintf(v->evidence, sizeof v->evidence, "\"bytes\":%" PRIu64 ",\"files\":%u", bytes, files);
+    snprintf(v->evidence, sizeof v->evidence,
+             "\"bytes\":%" PRIu64 ",\"files\":%u,\"by_ranges\":%s,\"overlap_bytes\":%" PRIu64
+             ",\"unknown_offset_bytes\":%" PRIu64,
+             bytes, files, m->rb_walked ? "true" : "false", m->rb_overlap, m->rb_assumed);
     return 1;
 }
 
@@ -937,6 +946,9 @@ static void print_text(const finder *f, const verdict *v, int n, const char *pat
     if (f->origins.unlinked)
         fprintf(o, "  (%" PRIu64 " calls whose enclosing traced call was not found are shown at their own site)\n",
                 f->origins.unlinked);
+    if (f->m.red_walk_truncated)
+        fprintf(o, "  (redundant-reads at a file pointer and read-after-write judged over the first %llu events only)\n",
+                (unsigned long long)SIOT_ACCESS_MAX_EVENTS);
     for (int i = 0; i < n; i++) {
         fprintf(o, "\n[%s] %s: %s\n", v[i].severity, FINDING_RULES[v[i].rule].id, v[i].summary);
         print_cost(&v[i], o);
@@ -951,8 +963,8 @@ static void print_text(const finder *f, const verdict *v, int n, const char *pat
 
 static void print_json(const finder *f, const verdict *v, int n, FILE *o)
 {
-    fprintf(o, "{\"nranks\":%u,\"calls_without_chain\":%" PRIu64 ",\"findings\":[", f->t->nranks,
-            f->origins.unlinked);
+    fprintf(o, "{\"nranks\":%u,\"calls_without_chain\":%" PRIu64 ",\"pointer_walk_truncated\":%s,\"findings\":[",
+            f->t->nranks, f->origins.unlinked, f->m.red_walk_truncated ? "true" : "false");
     for (int i = 0; i < n; i++) {
         fprintf(o, "%s{\"id\":\"%s\",\"severity\":\"%s\",\"summary\":", i ? "," : "", FINDING_RULES[v[i].rule].id,
                 v[i].severity);
@@ -1017,7 +1029,8 @@ int siot_findings(const siot_trace *t, const char *path, int json, FILE *out, ch
     int rc = -1;
     if (!ok)
         snprintf(err, errlen, "out of memory");
-    else if (siot_analyze(t, &h, err, errlen) == 0 && !f.oom && !f.files.oom && !f.origins.oom) {
+    else if (siot_analyze(t, &h, err, errlen) == 0 && !f.oom && !f.files.oom && !f.origins.oom &&
+             siot_findptr_walk(&f, err, errlen) == 0) {
         verdict *v = calloc(NFIND, sizeof *v); /* 3 KiB each: off the stack */
         int n = v ? verdicts(&f, v) : 0;
         if (v && json)

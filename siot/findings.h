@@ -58,12 +58,16 @@
  *                       the share applied to all; the first call of each run
  *                       of the loop is not judged. Calls at the file pointer
  *                       (read, write) count as sequential and are not counted;
- *   read-after-write    ranks read, from files they wrote to earlier in trace
- *                       order, 4 KiB or more in all: the bytes of every own
- *                       read after the rank's first own write to the file
- *                       (whether the ranges overlap is not checked; in a
- *                       multiplied loop a read before the write in the body
- *                       is missed);
+ *   read-after-write    ranks read back 4 KiB or more of what they wrote
+ *                       themselves: a walk of each rank's calls in program
+ *                       order (siot/findptr.c) counts the bytes of the
+ *                       rank's own reads that its own earlier writes to the
+ *                       file covered, all of a read's bytes where its offset
+ *                       or an earlier write's is not known (HDF5, PnetCDF,
+ *                       views of other types); the walk runs when the pass
+ *                       counts reads after the rank's first write to the
+ *                       file, and beyond 10^7 events the pass's count (every
+ *                       such read, ranges not compared) stands;
  * and, following each call's chain of traced calls (siot/findmore.c):
  *   read-modify-write   POSIX reads inside MPI-IO write calls; the bytes
  *                       read and written beyond the MPI-IO calls' own reach
@@ -82,8 +86,13 @@
  *                       per rank or more;
  *   stdio-bulk          stdio moves 1 MiB or more, a tenth of the program's
  *                       data or more;
- *   redundant-reads     positioned reads at the same offset of the same file
- *                       by 3 ranks or more of one record, 1 MiB or more again;
+ *   redundant-reads     the same bytes of the same file read by 3 ranks or
+ *                       more, 1 MiB or more again: positioned reads at the
+ *                       same offset in one record, and reads at a file
+ *                       pointer (read, fread, MPI_File_read...) of the same
+ *                       offset and size, the pointer followed by a walk of
+ *                       the trace in program order (siot/findptr.c: lseek,
+ *                       fseek, MPI_File_seek, views of bytes);
  *   file-per-process    at 4 ranks or more, half the ranks or more each use
  *                       files of their own, with data moved through them.
  *

@@ -24,9 +24,20 @@ static const char *const LIB_OBJECTS[] = {
 /* Function namespaces of those libraries when linked statically. */
 static const char *const LIB_FUNCS[] = {
     "MPI_", "PMPI_", "MPIR_", "MPID", "MPII_", "MPIU_", "MPL_", "MPIO_", "MPIOI_", "ADIO", "H5", "ncmpi", "nfmpi",
-    "nf90mpi", "mpi_", "pmpi_", "_gfortran", "__libc", "_IO_", "yaksa", "yaksi", "hwloc_", "PMI", "__h5",
-    "__mpi", "__pnetcdf_MOD_",
+    "nf90mpi", "_gfortran", "__libc", "_IO_", "yaksa", "yaksi", "hwloc_", "PMI", "__h5", "__mpi", "__pnetcdf_MOD_",
 };
+
+/* The Fortran MPI bindings' symbols, mpi_file_write_ (MPICH's also with
+ * two underscores, Open MPI's mpi_file_write_f): lowercase mpi_ or pmpi_
+ * and a Fortran compiler's underscore at the end, or _f, _f08. A C
+ * function of the program named mpi_setup is not one of them. */
+static int fortran_mpi(const char *fn)
+{
+    if (strncmp(fn, "mpi_", 4) != 0 && strncmp(fn, "pmpi_", 5) != 0)
+        return 0;
+    size_t n = strlen(fn);
+    return fn[n - 1] == '_' || (n > 2 && strcmp(fn + n - 2, "_f") == 0) || (n > 4 && strcmp(fn + n - 4, "_f08") == 0);
+}
 
 static int starts_any(const char *s, const char *const *pre, size_t n)
 {
@@ -119,7 +130,7 @@ static int is_program(const siot_trace *t, const frame *f)
         return m < t->nmodules &&
                !starts_any(base_name(t->modules[m]), LIB_OBJECTS, sizeof LIB_OBJECTS / sizeof *LIB_OBJECTS);
     }
-    return f->fn[0] && !starts_any(f->fn, LIB_FUNCS, sizeof LIB_FUNCS / sizeof *LIB_FUNCS);
+    return f->fn[0] && !starts_any(f->fn, LIB_FUNCS, sizeof LIB_FUNCS / sizeof *LIB_FUNCS) && !fortran_mpi(f->fn);
 }
 
 /* The stacks looked at for a location, outermost call first: up to

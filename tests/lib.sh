@@ -134,17 +134,34 @@ build_traced() {
 
 # findings_run NAME P PROG ARGS...: PROG run traced at P ranks into
 # NAME.siot, its siot findings in NAME.json and NAME.txt, each finding of
-# the text with its cost and remedy lines (tests 54-56)
+# the text with its cost and remedy lines, its siot stats in NAME.stats.json
+# (tests 54-57)
 findings_run() {
     local name=$1 np=$2
     shift 2
     SIOT_TRACE=$WORK/$name.siot mpirun_np "$np" "$@" > /dev/null || fail "$* ($name)"
     "$SIOT" findings --json "$name.siot" > "$name.json" || fail "siot findings --json $name.siot exited $?"
     "$SIOT" findings "$name.siot" > "$name.txt" || fail "siot findings $name.siot exited $?"
+    "$SIOT" stats --json "$name.siot" > "$name.stats.json" || fail "siot stats --json $name.siot exited $?"
     local n
     n=$(grep -c '^\[' "$name.txt" || true)
     [ "$(grep -c '^    cost: ' "$name.txt" || true)" = "$n" ] && [ "$(grep -c '^    remedy: ' "$name.txt" || true)" = "$n" ] ||
         fail "$name: siot findings' text lacks a cost or remedy line"
+}
+
+# findings_modes P SRC CLEAN PROG MODE...: PROG run traced at P ranks with
+# each MODE as its argument (after rm -f CLEAN, a glob), each through
+# findings_run, then tests/py/check_findcost.py on the program's source SRC
+# (tests 54-57)
+findings_modes() {
+    local np=$1 src=$2 clean=$3 prog=$4 mode
+    shift 4
+    for mode in "$@"; do
+        # shellcheck disable=SC2086
+        rm -f $clean
+        findings_run "$mode" "$np" "$prog" "$mode"
+    done
+    py check_findcost.py "$src" "$MPI" "$np" "$@" || fail "findings of $(basename "$src")"
 }
 
 # c_define NAME FILE: the integer a C source's `#define NAME <integer>` gives,

@@ -12,19 +12,22 @@
 #     cb_buffer_size: MPICH's ROMIO aggregator writes a buffer at a time
 #     (pwrite), Open MPI's OMPIO half a buffer at a time (aio_write: it
 #     fills one half while the other is written); with the default buffer
-#     the finding is gone.
+#     the finding is gone; with every rank an aggregator (cb_nodes = P) as
+#     many calls (the remedy says cb_nodes does not change the count).
 #   collective-straggler: one rank sleeping before each collective write:
 #     the others wait for it (at least half the sleeps times the waiting
 #     ranks); without the sleep the finding is gone or costs half as much.
+#     With the sleep between the split collective's begin and end the
+#     ranks wait as long (the remedy says the split collectives do not
+#     help); with MPI_File_iwrite_at_all the wait moves out of the
+#     collective calls (no collective-straggler) into MPI_Wait (ROMIO) or
+#     into the collective MPI_File_close (OMPIO, whose MPI_Wait returns at
+#     once): at least half the sleeps times the waiting ranks there.
 # Every finding carries its cost and remedy and the list is ranked by cost
 # (tests/py/check_findcost.py).
 . "$(dirname "$0")/../lib.sh"
 build_traced findmpiio
 P=4
-MODES="sieve nosieve collsieve smallcb bigcb straggle even"
-for mode in $MODES; do
-    rm -f ./*.dat
-    findings_run $mode $P ./findmpiio $mode
-done
-py check_findcost.py "$ROOT/tests/progs/findmpiio.c" "$MPI" $P $MODES || fail "findings of findmpiio"
+findings_modes $P "$ROOT/tests/progs/findmpiio.c" "./*.dat" ./findmpiio \
+    sieve nosieve collsieve smallcb bigcb cbnodes straggle even split iwrite
 pass "read-modify-write, small-collective-buffer, collective-straggler with their remedies"

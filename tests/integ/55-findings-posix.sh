@@ -16,10 +16,6 @@ SRC=$ROOT/tests/progs/findposix.c
 N_IN=$(c_define N_IN "$SRC")
 IN_SIZE=$(c_define IN_SIZE "$SRC")
 head -c $((N_IN * IN_SIZE)) /dev/zero > in.dat
-MODES="stdio posix redundant bcast fpp shared loop once newfile two"
-for mode in $MODES; do
-    rm -f records.dat steps.dat step.*.dat shared.dat fpp.*.dat
-    findings_run $mode $P ./findposix $mode
-done
-py check_findcost.py "$SRC" "$MPI" $P $MODES || fail "findings of findposix"
+findings_modes $P "$SRC" "records.dat steps.dat step.*.dat shared.dat fpp.*.dat" ./findposix \
+    stdio posix redundant bcast fpp shared loop once newfile two
 pass "stdio-bulk, redundant-reads, file-per-process, open-in-loop with their remedies; ranked by cost"

@@ -16,7 +16,12 @@
  *   bigcb    the same with the default buffer;
  *   straggle S_STEPS collective writes of S_BLK bytes per rank, rank
  *            SLOW_RANK sleeping SLOW_MS ms before each;
- *   even     the same without the sleep. */
+ *   even     the same without the sleep;
+ *   cbnodes  smallcb with every rank an aggregator (cb_nodes = P);
+ *   split    straggle with the split collectives: each step's
+ *            MPI_File_write_at_all_begin, then the sleep, then its _end
+ *            (the early ranks could compute while the write is under way);
+ *   iwrite   the same with MPI_File_iwrite_at_all, the sleep, MPI_Wait. */
 #define _GNU_SOURCE
 #include <mpi.h>
 #include <stdlib.h>
@@ -36,7 +41,9 @@
 #define SLOW_RANK 1
 #define SLOW_MS 200
 
-static MPI_File open_with(const char *name, const char *key, const char *val, const char *key2, const char *val2)
+/* The file opened with up to three hints (a NULL key: none). */
+static MPI_File open_with3(const char *name, const char *key, const char *val, const char *key2, const char *val2,
+                           const char *key3, const char *val3)
 {
     MPI_Info info;
     MPI_File fh;
@@ -45,9 +52,16 @@ static MPI_File open_with(const char *name, const char *key, const char *val, co
         MPI_Info_set(info, key, val);
     if (key2)
         MPI_Info_set(info, key2, val2);
+    if (key3)
+        MPI_Info_set(info, key3, val3);
     CHECK(MPI_File_open(MPI_COMM_WORLD, name, MPI_MODE_CREATE | MPI_MODE_RDWR, info, &fh));
     MPI_Info_free(&info);
     return fh;
+}
+
+static MPI_File open_with(const char *name, const char *key, const char *val, const char *key2, const char *val2)
+{
+    return open_with3(name, key, val, key2, val2, NULL, NULL);
 }
 
 /* hint: 0 none, 1 romio_ds_write=disable, 2 a collective write */
@@ -73,15 +87,18 @@ static void sieve(int rank, int np, int hint)
     MPI_File_close(&fh);
 }
 
+/* small: 0 the default buffer, 1 SMALL_CB, 2 SMALL_CB with P aggregators */
 static void collbuf(int rank, int small)
 {
     static char buf[CB_BLK];
-    char size[32];
+    char size[32], nodes[32];
     memset(buf, 'a' + rank, sizeof buf);
-    snprintf(size, sizeof size, "%d", SMALL_CB);
-    MPI_File fh = open_with("collbuf.dat", "romio_cb_write", "enable", small ? "cb_buffer_size" : NULL, size);
     int np;
     MPI_Comm_size(MPI_COMM_WORLD, &np);
+    snprintf(size, sizeof size, "%d", SMALL_CB);
+    snprintf(nodes, sizeof nodes, "%d", np);
+    MPI_File fh = open_with3("collbuf.dat", "romio_cb_write", "enable", small ? "cb_buffer_size" : NULL, size,
+                             small == 2 ? "cb_nodes" : NULL, nodes);
     for (int s = 0; s < CB_STEPS; s++) {
         MPI_Offset off = ((MPI_Offset)s * np + rank) * CB_BLK;
         CHECK(MPI_File_write_at_all(fh, off, buf, CB_BLK, MPI_BYTE, MPI_STATUS_IGNORE)); /* SITE:collbuf */
@@ -89,15 +106,33 @@ static void collbuf(int rank, int small)
     MPI_File_close(&fh);
 }
 
+/* slow: 0 no sleep, 1 a sleep before each collective, 2 a sleep between
+ * each split collective's begin and end, 3 between a non-blocking
+ * collective and its MPI_Wait */
 static void straggle(int rank, int np, int slow)
 {
     static char buf[S_BLK];
     memset(buf, 'a' + rank, sizeof buf);
     MPI_File fh = open_with("straggle.dat", NULL, NULL, NULL, NULL);
     for (int s = 0; s < S_STEPS; s++) {
+        MPI_Offset off = ((MPI_Offset)s * np + rank) * S_BLK;
+        if (slow == 3) {
+            MPI_Request req;
+            CHECK(MPI_File_iwrite_at_all(fh, off, buf, S_BLK, MPI_BYTE, &req)); /* SITE:iwrite */
+            if (rank == SLOW_RANK)
+                usleep(SLOW_MS * 1000);
+            CHECK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+            continue;
+        }
+        if (slow == 2) {
+            CHECK(MPI_File_write_at_all_begin(fh, off, buf, S_BLK, MPI_BYTE)); /* SITE:split */
+            if (rank == SLOW_RANK)
+                usleep(SLOW_MS * 1000);
+            CHECK(MPI_File_write_at_all_end(fh, buf, MPI_STATUS_IGNORE));
+            continue;
+        }
         if (slow && rank == SLOW_RANK)
             usleep(SLOW_MS * 1000);
-        MPI_Offset off = ((MPI_Offset)s * np + rank) * S_BLK;
         CHECK(MPI_File_write_at_all(fh, off, buf, S_BLK, MPI_BYTE, MPI_STATUS_IGNORE)); /* SITE:straggle */
     }
     MPI_File_close(&fh);
@@ -112,10 +147,12 @@ int main(int argc, char **argv)
     const char *mode = argc > 1 ? argv[1] : "sieve";
     if (strcmp(mode, "sieve") == 0 || strcmp(mode, "nosieve") == 0 || strcmp(mode, "collsieve") == 0)
         sieve(rank, np, mode[0] == 'n' ? 1 : mode[0] == 'c' ? 2 : 0);
-    else if (strcmp(mode, "smallcb") == 0 || strcmp(mode, "bigcb") == 0)
-        collbuf(rank, mode[0] == 's');
-    else if (strcmp(mode, "straggle") == 0 || strcmp(mode, "even") == 0)
-        straggle(rank, np, mode[0] == 's');
+    else if (strcmp(mode, "smallcb") == 0 || strcmp(mode, "bigcb") == 0 || strcmp(mode, "cbnodes") == 0)
+        collbuf(rank, mode[0] == 's' ? 1 : mode[0] == 'c' ? 2 : 0);
+    else if (strcmp(mode, "straggle") == 0 || strcmp(mode, "even") == 0 || strcmp(mode, "split") == 0)
+        straggle(rank, np, mode[0] == 's' ? (mode[1] == 'p' ? 2 : 1) : 0);
+    else if (strcmp(mode, "iwrite") == 0)
+        straggle(rank, np, 3);
     else
         MPI_Abort(MPI_COMM_WORLD, 2);
     MPI_Finalize();

@@ -6,7 +6,12 @@
  *   flush   H5Fflush after each step (the metadata written NSTEP times);
  *   once    no flush in the loop: the metadata cache writes at H5Fclose;
  *   collmd  flush as in flush, with collective metadata writes
- *           (H5Pset_coll_metadata_write, H5Pset_all_coll_metadata_ops). */
+ *           (H5Pset_coll_metadata_write, H5Pset_all_coll_metadata_ops);
+ *   metablk flush as in flush, the metadata gathered in blocks of
+ *           META_BLOCK bytes (H5Pset_meta_block_size);
+ *   align   flush as in flush, objects of ALIGN_MIN bytes or more aligned
+ *           to ALIGN bytes (H5Pset_alignment);
+ *   collmb  collmd with metablk's blocks; collal: collmd with align's. */
 #include <hdf5.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -14,6 +19,9 @@
 
 #define NSTEP 20
 #define NPART 64
+#define META_BLOCK 1048576
+#define ALIGN_MIN 512
+#define ALIGN 4096
 
 int main(int argc, char **argv)
 {
@@ -22,9 +30,13 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     const char *mode = argc > 1 ? argv[1] : "flush";
-    int flush = strcmp(mode, "once") != 0, coll = strcmp(mode, "collmd") == 0;
+    int flush = strcmp(mode, "once") != 0, coll = strncmp(mode, "coll", 4) == 0;
     hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
     H5Pset_fapl_mpio(fapl, MPI_COMM_WORLD, MPI_INFO_NULL);
+    if (strcmp(mode, "metablk") == 0 || strcmp(mode, "collmb") == 0)
+        H5Pset_meta_block_size(fapl, META_BLOCK);
+    if (strcmp(mode, "align") == 0 || strcmp(mode, "collal") == 0)
+        H5Pset_alignment(fapl, ALIGN_MIN, ALIGN);
     if (coll) {
         H5Pset_coll_metadata_write(fapl, 1);
         H5Pset_all_coll_metadata_ops(fapl, 1);
