@@ -80,6 +80,9 @@ static int unify_tables(siot_trace *dst, siot_trace *src)
     }
     for (uint32_t i = 0; i < src->ntop; i++)
         remap(src->top[i], &m);
+    /* Field by field, as compress/queue.c's siot_queue_free and
+     * src/handles.c's grow name theirs: a list of assignments that must
+     * name each field, not a copy of an idea. */
     dst->funcs = funcs;
     dst->nfuncs = nf;
     dst->modules = mods;

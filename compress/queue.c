@@ -61,6 +61,8 @@ void siot_queue_free(siot_queue *q)
     q->ixkey = NULL;
     q->tfirst = NULL;
     q->ixcap = q->ixused = q->tcap = 0;
+    /* Field by field (as compress/merge.c's unify_tables and
+     * src/handles.c's grow): each array named once freed, once emptied. */
     q->nodes = NULL;
     q->hash = NULL;
     q->nbody = NULL;

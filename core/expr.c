@@ -107,6 +107,48 @@ static int rdiv_term(const siot_expr *x, const siot_ctx *c, int64_t *t)
     return 0;
 }
 
+/* The tags that choose one of their expressions (SEQ by the occurrence,
+ * RANKED by the rank, SEQL by the run of the loop's iteration, RMOD by the
+ * rank's residue), read the same way for an integer and for any value. */
+#define CHOOSING_CASES   \
+    case SIOT_X_SEQ:     \
+    case SIOT_X_RANKED:  \
+    case SIOT_X_SEQL:    \
+    case SIOT_X_RMOD
+
+typedef struct choice {
+    const siot_expr *x;             /* the chosen expression */
+    const siot_ctx *c;              /* the context to evaluate it in */
+    siot_ctx local;                 /* a SEQL run's context */
+    uint64_t iter[SIOT_MAX_NEST];
+} choice;
+
+/* 1 with the chosen expression in ch, 0 for a SEQL run that is a bare
+ * progression (its value in *v), -1 when nothing is chosen. */
+static int chosen(const siot_expr *x, const siot_ctx *c, choice *ch, int64_t *v)
+{
+    ch->x = NULL;
+    ch->c = c;
+    if (x->tag == SIOT_X_SEQ) {
+        if (c->occurrence < x->n)
+            ch->x = x->u.items[c->occurrence];
+    } else if (x->tag == SIOT_X_RANKED) {
+        for (uint32_t i = 0; i < x->n; i++)
+            if (siot_rl_contains(&x->u.ranked[i].rl, c->rank))
+                return (ch->x = x->u.ranked[i].x) ? 1 : -1;
+    } else if (x->tag == SIOT_X_SEQL) {
+        const siot_run *r = seql_run(x, c, &ch->local, ch->iter);
+        if (r && !r->x) {
+            *v = wrap_add(r->base, wrap_mul(r->stride, (int64_t)ch->local.iter[x->level]));
+            return 0;
+        }
+        ch->x = r ? r->x : NULL;
+        ch->c = &ch->local;
+    } else if (x->tag == SIOT_X_RMOD)
+        ch->x = rmod_item(x, c);
+    return ch->x ? 1 : -1;
+}
+
 static int eval_int(const siot_expr *x, const siot_ctx *c, int64_t *v)
 {
     switch (x->tag) {
@@ -128,34 +170,14 @@ static int eval_int(const siot_expr *x, const siot_ctx *c, int64_t *v)
             return -1;
         *v = x->u.vals[c->occurrence];
         return 0;
-    case SIOT_X_SEQ:
-        if (c->occurrence >= x->n)
-            return -1;
-        return eval_int(x->u.items[c->occurrence], c, v);
-    case SIOT_X_RANKED:
-        for (uint32_t i = 0; i < x->n; i++)
-            if (siot_rl_contains(&x->u.ranked[i].rl, c->rank))
-                return eval_int(x->u.ranked[i].x, c, v);
-        return -1;
-    case SIOT_X_SEQL: {
-        siot_ctx local;
-        uint64_t iter[SIOT_MAX_NEST];
-        const siot_run *r = seql_run(x, c, &local, iter);
-        if (!r)
-            return -1;
-        if (!r->x) {
-            *v = wrap_add(r->base, wrap_mul(r->stride, (int64_t)local.iter[x->level]));
-            return 0;
-        }
-        return eval_int(r->x, &local, v);
+    CHOOSING_CASES: {
+        choice ch;
+        int k = chosen(x, c, &ch, v);
+        return k > 0 ? eval_int(ch.x, ch.c, v) : k;
     }
     case SIOT_X_APPROX:
         *v = siot_x_approx_mean(x);
         return 0;
-    case SIOT_X_RMOD: {
-        const siot_expr *e = rmod_item(x, c);
-        return e ? eval_int(e, c, v) : -1;
-    }
     case SIOT_X_RDIV: {
         int64_t t, in;
         if (rdiv_term(x, c, &t) != 0 || eval_int(x->u.items[0], c, &in) != 0)
@@ -258,27 +280,12 @@ int siot_eval(const siot_expr *x, const siot_ctx *ctx, siot_vbuf *scratch, siot_
     case SIOT_X_RDIV:
         out->kind = SIOT_V_INT;
         return eval_int(x, ctx, &out->i);
-    case SIOT_X_SEQ:
-        if (ctx->occurrence >= x->n)
-            return -1;
-        return siot_eval(x->u.items[ctx->occurrence], ctx, scratch, out);
-    case SIOT_X_RANKED:
-        for (uint32_t i = 0; i < x->n; i++)
-            if (siot_rl_contains(&x->u.ranked[i].rl, ctx->rank))
-                return siot_eval(x->u.ranked[i].x, ctx, scratch, out);
-        return -1;
-    case SIOT_X_SEQL: {
-        siot_ctx local;
-        uint64_t iter[SIOT_MAX_NEST];
-        const siot_run *r = seql_run(x, ctx, &local, iter);
-        if (!r)
-            return -1;
-        if (!r->x) {
+    CHOOSING_CASES: {
+        choice ch;
+        int k = chosen(x, ctx, &ch, &out->i);
+        if (k == 0)
             out->kind = SIOT_V_INT;
-            out->i = wrap_add(r->base, wrap_mul(r->stride, (int64_t)local.iter[x->level]));
-            return 0;
-        }
-        return siot_eval(r->x, &local, scratch, out);
+        return k > 0 ? siot_eval(ch.x, ch.c, scratch, out) : k;
     }
     case SIOT_X_STR:
         return eval_str(x, ctx, scratch, out);
@@ -296,10 +303,6 @@ int siot_eval(const siot_expr *x, const siot_ctx *ctx, siot_vbuf *scratch, siot_
         out->arr = (const int64_t *)(void *)scratch->data;
         out->n = x->n;
         return 0;
-    case SIOT_X_RMOD: {
-        const siot_expr *e = rmod_item(x, ctx);
-        return e ? siot_eval(e, ctx, scratch, out) : -1;
-    }
     case SIOT_X_RANGE:
         return eval_range(x, ctx, scratch, out);
     }

@@ -17,11 +17,7 @@ const char *siot_layer_name(unsigned layer)
 
 int siot_layer_from_name(const char *s)
 {
-#define X(n, v)             \
-    if (strcmp(s, #n) == 0) \
-        return v;
-    SIOT_LAYER_LIST(X)
-#undef X
+    SIOT_LAYER_LIST(SIOT_NAME_TEST)
     return -1;
 }
 

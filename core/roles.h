@@ -75,4 +75,13 @@ const char *siot_role_name(unsigned role);
 int siot_role_is_array(unsigned role);
 int siot_role_is_string(unsigned role);
 
+/* One step of a lookup by name over one of the lists above, in a function
+ * whose argument is the name s (with <string.h>):
+ *     SIOT_ROLE_LIST(SIOT_NAME_TEST)
+ *     return -1;
+ * the readers' layer names and the generator's roles and classes alike. */
+#define SIOT_NAME_TEST(n, v)    \
+    if (strcmp(s, #n) == 0)     \
+        return v;
+
 #endif

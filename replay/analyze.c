@@ -247,6 +247,20 @@ static int event_key(pass *p, const siot_node *nd, int32_t rank, int64_t key[4])
     return 0;
 }
 
+/* The event's record for ranks that share its values (read in the first
+ * one's context) to the handler; the node is visited from then on. */
+static void deliver(pass *p, siot_agg_event *rec, const int32_t *ranks, uint32_t n)
+{
+    rec->ranks = ranks;
+    rec->nranks = n;
+    rec->ctx = ctx_for(p, ranks[0]);
+    rec->bytes = siot_eval_int(rec->node->u.ev.bytes, &rec->ctx, 0);
+    rec->first_visit = !p->visited[rec->node->id];
+    p->visited[rec->node->id] = 1;
+    if (p->h->event)
+        p->h->event(p->h->user, rec);
+}
+
 static int emit(pass *p, const siot_node *nd, const int32_t *S, uint32_t ns)
 {
     const siot_event *e = &nd->u.ev;
@@ -257,14 +271,7 @@ static int emit(pass *p, const siot_node *nd, const int32_t *S, uint32_t ns)
         dep = (is_handle_role(f->argroles[a]) || (int)a == fh) && rank_dependent(e->args[a]);
     siot_agg_event rec = {.trace = p->t, .node = nd, .fn = f, .calls = p->mult, .summed = p->summed, .counts = p->counts};
     if (!dep) {
-        rec.ranks = S;
-        rec.nranks = ns;
-        rec.ctx = ctx_for(p, S[0]);
-        rec.bytes = siot_eval_int(e->bytes, &rec.ctx, 0);
-        rec.first_visit = !p->visited[nd->id];
-        p->visited[nd->id] = 1;
-        if (p->h->event)
-            p->h->event(p->h->user, &rec);
+        deliver(p, &rec, S, ns);
         return 0;
     }
     /* Ranks with the same values go together. */
@@ -285,14 +292,7 @@ static int emit(pass *p, const siot_node *nd, const int32_t *S, uint32_t ns)
         uint32_t j = i, g = 0;
         while (j < ns && memcmp(k[j].key, k[i].key, sizeof k[i].key) == 0)
             grp[g++] = k[j++].rank;
-        rec.ranks = grp;
-        rec.nranks = g;
-        rec.ctx = ctx_for(p, grp[0]);
-        rec.bytes = siot_eval_int(e->bytes, &rec.ctx, 0);
-        rec.first_visit = !p->visited[nd->id];
-        p->visited[nd->id] = 1;
-        if (p->h->event)
-            p->h->event(p->h->user, &rec);
+        deliver(p, &rec, grp, g);
         i = j;
     }
     free(k);

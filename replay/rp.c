@@ -888,6 +888,8 @@ DEFINE_RP_WIDE(rp_aints, MPI_Aint)
 DEFINE_RP_WIDE(rp_counts, MPI_Count)
 #endif
 
+/* rp_dtypes and rp_reqs: one loop, twice, as the handles' types differ (an
+ * MPI_Datatype and an MPI_Request need not be of one size). */
 MPI_Datatype *rp_dtypes(rp_state *c, const siot_value *v, int slot)
 {
     if (v->kind != SIOT_V_ARR)
@@ -920,6 +922,7 @@ MPI_Status *rp_statuses(rp_state *c, int slot, int64_t n)
     return slot_area(c, slot, (size_t)(n > 0 ? n : 1) * sizeof(MPI_Status));
 }
 
+/* rp_dtypes' loop for requests (why twice: there). */
 MPI_Request *rp_reqs(rp_state *c, const siot_value *ids, int slot)
 {
     if (ids->kind != SIOT_V_ARR)

@@ -287,6 +287,11 @@ void rp_aio_finish(rp_state *c);
 #define rp_on_aio_cancel64(c, rec, fd, cb) rp_aio_cancel_as((c), (rec), 1, (fd), RP_AIOCB(cb))
 
 /* ---- MPI ---- */
+/* A deliberate twin, kind by kind: each MPI handle kind has its get, set
+ * and drop (comm, group, dtype, op, file, req, win), spelled out rather
+ * than made by a macro so that every name the generated replay calls is
+ * found by grep with its type; their bodies in rp.c share map_get and
+ * map_set. */
 MPI_Comm rp_comm(rp_state *c, int64_t id);
 void rp_set_comm(rp_state *c, int64_t id, MPI_Comm h);
 void rp_drop_comm(rp_state *c, int64_t id);
@@ -321,6 +326,7 @@ int rp_buffer_detach_c(rp_state *c, void *buffer_addr, MPI_Count *size);
  * generalized request is the program's: not compared). */
 int rp_grequest_start(rp_state *c, MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn,
                       MPI_Grequest_cancel_function *cancel_fn, void *extra_state, MPI_Request *request);
+/* The same triples for the other kinds (why spelled out: above, at rp_comm). */
 MPI_File rp_file(rp_state *c, int64_t id);
 void rp_set_file(rp_state *c, int64_t id, MPI_File h);
 void rp_drop_file(rp_state *c, int64_t id);

@@ -437,6 +437,21 @@ static int bad_option(const char *cmd, const char *opt)
     return 2;
 }
 
+/* The end of a command's option loop: an option it does not know, or its
+ * one trace file (a second one is refused). 2 after saying what is wrong. */
+static int take_operand(const char *cmd, const char *arg, const char **path)
+{
+    if (arg[0] == '-' && arg[1])
+        return bad_option(cmd, arg);
+    if (*path) {
+        char msg[64];
+        snprintf(msg, sizeof msg, "%s: one trace file at a time", cmd);
+        return usage_error(msg);
+    }
+    *path = arg;
+    return 0;
+}
+
 static int unknown_command(const char *cmd)
 {
     char near[32] = "";
@@ -458,6 +473,18 @@ static int load(const char *path, siot_trace *t)
         return -1;
     }
     return 0;
+}
+
+/* The command's trace file read: 2 after saying why not (none given, or
+ * one that cannot be read). */
+static int load_operand(const char *cmd, const char *path, siot_trace *t)
+{
+    if (!path) {
+        char msg[64];
+        snprintf(msg, sizeof msg, "%s: missing trace file", cmd);
+        return usage_error(msg);
+    }
+    return load(path, t) != 0 ? 2 : 0;
 }
 
 static int wants_help(int argc, char **argv)
@@ -482,17 +509,11 @@ static int cmd_dump(int argc, char **argv)
             raw = 1;
         else if (strcmp(argv[i], "--sizes") == 0)
             sizes = 1;
-        else if (argv[i][0] == '-' && argv[i][1])
-            return bad_option("dump", argv[i]);
-        else if (!path)
-            path = argv[i];
-        else
-            return usage_error("dump: one trace file at a time");
+        else if (take_operand("dump", argv[i], &path))
+            return 2;
     }
-    if (!path)
-        return usage_error("dump: missing trace file");
     siot_trace t;
-    if (load(path, &t) != 0)
+    if (load_operand("dump", path, &t))
         return 2;
     char err[256];
     struct stat st;
@@ -567,17 +588,11 @@ static int cmd_findings(int argc, char **argv)
     for (int i = 0; i < argc; i++) {
         if (strcmp(argv[i], "--json") == 0)
             json = 1;
-        else if (argv[i][0] == '-' && argv[i][1])
-            return bad_option("findings", argv[i]);
-        else if (!path)
-            path = argv[i];
-        else
-            return usage_error("findings: one trace file at a time");
+        else if (take_operand("findings", argv[i], &path))
+            return 2;
     }
-    if (!path)
-        return usage_error("findings: missing trace file");
     siot_trace t;
-    if (load(path, &t) != 0)
+    if (load_operand("findings", path, &t))
         return 2;
     char err[256];
     int rc = siot_findings(&t, path, json, stdout, err, sizeof err);
@@ -609,22 +624,13 @@ static int cmd_stats(int argc, char **argv)
             plugin = argv[++i];
         else if (strcmp(argv[i], "--plugin-arg") == 0 && i + 1 < argc)
             pargs[npargs++] = argv[++i];
-        else if (argv[i][0] == '-' && argv[i][1]) {
+        else if (take_operand("stats", argv[i], &path)) {
             free(pargs);
-            return bad_option("stats", argv[i]);
-        } else if (!path)
-            path = argv[i];
-        else {
-            free(pargs);
-            return usage_error("stats: one trace file at a time");
+            return 2;
         }
     }
-    if (!path) {
-        free(pargs);
-        return usage_error("stats: missing trace file");
-    }
     siot_trace t;
-    if (load(path, &t) != 0) {
+    if (load_operand("stats", path, &t)) {
         free(pargs);
         return 2;
     }
@@ -1013,12 +1019,8 @@ static int cmd_report(int argc, char **argv)
             if (parse_u64(argv[++i], &v) != 0 || v < 1)
                 return usage_error("report: --walk-events must be a positive number");
             o.walk_events = v;
-        } else if (argv[i][0] == '-' && argv[i][1])
-            return bad_option("report", argv[i]);
-        else if (!path)
-            path = argv[i];
-        else
-            return usage_error("report: one trace file at a time");
+        } else if (take_operand("report", argv[i], &path))
+            return 2;
     }
     if (!path)
         return usage_error("report: missing trace file");
@@ -1072,12 +1074,8 @@ static int cmd_export(int argc, char **argv)
                 return usage_error("export: --max-events must be a positive number");
         } else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
             out = argv[++i];
-        else if (argv[i][0] == '-' && argv[i][1])
-            return bad_option("export", argv[i]);
-        else if (!path)
-            path = argv[i];
-        else
-            return usage_error("export: one trace file at a time");
+        else if (take_operand("export", argv[i], &path))
+            return 2;
     }
     if (!o.format)
         return usage_error("export: say --chrome, --csv or --otf2 DIR");

@@ -188,22 +188,19 @@ int64_t siot_dir_closing(void *dir)
     return id;
 }
 
-int siot_stream_traced(const void *stream)
+/* A stream or directory handle in the table: the lock-free hint answers
+ * for most handles a program passes (not traced), the table under the lock
+ * for the others. Inline in both: the wrappers ask before every call. */
+static inline __attribute__((always_inline)) int handle_traced(int kind, const void *p)
 {
-    if (!stream || !siot_h_maybe(SIOT_H_STREAM, (uintptr_t)stream))
+    if (!p || !siot_h_maybe(kind, (uintptr_t)p))
         return 0;
     siot_lock();
-    int r = stream && siot_h_find(SIOT_H_STREAM, (uintptr_t)stream) >= 0;
+    int r = siot_h_find(kind, (uintptr_t)p) >= 0;
     siot_unlock();
     return r;
 }
 
-int siot_dir_traced(const void *dir)
-{
-    if (!dir || !siot_h_maybe(SIOT_H_DIR, (uintptr_t)dir))
-        return 0;
-    siot_lock();
-    int r = dir && siot_h_find(SIOT_H_DIR, (uintptr_t)dir) >= 0;
-    siot_unlock();
-    return r;
-}
+int siot_stream_traced(const void *stream) { return handle_traced(SIOT_H_STREAM, stream); }
+
+int siot_dir_traced(const void *dir) { return handle_traced(SIOT_H_DIR, dir); }

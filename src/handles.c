@@ -81,6 +81,9 @@ static int grow(htab *h)
         refs[j] = h->refs[i];
         state[j] = 1;
     }
+    /* The parallel arrays field by field (as compress/merge.c's unify_tables
+     * and compress/queue.c's siot_queue_free): rehashed into new
+     * ones, so core/salloc.h's siot_regrow, which keeps places, is not it. */
     siot_free(h->keys);
     siot_free(h->ids);
     siot_free(h->tags);

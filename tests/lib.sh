@@ -233,6 +233,25 @@ roundtrip() {
     echo "   $name at P=$np: $(sed -n 's/^round trip: //p' "$name.report" | sed 's/;.*/)/'), $(wc -l < "$name.orig.files") files of the same sizes"
 }
 
+# replay_refuses NP TRACE N [texts]: ioreplay of TRACE on NP ranks under
+# $WORK/root exits 1 (calls it cannot reissue) with N different results on
+# rank 0 and at the least on the others; its report in replay.report, the
+# calls it names in reasons.txt, sorted, one "name count" line each ("name
+# count reason" with texts), for the test to compare with the counts the
+# program's source gives
+replay_refuses() {
+    local st=0
+    mpirun_np "$1" "$B/bin/ioreplay" --root "$WORK/root" "$2" > replay.report || st=$?
+    [ $st = 1 ] || { cat replay.report >&2; fail "ioreplay exited $st, want 1 (calls it cannot reissue)"; }
+    grep -E "different results +$3 +$3 " replay.report > /dev/null ||
+        { cat replay.report >&2; fail "replayed calls gave other results than the $3 expected"; }
+    if [ "${4:-}" = texts ]; then
+        sed -n 's/^ *\([0-9][0-9]*\)  \([a-z_0-9]*\): \(.*\)/\2 \1 \3/p' replay.report | sort > reasons.txt
+    else
+        sed -n 's/^ *\([0-9][0-9]*\)  \([a-z_0-9]*\): .*/\2 \1/p' replay.report | sort > reasons.txt
+    fi
+}
+
 # dump_has TRACE REGEX: the human dump of TRACE matches REGEX (the dump is
 # read whole: grep -q on a pipe could end siot early, and pipefail would
 # take that as a failure)

@@ -52,6 +52,9 @@ static double value(long long s, long long c, long long x, long long y, long lon
     return (double)((((s * NCOMP + c) * n + z) * n + y) * n + x) * 0.25 + 1.0;
 }
 
+/* The start of main and its option loop are the same in every example, on
+ * purpose: each example is one source file built by one mpicc command
+ * (examples/README.md) and shares no code with the others. */
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);

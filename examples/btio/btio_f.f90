@@ -130,6 +130,8 @@ program btio_f
         write (0, '(a)') 'btio_f: cannot open ' // trim(fname)
         call MPI_Abort(MPI_COMM_WORLD, 1, ierr)
     end if
+    ! The write loop's twin on purpose, as in btio.c: the same view per step,
+    ! then the transfer the other way (BT-IO's read-back and verify).
     do s = 0, nsteps - 1
         u = 0.0d0
         disp = s * step_bytes

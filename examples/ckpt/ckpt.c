@@ -24,6 +24,9 @@ static void compute(double seconds)
     while ((t.tv_sec - t0.tv_sec) + (t.tv_nsec - t0.tv_nsec) * 1e-9 < seconds);
 }
 
+/* The start of main is the same in every example (and in the test programs
+ * that start MPI), on purpose: each example is one source file built by one
+ * mpicc command (examples/README.md) and shares no code with the others. */
 int main(int argc, char **argv)
 {
     int rank, size;

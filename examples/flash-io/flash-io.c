@@ -421,6 +421,9 @@ static long read_checkpoint(const char *name, const struct meta *m)
     return bad;
 }
 
+/* The start of main and its option loop are the same in every example, on
+ * purpose: each example is one source file built by one mpicc command
+ * (examples/README.md) and shares no code with the others. */
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);

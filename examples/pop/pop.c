@@ -300,6 +300,9 @@ static void write_history(int step, double time)
 }
 #endif
 
+/* The start of main and its option loop are the same in every example, on
+ * purpose: each example is one source file built by one mpicc command
+ * (examples/README.md) and shares no code with the others. */
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);

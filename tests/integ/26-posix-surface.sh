@@ -87,12 +87,8 @@ done
 # digits), one different result per rank. The replay exits 1 and names
 # exactly these, with the counts surface.c makes (the aio completions are
 # covered by the synchronous transfers).
-st=0
-mpirun_np $P "$B/bin/ioreplay" --root "$WORK/root" surface.siot > replay.report || st=$?
-[ $st = 1 ] || { cat replay.report >&2; fail "ioreplay exited $st, want 1 (calls it cannot reissue)"; }
-grep -E "different results +1 +1 " replay.report > /dev/null || { cat replay.report >&2; fail "replayed calls gave other results than the number scans"; }
-sed -n 's/^ *\([0-9][0-9]*\)  \([a-z_0-9]*\): .*/\2 \1/p' replay.report | sort > reasons.txt
-const() { sed -n "s/^#define $1 \([0-9]*\).*/\1/p" "$ROOT/tests/progs/surface.c"; }
+replay_refuses $P surface.siot 1
+const() { c_define "$1" "$ROOT/tests/progs/surface.c"; }
 printf '%s\n' "__isoc99_fscanf $P" "fflush $P" "freopen $P" "printf $((P * $(const N_PRINTF)))" |
     sort > reasons.want
 diff reasons.want reasons.txt >&2 || { cat replay.report >&2; fail "the calls not reissued are not the ones expected"; }

@@ -14,7 +14,7 @@ dd if=/dev/zero of="$WORK/probe" bs=4096 count=1 oflag=direct status=none 2> pro
     skip "the file system of $WORK ($(findmnt -no FSTYPE -T "$WORK" 2>/dev/null || echo unknown)) does not support O_DIRECT: $(cat probe.err)"
 rm -f "$WORK/probe"
 build_traced odirect
-const() { sed -n "s/^#define $1 \([0-9]*\).*/\1/p" "$SRC"; }
+const() { c_define "$1" "$SRC"; }
 BLOCK=$(const BLOCK)
 N=$(( $(const N_PWRITE) + $(const N_WRITE) + 2 * $(const N_PWRITEV) ))
 [ "$BLOCK" -gt 0 ] && [ "$N" -gt 0 ] || fail "no BLOCK, N_PWRITE, N_WRITE or N_PWRITEV in $SRC"

@@ -15,7 +15,7 @@
 . "$(dirname "$0")/../lib.sh"
 build_traced halo
 SRC=$ROOT/tests/progs/halo.c
-def() { sed -n "s/^#define $1 \([0-9]*\)$/\1/p" "$SRC"; }
+def() { c_define "$1" "$SRC"; }
 COUNT=$(def COUNT)
 [ -n "$COUNT" ] && [ -n "$(def COLS)" ] || fail "cannot read COLS and COUNT from $SRC"
 export SIOT_LAYERS=mpi

@@ -48,7 +48,7 @@ nfiles=$(find root-mt -name 'threads-*.dat' -size $((100 * 256))c | wc -l)
 # Isends one shared handle, which must still be two requests, not unknown)
 dump_has loops-default.orig.siot "note unknown_handles" && fail "loops: requests recorded as unknown"
 # userops.c's calls recorded with its values (BSEND_BYTES from its source)
-def() { sed -n "s/^#define $1 \(.*\)/\1/p" "$ROOT/tests/progs/userops.c"; }
+def() { c_define "$1" "$ROOT/tests/progs/userops.c"; }
 jsonl userops-default.orig.siot > uo.jsonl
 python3 - uo.jsonl "$(def NMSG)" "$(def MSG)" <<'PY' || fail "userops: MPI_Op_create, MPI_Buffer_attach/detach"
 import json, sys

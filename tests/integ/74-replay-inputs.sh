@@ -35,7 +35,7 @@
 . "$(dirname "$0")/../lib.sh"
 build_traced inputs
 SRC=$ROOT/tests/progs/inputs.c
-def() { sed -n "s/^#define $1 \([0-9]*\).*/\1/p" "$SRC"; }
+def() { c_define "$1" "$SRC"; }
 NB=$(def NB) BLK=$(($(def B) * 4))
 # the deck: lines of several lengths, an empty one, a long one
 { echo "title  siotrace input deck"; echo; echo "nx 128"; printf 'coeffs %0180d\n' 7; echo "end"; } > deck.txt

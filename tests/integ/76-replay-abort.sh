@@ -11,7 +11,7 @@
 # the lost rank for ever.
 . "$(dirname "$0")/../lib.sh"
 build_traced abortend
-def() { sed -n "s/^#define $1 \([0-9]*\).*/\1/p" "$ROOT/tests/progs/abortend.c"; }
+def() { c_define "$1" "$ROOT/tests/progs/abortend.c"; }
 CODE=$(def ABORT_CODE)
 replay() { # NP TRACE: ioreplay --verify --explain, its exit status in $rc
     rm -rf root

@@ -10,7 +10,7 @@
 # trace's calls are checked against the program's source.
 . "$(dirname "$0")/../lib.sh"
 build_traced bsendpend
-def() { sed -n "s/^#define $1 \([0-9]*\).*/\1/p" "$ROOT/tests/progs/bsendpend.c"; }
+def() { c_define "$1" "$ROOT/tests/progs/bsendpend.c"; }
 MSG=$((128 * 1024)) NMSG=$(def NMSG) NCOMM=$(def NCOMM)
 for level in default posix; do
     for np in 2 3; do

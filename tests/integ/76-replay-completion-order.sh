@@ -10,7 +10,7 @@
 # slots: 2
 . "$(dirname "$0")/../lib.sh"
 build_traced waitsome
-def() { sed -n "s/^#define $1 \([0-9]*\).*/\1/p" "$ROOT/tests/progs/waitsome.c"; }
+def() { c_define "$1" "$ROOT/tests/progs/waitsome.c"; }
 NREQ=$(def NREQ) ROUNDS=$(def ROUNDS)
 for run in 1 2; do
     for level in default posix; do

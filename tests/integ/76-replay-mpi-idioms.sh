@@ -17,7 +17,7 @@
 # its buffer and crashed).
 . "$(dirname "$0")/../lib.sh"
 build_traced idioms
-def() { sed -n "s/^#define $1 \([0-9]*\).*/\1/p" "$ROOT/tests/progs/idioms.c"; }
+def() { c_define "$1" "$ROOT/tests/progs/idioms.c"; }
 families="inplace persistent nbc mixed self intercomm greq corners scattered"
 levels=default
 [ "$MPI" = mpich ] && levels="default posix"

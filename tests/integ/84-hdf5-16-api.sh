@@ -13,31 +13,20 @@ SRC=$ROOT/tests/progs/h5old.c
 $MPICC -std=c11 -O1 -g -DH5_USE_16_API -I/usr/include/hdf5/$MPI -c "$SRC" -o h5old.o || fail "compile h5old.c"
 $MPICC h5old.o -Wl,@"$B/wrap-hdf5.flags" -o h5old || fail "link h5old against the tracer"
 # the program's shape, from its source
-def() { sed -n "s/^#define $1 \([0-9]*\).*/\1/p" "$SRC"; }
+def() { c_define "$1" "$SRC"; }
 N=$(def NDSETS) ROWS=$(def ROWS) NCOLS=$(def NCOLS)
 [ -n "$N" ] && [ -n "$ROWS" ] && [ -n "$NCOLS" ] || fail "cannot read NDSETS/ROWS/NCOLS from h5old.c"
 
 mpirun_np $P ./h5old out.h5 > run.out || fail "h5old"
 jsonl h5old.siot > h.jsonl
-python3 - h.jsonl $P "$N" $((ROWS * NCOLS * 4)) <<'PY' || fail "the 1.6 API calls and the I/O beneath them"
+PYTHONPATH="$ROOT/tests/py" python3 - h.jsonl $P "$N" $((ROWS * NCOLS * 4)) <<'PY' || fail "the 1.6 API calls and the I/O beneath them"
 import json, sys
+
+from events import ancestor, children
+
 ev = [json.loads(l) for l in open(sys.argv[1])]
 P, N, B = map(int, sys.argv[2:])
 by = {(e["rank"], e["seq"]): e for e in ev}
-
-
-def kids(e, layer):
-    return [c for c in ev if c["rank"] == e["rank"] and c["parent"] == e["seq"] and c["layer"] == layer]
-
-
-def hdf5_ancestor(e):
-    while e["parent"] >= 0:
-        e = by[(e["rank"], e["parent"])]
-        if e["layer"] == "hdf5":
-            return e
-    return None
-
-
 for r in range(P):
     mine = [e for e in ev if e["rank"] == r]
     calls = lambda f: [e for e in mine if e["func"] == f]
@@ -57,15 +46,15 @@ for r in range(P):
     # the data calls move this rank's rows, through MPI-IO, down to POSIX
     for f, op in (("H5Dwrite", "write"), ("H5Dread", "read")):
         for e in calls(f):
-            io = [c for c in kids(e, "mpiio") if op in c["func"]]
+            io = [c for c in children(ev, e, "mpiio") if op in c["func"]]
             if e["bytes"] != B or not io:
-                sys.exit("rank %d: %s seq %d: %s bytes, MPI-IO children %s" % (r, f, e["seq"], e["bytes"], [c["func"] for c in kids(e, "mpiio")]))
+                sys.exit("rank %d: %s seq %d: %s bytes, MPI-IO children %s" % (r, f, e["seq"], e["bytes"], [c["func"] for c in children(ev, e, "mpiio")]))
     # no MPI-IO call of the run outside an HDF5 call: the program makes none itself
-    loose = [e["func"] for e in mine if e["layer"] == "mpiio" and not hdf5_ancestor(e)]
+    loose = [e["func"] for e in mine if e["layer"] == "mpiio" and not ancestor(by, e, "hdf5")]
     if loose:
         sys.exit("rank %d: MPI-IO calls without an HDF5 parent: %s" % (r, loose))
-    posix = [e for e in mine if e["layer"] == "posix" and e["func"].startswith(("pwrite", "pread", "write", "read")) and hdf5_ancestor(e)]
-    if not any(hdf5_ancestor(e)["func"] == "H5Dwrite" for e in posix):
+    posix = [e for e in mine if e["layer"] == "posix" and e["func"].startswith(("pwrite", "pread", "write", "read")) and ancestor(by, e, "hdf5")]
+    if not any(ancestor(by, e, "hdf5")["func"] == "H5Dwrite" for e in posix):
         sys.exit("rank %d: no POSIX write beneath an H5Dwrite" % r)
 print("   per rank: %d H5Dcreate1 and %d H5Dopen1 (d0..d%d), H5Gcreate1/H5Gopen1/H5Acreate1 once; "
       "%d-byte H5Dwrite/H5Dread over MPI-IO and POSIX; every MPI-IO call under an HDF5 one" % (N, N, N - 1, B))

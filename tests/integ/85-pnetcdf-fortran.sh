@@ -14,25 +14,14 @@ NVARS=$(param NVARS) NX=$(param NX)
 [ -n "$NVARS" ] && [ -n "$NX" ] || fail "cannot read NVARS/NX from pnf.f90"
 pnetcdf_pair $P pnf "mpif90.$MPI" "$SRC" -O1 -I/usr/include/x86_64-linux-gnu
 jsonl pnf.siot > n.jsonl
-python3 - n.jsonl $P "$NVARS" "$NX" <<'PY' || fail "the PnetCDF calls of the Fortran program"
+PYTHONPATH="$ROOT/tests/py" python3 - n.jsonl $P "$NVARS" "$NX" <<'PY' || fail "the PnetCDF calls of the Fortran program"
 import collections, json, sys
+
+from events import ancestor, children
+
 ev = [json.loads(l) for l in open(sys.argv[1])]
 P, NVARS, NX = map(int, sys.argv[2:])
 by = {(e["rank"], e["seq"]): e for e in ev}
-
-
-def kids(e):
-    return [c for c in ev if c["rank"] == e["rank"] and c["parent"] == e["seq"] and c["layer"] == "mpiio"]
-
-
-def pnetcdf_ancestor(e):
-    while e["parent"] >= 0:
-        e = by[(e["rank"], e["parent"])]
-        if e["layer"] == "pnetcdf":
-            return e
-    return None
-
-
 want = {"ncmpi_create": 1, "ncmpi_def_dim": 1, "ncmpi_def_var": NVARS, "ncmpi_enddef": 1,
         "ncmpi_put_vara_int_all": NVARS, "ncmpi_close": 1}
 for r in range(P):
@@ -45,13 +34,13 @@ for r in range(P):
         # nfmpi counts from 1, ncmpi from 0: rank r's NX ints start at r*NX
         if e["args"]["varid"] != v or e["args"]["start"] != [r * NX] or e["args"]["count"] != [NX] or e["bytes"] != NX * 4:
             sys.exit("rank %d: put %d recorded as %s, %s bytes" % (r, v, e["args"], e["bytes"]))
-        if not any("write" in c["func"] for c in kids(e)):
-            sys.exit("rank %d: put %d has no MPI-IO write child: %s" % (r, v, [c["func"] for c in kids(e)]))
+        if not any("write" in c["func"] for c in children(ev, e, "mpiio")):
+            sys.exit("rank %d: put %d has no MPI-IO write child: %s" % (r, v, [c["func"] for c in children(ev, e, "mpiio")]))
     for f, child in (("ncmpi_create", "MPI_File_open"), ("ncmpi_close", "MPI_File_close")):
         e = next(e for e in mine if e["func"] == f)
-        if child not in [c["func"] for c in kids(e)]:
+        if child not in [c["func"] for c in children(ev, e, "mpiio")]:
             sys.exit("rank %d: %s without an %s child" % (r, f, child))
-    loose = [e["func"] for e in mine if e["layer"] == "mpiio" and not pnetcdf_ancestor(e)]
+    loose = [e["func"] for e in mine if e["layer"] == "mpiio" and not ancestor(by, e, "pnetcdf")]
     if loose:
         sys.exit("rank %d: MPI-IO calls outside any PnetCDF call: %s" % (r, loose))
 print("   per rank: ncmpi_create, def_dim, %d def_var, enddef, %d put_vara_int_all (start r*%d, %d bytes) "

@@ -15,7 +15,7 @@
 need_pnetcdf
 P=2
 SRC=$ROOT/tests/progs/ncall.c
-def() { sed -n "s/^#define $1 \([0-9]*\).*/\1/p" "$SRC"; }
+def() { c_define "$1" "$SRC"; }
 NX=$(def NX) NATT=$(def NATT)
 [ -n "$NX" ] && [ -n "$NATT" ] || fail "cannot read NX/NATT from ncall.c"
 pnetcdf_pair $P ncall "$MPICC" "$SRC" -std=c11 -O1 -g

@@ -11,7 +11,7 @@
 SRC=$ROOT/tests/progs/h5more.c
 $MPICC -std=c11 -O1 -g -I/usr/include/hdf5/$MPI -c "$SRC" -o h5more.o || fail "compile h5more.c"
 $MPICC h5more.o -Wl,@"$B/wrap-hdf5.flags" -o h5more || fail "link h5more against the tracer"
-def() { sed -n "s/^#define $1 \([0-9]*\).*/\1/p" "$SRC"; }
+def() { c_define "$1" "$SRC"; }
 CH=$(def CH) NPTS=$(def NPTS) NC=$(def NC)
 COORDS=$(sed -n 's/.*coord\[NPTS\]\[2\] = {\(.*\)}, n = NPTS;/\1/p' "$SRC" | tr -c '0-9\n' ' ')
 [ -n "$CH" ] && [ -n "$NPTS" ] && [ -n "$COORDS" ] || fail "cannot read CH/NPTS/coord from h5more.c"

@@ -20,6 +20,8 @@
 
 static char buf[CHUNK];
 
+/* As in tests/progs/polls.c, on purpose: each test program is one source
+ * file, read beside its test as the statement of what it calls. */
 int main(int argc, char **argv)
 {
     int rank, size;

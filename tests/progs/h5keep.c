@@ -19,6 +19,8 @@
 
 static int rank, nprocs;
 
+/* As in tests/progs/onesided.c, on purpose: each test program is one source
+ * file, read beside its test as the statement of what it calls. */
 static void check(int ok, const char *what)
 {
     if (!ok) {

@@ -23,6 +23,8 @@
 #define WRITES 4
 #define BLOCK 4096
 
+/* As in tests/progs/wildrecv.c, on purpose: each test program is one source
+ * file, read beside its test as the statement of what it calls. */
 static void compute_ms(long ms)
 {
     struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};

@@ -35,6 +35,9 @@ static void shared_file(const char *name, int nw, int rank, int np)
     MPI_File_close(&fh); /* SITE:close */
 }
 
+/* The same main as tests/progs/ncsites.c's (MPI-IO here, PnetCDF there), on
+ * purpose: each test program is one source file, read beside its test as
+ * the statement of what it calls. */
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv); /* SITE:init */

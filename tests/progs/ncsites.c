@@ -48,6 +48,9 @@ static void shared_file(const char *name, int nw, int rank, int np)
     check(ncmpi_close(ncid), "close"); /* SITE:close */
 }
 
+/* The same main as tests/progs/iosites.c's (PnetCDF here, MPI-IO there), on
+ * purpose: each test program is one source file, read beside its test as
+ * the statement of what it calls. */
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv); /* SITE:init */

@@ -35,6 +35,8 @@ program ncsites_f
     call check(nfmpi_close(ncid), 'close') ! SITE:close
     call MPI_Finalize(err) ! SITE:fini
 contains
+    ! The same check as tests/progs/pnf.f90's, on purpose: each test program is
+    ! one source file, read beside its test as the statement of what it calls.
     subroutine check(status, what)
         integer, intent(in) :: status
         character(len=*), intent(in) :: what

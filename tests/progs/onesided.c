@@ -41,6 +41,8 @@
 
 static int rank, size;
 
+/* As in tests/progs/h5keep.c, on purpose: each test program is one source
+ * file, read beside its test as the statement of what it calls. */
 static void check(int ok, const char *what)
 {
     if (!ok) {

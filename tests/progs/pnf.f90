@@ -35,6 +35,8 @@ program pnf
     call check(nfmpi_close(ncid), 'nfmpi_close')
     call MPI_Finalize(err)
 contains
+    ! The same check as tests/progs/ncsites_f.f90's, on purpose: each test program is
+    ! one source file, read beside its test as the statement of what it calls.
     subroutine check(status, what)
         integer, intent(in) :: status
         character(len=*), intent(in) :: what

@@ -20,6 +20,8 @@
 #define DELAY_US 20000
 #define POLL_NAP_US 20
 
+/* As in tests/progs/converge.c, on purpose: each test program is one source
+ * file, read beside its test as the statement of what it calls. */
 int main(int argc, char **argv)
 {
     int rank, size;

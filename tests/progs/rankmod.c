@@ -21,6 +21,8 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     int n = NBASE + NSTEP * (rank % 3);
     static double buf[MAXN][BLOCK];
+    /* As in tests/progs/reqbatch.c, on purpose: each test program is one source
+     * file, read beside its test as the statement of what it calls. */
     for (int i = 0; i < MAXN; i++)
         for (int k = 0; k < BLOCK; k++)
             buf[i][k] = rank * 1000 + i;

@@ -39,6 +39,8 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     int rounds = argc > 1 ? atoi(argv[1]) : 2, n = NBASE + NSTEP * (rank % 3);
+    /* As in tests/progs/rankmod.c, on purpose: each test program is one source
+     * file, read beside its test as the statement of what it calls. */
     for (int i = 0; i < MAXN; i++)
         for (int k = 0; k < BLOCK; k++)
             out[i][k] = rank * 1000 + i;

@@ -44,6 +44,8 @@
 #define SENTINEL_SOURCE 4242
 #define SENTINEL_TAG 4343
 
+/* As in tests/progs/imbalance.c, on purpose: each test program is one source
+ * file, read beside its test as the statement of what it calls. */
 static void sleep_ms(long ms)
 {
     struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};

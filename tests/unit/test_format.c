@@ -590,6 +590,25 @@ static void file_with_arg(siot_vbuf *f, uint64_t nranks, const siot_vbuf *arg)
     craft_free(&c);
 }
 
+/* arg (emptied first): depth SEQs of one item each around the constant v. */
+static void w_nested_seq(siot_vbuf *arg, int depth, int64_t v)
+{
+    arg->len = 0;
+    for (int i = 0; i < depth; i++) {
+        siot_vbuf_u8(arg, SIOT_X_SEQ);
+        siot_vbuf_uvar(arg, 1);
+    }
+    w_const(arg, v);
+}
+
+/* The file of that one event (f emptied first) is refused. */
+static int arg_rejected(siot_vbuf *f, uint64_t nranks, const siot_vbuf *arg, const char *what)
+{
+    f->len = 0;
+    file_with_arg(f, nranks, arg);
+    return expect_reject(what, f);
+}
+
 /* Per-rank time rows: exact between ranks, within 0.1% in the file form,
  * united by append (sorted, each rank once); a rank row beyond the rank
  * count or a rank listed twice is refused. */
@@ -1267,8 +1286,7 @@ static void check_rmod_runs(void)
     for (unsigned i = 0; i < sizeof bad / sizeof *bad; i++) {
         arg.len = f.len = 0;
         w_rmod_runs(&arg, bad[i].n, bad[i].nruns, bad[i].len, 1);
-        file_with_arg(&f, 16, &arg);
-        CHECK(expect_reject(bad[i].what, &f));
+        CHECK(arg_rejected(&f, 16, &arg, bad[i].what));
     }
     /* 2^20 copies of a 2,000-byte value from a file of about 2 KB */
     arg.len = f.len = 0;
@@ -1405,8 +1423,7 @@ static void check_ranked_runs(void)
     for (unsigned i = 0; i < sizeof bad / sizeof *bad; i++) {
         arg.len = f.len = 0;
         w_ranked_runs(&arg, bad[i].n, bad[i].nruns, bad[i].in_order, bad[i].r);
-        file_with_arg(&f, 16, &arg);
-        CHECK(expect_reject(bad[i].what, &f));
+        CHECK(arg_rejected(&f, 16, &arg, bad[i].what));
     }
     /* A plain table (tag 5) with an entry of no rank, as a file may hold:
      * read, it is written again in rank lists (the runs could not say the
@@ -1530,8 +1547,7 @@ static void check_rdiv(void)
     for (unsigned i = 0; i < sizeof bad / sizeof *bad; i++) {
         arg.len = f.len = 0;
         w_rdiv(&arg, bad[i].m, 7, bad[i].str);
-        file_with_arg(&f, 16, &arg);
-        CHECK(expect_reject(bad[i].what, &f));
+        CHECK(arg_rejected(&f, 16, &arg, bad[i].what));
     }
     arg.len = f.len = 0;
     w_rdiv(&arg, 4, 7, 0);
@@ -2253,9 +2269,7 @@ int main(void)
         siot_vbuf_uvar(&arg, 7);
         siot_vbuf_u8(&arg, 0);
         w_const(&arg, 1);
-        f.len = 0;
-        file_with_arg(&f, 4, &arg);
-        CHECK(expect_reject("rank table on rank 7 of 4", &f));
+        CHECK(arg_rejected(&f, 4, &arg, "rank table on rank 7 of 4"));
         /* histogram maximum at rank 4 of 4 (stored as rank+1 = 5) */
         craft_init(&c, 4);
         siot_vbuf_uvar(&c.nodes, 1);
@@ -2285,14 +2299,8 @@ int main(void)
     {
         siot_vbuf arg;
         siot_vbuf_init(&arg);
-        for (int i = 0; i < 100; i++) {
-            siot_vbuf_u8(&arg, SIOT_X_SEQ);
-            siot_vbuf_uvar(&arg, 1);
-        }
-        w_const(&arg, 42);
-        f.len = 0;
-        file_with_arg(&f, 2, &arg);
-        CHECK(expect_reject("expression nested 100 deep", &f));
+        w_nested_seq(&arg, 100, 42);
+        CHECK(arg_rejected(&f, 2, &arg, "expression nested 100 deep"));
         /* 100-deep string fields: STR -> field SEQ -> ... */
         arg.len = 0;
         for (int i = 0; i < 100; i++) {
@@ -2302,15 +2310,8 @@ int main(void)
             siot_vbuf_uvar(&arg, 0);
         }
         w_const(&arg, 42);
-        f.len = 0;
-        file_with_arg(&f, 2, &arg);
-        CHECK(expect_reject("string fields nested 100 deep", &f));
-        arg.len = 0;
-        for (int i = 0; i < 4; i++) {
-            siot_vbuf_u8(&arg, SIOT_X_SEQ);
-            siot_vbuf_uvar(&arg, 1);
-        }
-        w_const(&arg, 42);
+        CHECK(arg_rejected(&f, 2, &arg, "string fields nested 100 deep"));
+        w_nested_seq(&arg, 4, 42);
         f.len = 0;
         file_with_arg(&f, 2, &arg);
         siot_trace x;
@@ -2340,27 +2341,21 @@ int main(void)
             siot_vbuf_uvar(&arg, HUGE_N);
             w_const(&arg, 1);
             w_const(&arg, 1);
-            f.len = 0;
-            file_with_arg(&f, 2, &arg);
-            CHECK(expect_reject(xnames[k], &f));
+            CHECK(arg_rejected(&f, 2, &arg, xnames[k]));
         }
         arg.len = 0;
         siot_vbuf_u8(&arg, SIOT_X_AFFINE);
         siot_vbuf_svar(&arg, 0);
         siot_vbuf_svar(&arg, 0);
         siot_vbuf_uvar(&arg, HUGE_N);
-        f.len = 0;
-        file_with_arg(&f, 2, &arg);
-        CHECK(expect_reject("AFFINE of 2^40 coefficients", &f));
+        CHECK(arg_rejected(&f, 2, &arg, "AFFINE of 2^40 coefficients"));
         arg.len = 0;
         siot_vbuf_u8(&arg, SIOT_X_STR);
         siot_vbuf_uvar(&arg, 1);
         siot_vbuf_u8(&arg, 0);
         siot_vbuf_uvar(&arg, HUGE_N);
         siot_vbuf_put(&arg, "abc", 3);
-        f.len = 0;
-        file_with_arg(&f, 2, &arg);
-        CHECK(expect_reject("string literal of 2^40 bytes", &f));
+        CHECK(arg_rejected(&f, 2, &arg, "string literal of 2^40 bytes"));
 
         craft c;
         /* 2^40 top nodes */
@@ -2762,14 +2757,10 @@ int main(void)
          * a progression over more loops than enclose it */
         arg.len = 0;
         siot_vbuf_u8(&arg, 8);
-        f.len = 0;
-        file_with_arg(&f, 2, &arg);
-        CHECK(expect_reject("expression kind 8", &f));
+        CHECK(arg_rejected(&f, 2, &arg, "expression kind 8"));
         arg.len = 0;
         w_affine(&arg, 0, 1, 1);
-        f.len = 0;
-        file_with_arg(&f, 2, &arg);
-        CHECK(expect_reject("AFFINE over a loop outside any loop", &f));
+        CHECK(arg_rejected(&f, 2, &arg, "AFFINE over a loop outside any loop"));
         craft_init(&c, 2);
         siot_vbuf_uvar(&c.nodes, 1);
         siot_vbuf_u8(&c.nodes, SIOT_N_EVENT);

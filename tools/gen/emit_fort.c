@@ -176,7 +176,7 @@ void emit_fortran_file(const char *dir)
       " * Fortran (mpif.h / use mpi) wrappers for Open MPI. */\n");
     o("#include <errno.h>\n#include <stdint.h>\n#include <stdlib.h>\n#include <string.h>\n");
     o("#include \"pmpi/mpi_record.h\"\n#include \"pmpi/fort_record.h\"\n#include \"functab.h\"\n");
-    o("#pragma GCC diagnostic ignored \"-Wunused-variable\"\n#pragma GCC diagnostic ignored \"-Wunused-but-set-variable\"\n");
+    o(GEN_NO_UNUSED_WARNINGS);
     for (int i = 0; i < NF; i++) {
         const func *f = &F[i];
         if (!is_mpi_layer(f->layer))

@@ -282,7 +282,7 @@ static void emit_replay_prologue(void)
       "    int r = vfprintf(f, fmt, ap);\n    va_end(ap);\n    return r;\n}\n");
     o("static int call_vfwprintf(FILE *f, const wchar_t *fmt, ...)\n{\n    va_list ap;\n    va_start(ap, fmt);\n"
       "    int r = vfwprintf(f, fmt, ap);\n    va_end(ap);\n    return r;\n}\n");
-    o("#pragma GCC diagnostic ignored \"-Wunused-variable\"\n#pragma GCC diagnostic ignored \"-Wunused-but-set-variable\"\n");
+    o(GEN_NO_UNUSED_WARNINGS);
     o("#pragma GCC diagnostic ignored \"-Wdeprecated-declarations\"\n");
     /* MPI_UNWEIGHTED is a sentinel pointer to an empty object in Open MPI */
     o("#pragma GCC diagnostic ignored \"-Wstringop-overread\"\n");

@@ -845,6 +845,20 @@ static void emit_wrapper(const func *f)
     emit_cond_end(f);
 }
 
+/* The layer's linker options file <what>-<layer>.syms: the option and a
+ * function's name a line, for every function of the layer or, for a PMPI
+ * layer's --wrap lines, those with option wrap (wrapped_only). */
+static void emit_syms(const char *dir, int layer, const char *what, const char *option, int wrapped_only)
+{
+    char name[256];
+    snprintf(name, sizeof name, "%s-%s.syms", what, siot_layer_name((unsigned)layer));
+    out = open_out(dir, name);
+    for (int i = 0; i < NF; i++)
+        if (F[i].layer == layer && (!wrapped_only || F[i].wrap))
+            o("%s%s\n", option, F[i].name);
+    fclose(out);
+}
+
 void emit_layer_file(const char *dir, int layer)
 {
     char name[256];
@@ -870,27 +884,7 @@ void emit_layer_file(const char *dir, int layer)
             emit_wrapper(&F[i]);
     fclose(out);
 
-    if (wrap) {
-        snprintf(name, sizeof name, "wrap-%s.syms", siot_layer_name((unsigned)layer));
-        out = open_out(dir, name);
-        for (int i = 0; i < NF; i++)
-            if (F[i].layer == layer)
-                o("--wrap=%s\n", F[i].name);
-        fclose(out);
-        /* the exported entries, for shared libraries and plug-ins */
-        snprintf(name, sizeof name, "export-%s.syms", siot_layer_name((unsigned)layer));
-        out = open_out(dir, name);
-        for (int i = 0; i < NF; i++)
-            if (F[i].layer == layer)
-                o("--export-dynamic-symbol=%s\n", F[i].name);
-        fclose(out);
-    } else {
-        /* a PMPI layer's --wrap lines: its PMPI_ names (option wrap) */
-        snprintf(name, sizeof name, "wrap-%s.syms", siot_layer_name((unsigned)layer));
-        out = open_out(dir, name);
-        for (int i = 0; i < NF; i++)
-            if (F[i].layer == layer && F[i].wrap)
-                o("--wrap=%s\n", F[i].name);
-        fclose(out);
-    }
+    emit_syms(dir, layer, "wrap", "--wrap=", !wrap);
+    if (wrap) /* the exported entries, for shared libraries and plug-ins */
+        emit_syms(dir, layer, "export", "--export-dynamic-symbol=", 0);
 }

@@ -88,6 +88,11 @@ void die(const char *file, int line, const char *fmt, ...) __attribute__((format
 extern FILE *out;
 void o(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 FILE *open_out(const char *dir, const char *name);
+/* The pragmas of a generated file whose calls declare every argument's
+ * variable, used or not (the Fortran wrappers, the replay). */
+#define GEN_NO_UNUSED_WARNINGS                                  \
+    "#pragma GCC diagnostic ignored \"-Wunused-variable\"\n" \
+    "#pragma GCC diagnostic ignored \"-Wunused-but-set-variable\"\n"
 
 /* helpers shared by the emitters (emit_tables.c) */
 const param *find_role(const func *f, int role);

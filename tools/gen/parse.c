@@ -32,21 +32,13 @@ static char *trim(char *s)
 
 static int role_code(const char *s)
 {
-#define X(n, v)             \
-    if (strcmp(s, #n) == 0) \
-        return v;
-    SIOT_ROLE_LIST(X)
-#undef X
+    SIOT_ROLE_LIST(SIOT_NAME_TEST)
     return -1;
 }
 
 static int class_code(const char *s)
 {
-#define X(n, v)             \
-    if (strcmp(s, #n) == 0) \
-        return v;
-    SIOT_CLASS_LIST(X)
-#undef X
+    SIOT_CLASS_LIST(SIOT_NAME_TEST)
     return -1;
 }
 
