@@ -41,6 +41,14 @@ int64_t siot_mpi_commsize(MPI_Comm c)
     return n;
 }
 
+int64_t siot_mpi_localsize(MPI_Comm c)
+{
+    int n = 0;
+    if (c == MPI_COMM_NULL || PMPI_Comm_size(c, &n) != MPI_SUCCESS)
+        return 0;
+    return n;
+}
+
 static void degrees(MPI_Comm c, int *in, int *out)
 {
     int topo = MPI_UNDEFINED, w = 0, rank = 0, nd = 0;

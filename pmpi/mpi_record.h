@@ -94,7 +94,12 @@ int32_t siot_mpi_agree(int kind, MPI_Comm comm, int ok);
  * entered by every rank that enters the application's, whatever its state. */
 void siot_mpi_agree_absent(MPI_Comm comm);
 
+/* Ranks a collective's per-rank arrays are indexed by: the remote group of an
+ * intercommunicator for most (Alltoallv, Gatherv, ...), the local group for
+ * the reduce-scatter family, whose counts say how the local group shares the
+ * result. */
 int64_t siot_mpi_commsize(MPI_Comm c);
+int64_t siot_mpi_localsize(MPI_Comm c);
 int64_t siot_mpi_indegree(MPI_Comm c);
 int64_t siot_mpi_outdegree(MPI_Comm c);
 int64_t siot_mpi_cartdim(MPI_Comm c);

@@ -962,6 +962,14 @@ int64_t rp_commsize(MPI_Comm comm)
     return n > 0 ? n : 1;
 }
 
+int64_t rp_localsize(MPI_Comm comm)
+{
+    int n = 1;
+    if (comm != MPI_COMM_NULL)
+        PMPI_Comm_size(comm, &n);
+    return n > 0 ? n : 1;
+}
+
 /* Bytes spanned by count elements of t, and where element 0 starts in them. */
 static size_t span(MPI_Datatype t, int64_t count, size_t *lead)
 {

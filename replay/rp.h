@@ -392,7 +392,9 @@ void rp_reqs_post(rp_state *c, const siot_value *ids, const MPI_Request *reqs);
 void *rp_mpibuf(rp_state *c, int slot, int64_t count, MPI_Datatype t, int64_t factor);
 void *rp_mpibuf_v(rp_state *c, int slot, const siot_value *counts, const siot_value *displs, MPI_Datatype t);
 void *rp_mpibuf_w(rp_state *c, int slot, const siot_value *counts, const siot_value *displs, const MPI_Datatype *t);
+/* As the tracer's siot_mpi_commsize/siot_mpi_localsize (pmpi/mpi_record.h). */
 int64_t rp_commsize(MPI_Comm comm);
+int64_t rp_localsize(MPI_Comm comm);
 
 void rp_init(rp_state *c, int rank, const char *root);
 void rp_free(rp_state *c);

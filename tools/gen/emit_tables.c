@@ -81,6 +81,7 @@ typedef struct len_fn {
 } len_fn;
 static const len_fn LEN_FNS[] = {
     {"commsize", SIOT_ROLE_comm, "siot_mpi_commsize(%s)"},
+    {"localsize", SIOT_ROLE_comm, "siot_mpi_localsize(%s)"},
     {"indegree", SIOT_ROLE_comm, "siot_mpi_indegree(%s)"},
     {"outdegree", SIOT_ROLE_comm, "siot_mpi_outdegree(%s)"},
     {"cartdim", SIOT_ROLE_comm, "siot_mpi_cartdim(%s)"},

@@ -490,9 +490,11 @@ static void buf_rp(const func *f, const param *p)
         snprintf(e, sizeof e, "rp_mpibuf_w(c, %s%d, &a[%d], %s, %s)", bank, i, counts->rec, dv, dts->name);
     } else if (counts && dt) {
         snprintf(e, sizeof e, "rp_mpibuf_v(c, %s%d, &a[%d], %s, %s)", bank, i, counts->rec, dv, dt->name);
-    } else if (count && dt && strcmp(p->arg, "commsize") == 0 && comm) {
-        /* gathered or scattered: one count per rank */
-        snprintf(e, sizeof e, "rp_mpibuf(c, %s%d, %s, %s, rp_commsize(%s))", bank, i, count->name, dt->name, comm->name);
+    } else if (count && dt && (strcmp(p->arg, "commsize") == 0 || strcmp(p->arg, "localsize") == 0) && comm) {
+        /* gathered or scattered: one count per rank (of the remote group of
+         * an intercommunicator, or of the local one: reduce-scatter) */
+        snprintf(e, sizeof e, "rp_mpibuf(c, %s%d, %s, %s, rp_%s(%s))", bank, i, count->name, dt->name, p->arg,
+                 comm->name);
     } else if (count && dt) {
         snprintf(e, sizeof e, "rp_mpibuf(c, %s%d, %s, %s, 1)", bank, i, count->name, dt->name);
     } else if (dt) { /* one element (MPI_Fetch_and_op, MPI_Compare_and_swap) */
@@ -654,7 +656,7 @@ static const role_def ROLES[] = {
     /* buffers and what is not recorded */
     {R(buf), UNREC, .rp_hook = buf_rp, .doc_type = "any buffer",
      .doc = "not recorded (its size is recorded by another parameter); `buf(commsize)`: the replay's buffer "
-            "holds one count per rank of the communicator"},
+            "holds one count per rank of the communicator (`buf(localsize)`: of its local group)"},
     {R(ignore), UNREC, .rp_hook = ignore_rp, .doc_type = "anything",
      .doc = "not recorded; the replay passes NULL for a pointer (`ignore(BYTES)`: a scratch area of that size), "
             "else `ignore(VALUE)`'s value, else -1"},
