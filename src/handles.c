@@ -114,6 +114,25 @@ static int64_t slot_of(const htab *h, uintptr_t key)
     return -1;
 }
 
+/* A key's slot; of a request handle shared by several requests (MPICH's
+ * one lightweight completed request, Open MPI's handle for every request
+ * that completed at once), the slot of the lowest id: which slot the probe
+ * meets first is the table's history, and a wait's recorded labels would
+ * follow it, not the program (issue 45: Open MPI's dtype_send replayed
+ * with its Waitall labels permuted). Every slot of a key lies on its probe
+ * chain, which ends at an empty slot. */
+static int64_t slot_for(const htab *h, int kind, uintptr_t key)
+{
+    int64_t j = slot_of(h, key);
+    if (kind != SIOT_H_REQ || j < 0)
+        return j;
+    for (uint32_t k = ((uint32_t)j + 1) & (h->cap - 1), probes = 1; probes < h->cap && h->state[k];
+         k = (k + 1) & (h->cap - 1), probes++)
+        if (h->state[k] == 1 && h->keys[k] == key && h->ids[k] < h->ids[j])
+            j = k;
+    return j;
+}
+
 static int id_used(const htab *h, int32_t id)
 {
     uint32_t w = (uint32_t)id / 64;
@@ -272,7 +291,7 @@ int32_t siot_h_find(int kind, uintptr_t key)
 {
     drain_gone();
     htab *h = &tabs[kind];
-    int64_t j = slot_of(h, key);
+    int64_t j = slot_for(h, kind, key);
     return j < 0 ? -1 : h->ids[j];
 }
 
@@ -405,7 +424,7 @@ static int32_t dropped_id(int kind, uintptr_t key)
 int32_t siot_h_release(int kind, uintptr_t key)
 {
     htab *h = &tabs[kind];
-    int64_t j = slot_of(h, key);
+    int64_t j = slot_for(h, kind, key);
     if (j < 0)
         return dropped_id(kind, key);
     int32_t id = h->ids[j];
