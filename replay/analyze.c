@@ -7,6 +7,7 @@
 
 #include "core/expr.h"
 #include "core/format.h"
+#include "core/names.h"
 #include "core/ranklist.h"
 #include "compress/xmerge.h"
 #include "core/roles.h"
@@ -78,6 +79,12 @@ int siot_is_removal(const siot_funcdesc *f)
 int siot_is_mpi_delete(const siot_funcdesc *f)
 {
     return f->layer == SIOT_LAYER_mpiio && strcmp(f->name, "MPI_File_delete") == 0;
+}
+
+int siot_deleted_or_gone(const char *flavour, int64_t ret)
+{
+    const char *name = ret ? siot_mpi_error_name(flavour, ret) : NULL;
+    return ret == 0 || (name && strcmp(name, "MPI_ERR_NO_SUCH_FILE") == 0);
 }
 
 int siot_seeks_to_end(const siot_funcdesc *f, const siot_event *e, const siot_ctx *c)

@@ -78,6 +78,10 @@ int siot_is_removal(const siot_funcdesc *f);
  * which rank deletes it and which find it gone (MPI_ERR_NO_SUCH_FILE) is
  * the order of their calls. */
 int siot_is_mpi_delete(const siot_funcdesc *f);
+/* Whether an MPI_File_delete's result (the class a trace of this flavour
+ * recorded) says it deleted its file (0) or found it gone
+ * (MPI_ERR_NO_SUCH_FILE, whose number differs between flavours). */
+int siot_deleted_or_gone(const char *flavour, int64_t ret);
 /* A seek to the file's end (whence SEEK_END) of event e: its result is the
  * file's size at that moment, which other ranks' writes may have changed. */
 int siot_seeks_to_end(const siot_funcdesc *f, const siot_event *e, const siot_ctx *c);

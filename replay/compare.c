@@ -364,9 +364,7 @@ static int result_text(const siot_trace *t, const siot_funcdesc *f, const siot_e
                        int by_order, char *head, size_t n)
 {
     int64_t ret = siot_eval_int(e->ret, c, 0), err = siot_eval_int(e->err, c, 0);
-    const char *mpierr = by_order == BY_ORDER_DELETE && ret ? siot_mpi_error_name(t->flavour, ret) : NULL;
-    if (by_order == BY_ORDER_DELETE && siot_is_mpi_delete(f) &&
-        (ret == 0 || (mpierr && strcmp(mpierr, "MPI_ERR_NO_SUCH_FILE") == 0)))
+    if (by_order == BY_ORDER_DELETE && siot_is_mpi_delete(f) && siot_deleted_or_gone(t->flavour, ret))
         return snprintf(head, n, "} ret=(deleted or gone, by order)");
     if (by_order == BY_ORDER_DELETE && (f->layer == SIOT_LAYER_posix || f->layer == SIOT_LAYER_stdio) &&
         (ret == 0 || err == ENOENT))

@@ -23,7 +23,6 @@
 #include "core/expr.h"
 #include "core/hist.h"
 #include "core/format.h"
-#include "core/names.h"
 #include "replay/analyze.h"
 #include "replay/check.h"
 #include "replay/explain.h"
@@ -513,14 +512,12 @@ static void set_by_order(run *r, const rp_step *st)
     const siot_event *e = st->ev;
     const siot_funcdesc *f = st->fn;
     int64_t rec_ret = siot_eval_int(e->ret, &st->ctx, -1);
-    const char *rec_err = rec_ret ? siot_mpi_error_name(r->t.flavour, rec_ret) : NULL;
     r->c.read_by_order = r->o.posix_level && st->in_mpiio &&
                          (SIOT_CLASS_BASE(f->cls) == SIOT_CLASS_read || siot_seeks_to_end(f, e, &st->ctx));
     r->c.removal_by_order = r->o.posix_level && st->in_mpiio &&
                             (siot_is_removal(f) || (st->in_delete && r->t.nranks > 1)) &&
                             (rec_ret == 0 || siot_eval_int(e->err, &st->ctx, 0) == ENOENT);
-    r->c.delete_by_order = r->t.nranks > 1 && siot_is_mpi_delete(f) &&
-                           (rec_ret == 0 || (rec_err && strcmp(rec_err, "MPI_ERR_NO_SUCH_FILE") == 0));
+    r->c.delete_by_order = r->t.nranks > 1 && siot_is_mpi_delete(f) && siot_deleted_or_gone(r->t.flavour, rec_ret);
 }
 
 static int replay_event(run *r, const rp_step *st, siot_vbuf *scratch, siot_value *vals)
