@@ -32,6 +32,7 @@
 
 #include "compress/merge.h"
 #include "compress/rankfold.h"
+#include "compress/timefold.h"
 #include "pmpi/job_piece.h"
 #include "pmpi/job_trace.h"
 #include "core/format.h"
@@ -317,6 +318,8 @@ static int root_write(siot_trace *mine, siot_block *blk, const uint64_t *info, s
 static int write_job(siot_trace *mine, int holder, siot_out *out, job_state *js)
 {
     siot_block blk;
+    if (holder && siot_cfg.compress) /* within SIOT_TOLERANCE, timings too (none without it) */
+        siot_timefold(mine, siot_trace_tolerance(mine));
     int ok = holder && siot_block_prepare(mine, &blk) == 0;
     const char *ev = holder ? siot_trace_get_kv(mine, "events_recorded") : NULL;
     uint64_t me[NINFO] = {ok && js->rank ? blk.len : 0, ok ? blk.nsec : 0, mine->flags, js->refused, holder && !ok,

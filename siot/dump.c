@@ -141,8 +141,10 @@ static void put_hist(siot_vbuf *o, const char *label, const siot_hist *h)
     siot_fmt_ns(b, sizeof b, (double)h->min);
     siot_fmt_ns(c, sizeof c, (double)h->max);
     siot_fmt_ns(d, sizeof d, siot_hist_stddev(h));
-    int n = snprintf(t, sizeof t, " %s={n=%" PRIu64 " mean=%s sd=%s min=%s max=%s@r%d#%" PRIu64 "}", label, h->count, a,
-                     d, b, c, h->max_rank, h->max_occ);
+    int n = h->max_rank < 0 /* not kept (SIOT_TOLERANCE: compress/timefold.h) */
+                ? snprintf(t, sizeof t, " %s={n=%" PRIu64 " mean=%s sd=%s min=%s max=%s}", label, h->count, a, d, b, c)
+                : snprintf(t, sizeof t, " %s={n=%" PRIu64 " mean=%s sd=%s min=%s max=%s@r%d#%" PRIu64 "}", label,
+                           h->count, a, d, b, c, h->max_rank, h->max_occ);
     siot_vbuf_put(o, t, (size_t)n);
 }
 

@@ -339,7 +339,10 @@ static void print_volume_human(const stats *s, FILE *o)
         siot_fmt_ns(a, sizeof a, f->time_ns);
         siot_fmt_ns(b, sizeof b, f->time_ns / (double)f->calls);
         siot_fmt_ns(c, sizeof c, (double)f->max_ns);
-        fprintf(o, "  %-*s %9" PRIu64 " %12s %12s %12s (%d)\n", w, t->funcs[i].name, f->calls, a, b, c, f->max_rank);
+        char r[16] = "-"; /* a trace recorded with SIOT_TOLERANCE keeps no rank of a maximum */
+        if (f->max_rank >= 0)
+            snprintf(r, sizeof r, "%d", f->max_rank);
+        fprintf(o, "  %-*s %9" PRIu64 " %12s %12s %12s (%s)\n", w, t->funcs[i].name, f->calls, a, b, c, r);
     }
 }
 

@@ -12,6 +12,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "compress/merge.h"
+#include "compress/timefold.h"
 #include "core/format.h"
 #include "core/salloc.h"
 #include "src/config.h"
@@ -78,8 +80,11 @@ static int write_launch_part(const siot_trace *t)
  * own part, said by each rank, as for any abnormal ending. */
 static int write_ending(siot_trace *t, const char *reason, int partial)
 {
-    if (!siot_session_in_job())
+    if (!siot_session_in_job()) {
+        if (siot_cfg.compress) /* within SIOT_TOLERANCE, timings too (none without it) */
+            siot_timefold(t, siot_trace_tolerance(t));
         return siot_write_trace(t);
+    }
     if (siot_session_is_mpi())
         return write_own_part(t, reason);
     siot_trace_set_kv(t, "mpi_init_unseen",

@@ -12,6 +12,7 @@
 #include "core/expr.h"
 #include "core/hist.h"
 #include "compress/merge.h"
+#include "compress/timefold.h"
 #include "core/ranklist.h"
 #include "replay/walk.h"
 #include "core/format.h"
@@ -1778,6 +1779,60 @@ static void check_predicted_counts(void)
     siot_trace_free(&t);
 }
 
+/* A trace recorded with SIOT_TOLERANCE=5: its histograms, folded within 5%
+ * (compress/timefold.h), are written in the file form and read back with
+ * their counts, their extremes (6 significant bits: exact in the file's
+ * 2-byte times), the same bins in use, and no maximum's rank. */
+static int folded_read_back(const siot_node *x, const siot_node *y)
+{
+    if (x->kind != y->kind)
+        return 0;
+    if (x->kind == SIOT_N_LOOP) {
+        int ok = x->u.loop.nbody == y->u.loop.nbody;
+        for (uint32_t i = 0; ok && i < x->u.loop.nbody; i++)
+            ok = folded_read_back(x->u.loop.body[i], y->u.loop.body[i]);
+        return ok;
+    }
+    const siot_hist *hx[2] = {&x->u.ev.comp, &x->u.ev.dur}, *hy[2] = {&y->u.ev.comp, &y->u.ev.dur};
+    for (int k = 0; k < 2; k++) {
+        if (hx[k]->count != hy[k]->count || (hx[k]->count && hy[k]->max_rank != -1))
+            return 0;
+        if (hx[k]->count && (hx[k]->min != hy[k]->min || hx[k]->max != hy[k]->max))
+            return 0;
+        for (unsigned b = 0; b < SIOT_HBINS; b++)
+            if ((siot_hist_bin_count(hx[k], b) != 0) != (siot_hist_bin_count(hy[k], b) != 0))
+                return 0;
+    }
+    return 1;
+}
+
+static void check_timefold_file(void)
+{
+    siot_trace t, d;
+    siot_vbuf f;
+    char err[256];
+    build_rich(&t);
+    siot_vbuf_init(&f);
+    CHECK(siot_trace_set_kv(&t, "tolerance", "5") == 0);
+    const siot_hist *bar = &t.top[1]->u.loop.body[0]->u.ev.dur; /* 48 samples over 30 bins */
+    CHECK(bar->count == 48 && bar->max_rank >= 0);
+    CHECK(siot_timefold(&t, siot_trace_tolerance(&t)) > 0);
+    CHECK(bar->max_rank == -1);
+    CHECK(siot_trace_encode(&t, &f) == 0);
+    int rc = decode_exact(f.data, f.len, &d, err, sizeof err);
+    CHECK(rc == 0);
+    if (rc == 0) {
+        int same = d.ntop == t.ntop;
+        for (uint32_t i = 0; same && i < t.ntop; i++)
+            same = folded_read_back(t.top[i], d.top[i]);
+        CHECK(same);
+        CHECK(siot_trace_tolerance(&d) == 5);
+        siot_trace_free(&d);
+    }
+    siot_vbuf_free(&f);
+    siot_trace_free(&t);
+}
+
 int main(void)
 {
     siot_trace t, d;
@@ -1796,6 +1851,7 @@ int main(void)
     check_ranked_runs();
     check_rdiv();
     check_predicted_counts();
+    check_timefold_file();
     build_rich(&t);
     siot_vbuf_init(&enc);
     siot_vbuf_init(&enc2);
