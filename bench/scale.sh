@@ -30,8 +30,12 @@ PS=${PS:-"16 64 128 256"}
 BB=$B/bench
 RSS=$(cd "$(dirname "$0")" && pwd)/rss.sh
 export OMPI_MCA_mpi_yield_when_idle=1
+# FLASH_ARGS: FLASH-IO's options (default: -i, independent transfers, on
+# MPICH, whose collectives were slow on this machine, and the tables before
+# kept it; none, collective transfers, on Open MPI)
 flash_args=""
 [ "$MPI" = mpich ] && flash_args="-i"
+flash_args=${FLASH_ARGS-$flash_args}
 POP_ARGS=${POP_ARGS:-"-s 2 -k 1"}
 
 note() { "$SIOT" dump "$1" | sed -n "s/.*note $2: //p"; }
