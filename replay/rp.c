@@ -1016,17 +1016,15 @@ static int64_t nth(const siot_value *v, int64_t i)
 static int64_t arr_len(const siot_value *v) { return v && v->kind == SIOT_V_ARR ? (int64_t)v->n : 0; }
 
 /* A send side whose counts the program did not give (a null array) is
- * MPI_IN_PLACE: MPI reads no send counts then (Alltoallv, Alltoallw), and
- * at a non-root of Scatterv it reads neither counts nor buffer. */
+ * MPI_IN_PLACE: MPI reads no send counts then (Alltoallv, Alltoallw). */
 static int in_place_send(int slot, const siot_value *counts)
 {
     return slot < RP_READ_BANK && (!counts || counts->kind == SIOT_V_NONE);
 }
 
-void *rp_mpibuf_v(rp_state *c, int slot, const siot_value *counts, const siot_value *displs, MPI_Datatype t)
+/* The area of a v-collective's side, from its counts and displacements. */
+static void *v_area(rp_state *c, int slot, const siot_value *counts, const siot_value *displs, MPI_Datatype t)
 {
-    if (in_place_send(slot, counts))
-        return MPI_IN_PLACE;
     /* Displacements may be negative (a root that gathers into blocks it
      * allocated apart, relative to the first): the area then starts at the
      * lowest one, and the buffer given to MPI is bot elements into it. */
@@ -1045,6 +1043,24 @@ void *rp_mpibuf_v(rp_state *c, int slot, const siot_value *counts, const siot_va
         bot = 0;
     unsigned char *b = rp_mpibuf(c, slot, top - bot, t, 1);
     return b ? b - bot * (int64_t)ext : NULL;
+}
+
+void *rp_mpibuf_v(rp_state *c, int slot, const siot_value *counts, const siot_value *displs, MPI_Datatype t)
+{
+    return in_place_send(slot, counts) ? MPI_IN_PLACE : v_area(c, slot, counts, displs, t);
+}
+
+/* Counts recorded at the root only (Scatterv's send side): none means a
+ * rank that is not the root, whose buffer MPI does not read, never
+ * MPI_IN_PLACE. Open MPI 4.1 refuses MPI_IN_PLACE as the send buffer of a
+ * rank whose rank equals root, before it looks whether the communicator
+ * is an intercommunicator, where root names a rank of the other group: the
+ * receiving group's rank 0 of a Scatterv from the other group's rank 0 got
+ * MPI_ERR_ARG, and its group waited for it (MPICH's coll/icscatterv). Such
+ * a rank is given a one-element area, as a program gives some buffer. */
+void *rp_mpibuf_v_root(rp_state *c, int slot, const siot_value *counts, const siot_value *displs, MPI_Datatype t)
+{
+    return v_area(c, slot, counts, displs, t);
 }
 
 void *rp_mpibuf_w(rp_state *c, int slot, const siot_value *counts, const siot_value *displs, const MPI_Datatype *t)

@@ -391,6 +391,8 @@ void rp_reqs_post(rp_state *c, const siot_value *ids, const MPI_Request *reqs);
  * displacement + count of a v-collective; per-type extents of a w-collective. */
 void *rp_mpibuf(rp_state *c, int slot, int64_t count, MPI_Datatype t, int64_t factor);
 void *rp_mpibuf_v(rp_state *c, int slot, const siot_value *counts, const siot_value *displs, MPI_Datatype t);
+/* The same for counts recorded at the root only: never MPI_IN_PLACE. */
+void *rp_mpibuf_v_root(rp_state *c, int slot, const siot_value *counts, const siot_value *displs, MPI_Datatype t);
 void *rp_mpibuf_w(rp_state *c, int slot, const siot_value *counts, const siot_value *displs, const MPI_Datatype *t);
 /* As the tracer's siot_mpi_commsize/siot_mpi_localsize (pmpi/mpi_record.h). */
 int64_t rp_commsize(MPI_Comm comm);

@@ -216,15 +216,19 @@ trace_size() { py unpacked_size.py "$1" || fail "unpacked_size.py $1"; }
 # itself and compares its calls with the original's at the replayed level),
 # which must exit 0 and say faithful; and, independently of the tracer, the
 # replay must write files of the same names and sizes. ROUNDTRIP_LEVEL=posix
-# replays at the POSIX level instead.
+# replays at the POSIX level instead; ROUNDTRIP_TIMEOUT=S ends a replay that
+# has not ended in S seconds (a test of a replay that once hung).
 roundtrip() {
-    local name=$1 np=$2 level=${ROUNDTRIP_LEVEL:-default}
+    local name=$1 np=$2 level=${ROUNDTRIP_LEVEL:-default} st=0 bound=()
     shift 2
+    [ -z "${ROUNDTRIP_TIMEOUT:-}" ] || bound=(timeout -k 10 "$ROUNDTRIP_TIMEOUT")
     mkdir -p "orig-$name"
     (cd "orig-$name" && SIOT_TRACE=$WORK/$name.orig.siot mpirun_np "$np" "$@" > /dev/null) || fail "$name: original run"
     rm -rf "root-$name"
-    mpirun_np "$np" "$B/bin/ioreplay" --verify --explain --level "$level" --root "$WORK/root-$name" \
-        "$WORK/$name.orig.siot" > "$name.report" || { cat "$name.report" >&2; fail "$name: replay (--verify)"; }
+    "${bound[@]}" "${MPIRUN[@]}" -np "$np" "$B/bin/ioreplay" --verify --explain --level "$level" --root "$WORK/root-$name" \
+        "$WORK/$name.orig.siot" > "$name.report" || st=$?
+    [ $st != 124 ] || fail "$name: the replay did not end in $ROUNDTRIP_TIMEOUT s"
+    [ $st = 0 ] || { cat "$name.report" >&2; fail "$name: replay (--verify) exited $st"; }
     grep -q "^round trip: faithful" "$name.report" || { cat "$name.report" >&2; fail "$name: no verdict"; }
     (cd "orig-$name" && find . -type f ! -name '*.siot' -printf '%P %s\n' | sort) > "$name.orig.files"
     (cd "root-$name" && find . -type f -printf '%P %s\n' | sort) > "$name.replay.files"

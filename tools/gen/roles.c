@@ -489,7 +489,8 @@ static void buf_rp(const func *f, const param *p)
     } else if (counts && dts) {
         snprintf(e, sizeof e, "rp_mpibuf_w(c, %s%d, &a[%d], %s, %s)", bank, i, counts->rec, dv, dts->name);
     } else if (counts && dt) {
-        snprintf(e, sizeof e, "rp_mpibuf_v(c, %s%d, &a[%d], %s, %s)", bank, i, counts->rec, dv, dt->name);
+        snprintf(e, sizeof e, "rp_mpibuf_v%s(c, %s%d, &a[%d], %s, %s)", counts->rootonly ? "_root" : "", bank, i,
+                 counts->rec, dv, dt->name);
     } else if (count && dt && (strcmp(p->arg, "commsize") == 0 || strcmp(p->arg, "localsize") == 0) && comm) {
         /* gathered or scattered: one count per rank (of the remote group of
          * an intercommunicator, or of the local one: reduce-scatter) */
