@@ -710,6 +710,11 @@ int siot_trace_compact(siot_trace *t)
     int rc = siot_trace_encode_exact(t, &b) == 0 && siot_trace_decode(b.data, b.len, &fresh, why, sizeof why) == 0 ? 0 : -1;
     siot_vbuf_free(&b);
     if (rc == 0) {
+        /* what the encoding does not say as the trace holds it: the
+         * session's flags (the header adds its format's bits) and the K of
+         * its rank times (written only with a summary) */
+        fresh.flags = t->flags;
+        fresh.rt_keep = t->rt_keep;
         siot_trace_free(t);
         *t = fresh;
     }
