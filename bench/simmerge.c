@@ -12,8 +12,9 @@
  * rank that breaks it stops the run. The traces then merge over the job's
  * reduction tree (docs/merge.md: in round k the rank with bit k set hands
  * its subtree's trace to rank - 2^k), each hand-over as at MPI_Finalize:
- * the sender's exact encoding, decoded by the receiver and merged with
- * siot_trace_merge; at the end rank 0's last pass (siot_rank_periodic) and
+ * the sender's exact encoding, decoded by the receiver, merged with
+ * siot_trace_merge and rewritten into a fresh arena (siot_trace_compact,
+ * compress/merge.h); at the end rank 0's last pass (siot_rank_periodic) and
  * the packed file. Subtrees are built depth first, so one process holds at
  * most one trace per tree level.
  *
@@ -110,6 +111,8 @@ static int hand_over(sim *s, siot_trace *mine, siot_trace *theirs, unsigned k, i
     }
     uint64_t mem = mine->arena.used_bytes + msg.len + got.arena.used_bytes;
     rc = siot_trace_merge(mine, &got, s->window);
+    if (rc == 0)
+        siot_trace_compact(mine); /* as take_subtree does (pmpi/job_trace.c) */
     double t2 = now_s();
     level *l = &s->lv[k];
     l->pairs++;

@@ -700,3 +700,23 @@ int siot_trace_merge(siot_trace *dst, siot_trace *src, unsigned window)
         rc = -1;
     return rc;
 }
+
+int siot_trace_compact(siot_trace *t)
+{
+    siot_vbuf b;
+    siot_vbuf_init(&b);
+    siot_trace fresh;
+    char why[128];
+    int rc = siot_trace_encode_exact(t, &b) == 0 && siot_trace_decode(b.data, b.len, &fresh, why, sizeof why) == 0 ? 0 : -1;
+    siot_vbuf_free(&b);
+    if (rc == 0) {
+        /* what the encoding does not say as the trace holds it: the
+         * session's flags (the header adds its format's bits) and the K of
+         * its rank times (written only with a summary) */
+        fresh.flags = t->flags;
+        fresh.rt_keep = t->rt_keep;
+        siot_trace_free(t);
+        *t = fresh;
+    }
+    return rc;
+}

@@ -26,6 +26,14 @@
  * still holds its own ranks, src is freed). */
 int siot_trace_merge(siot_trace *dst, siot_trace *src, unsigned window);
 
+/* A merge leaves in dst's arena both inputs' memory and what it replaced
+ * (nodes, values and histograms merged into new ones): after a tree level
+ * most of the arena is dead. t rewritten into a fresh arena (its exact
+ * encoding decoded, as a parent would receive it, with its own flags and
+ * rank-times K kept), the old one freed: 0, or -1 (memory) with t
+ * unchanged. */
+int siot_trace_compact(siot_trace *t);
+
 /* The SIOT_TOLERANCE a trace was recorded with (its notes "tolerance" or
  * "approximate"), or 0: loop counts of different ranks within it merge
  * into one approximate count (compress/xmerge.h). */

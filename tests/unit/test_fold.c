@@ -2196,6 +2196,64 @@ static void test_request_batches(void)
     CHECK(hi - lo <= 24 && hi <= 400);
 }
 
+/* siot_trace_compact after every merge of the tree, as rank 0 does at
+ * MPI_Finalize: the trace is the one merged without it (the same exact
+ * encoding and file, every rank's events the program's own), in less
+ * arena: a merge keeps both inputs' memory and what it replaced. */
+static void test_compact(void)
+{
+    enum { P = 12 };
+    static ref R[P];
+    siot_trace kept, compacted;
+    size_t most_kept = 0, most_compacted = 0;
+    for (int32_t rank = 0; rank < P; rank++) {
+        batch_events(&R[rank], rank, 16, 8);
+        siot_trace d, e, *x = rank ? &d : &kept, *y = rank ? &e : &compacted;
+        rank_trace(&R[rank], rank, x);
+        rank_trace(&R[rank], rank, y);
+        x->nranks = y->nranks = P; /* the job's size, as every rank's session knows it */
+        if (!rank) {
+            /* as a session's trace holds them (src/session.c), not as a decoding gives them */
+            kept.flags = compacted.flags = SIOT_TF_COMPRESSED;
+            kept.rt_keep = compacted.rt_keep = 3;
+            continue;
+        }
+        CHECK(siot_trace_merge(&kept, &d, 256) == 0);
+        CHECK(siot_trace_merge(&compacted, &e, 256) == 0);
+        size_t before = compacted.arena.used_bytes;
+        CHECK(siot_trace_compact(&compacted) == 0);
+        CHECK(compacted.arena.used_bytes < before);
+        CHECK(compacted.flags == kept.flags && compacted.rt_keep == 3);
+        most_kept = kept.arena.used_bytes > most_kept ? kept.arena.used_bytes : most_kept;
+        most_compacted = compacted.arena.used_bytes > most_compacted ? compacted.arena.used_bytes : most_compacted;
+    }
+    /* the arena's chunks are mappings of their own (core/arena.c) */
+    CHECK(compacted.arena.head && compacted.arena.head->mapped >= 64 * 1024);
+    siot_vbuf a, b;
+    siot_vbuf_init(&a);
+    siot_vbuf_init(&b);
+    CHECK(siot_trace_encode_exact(&kept, &a) == 0 && siot_trace_encode_exact(&compacted, &b) == 0);
+    CHECK(a.len == b.len && memcmp(a.data, b.data, a.len) == 0);
+    siot_rank_periodic(&kept);
+    siot_rank_periodic(&compacted);
+    a.len = b.len = 0;
+    CHECK(siot_trace_encode_file(&kept, 1, &a) == 0 && siot_trace_encode_file(&compacted, 1, &b) == 0);
+    CHECK(a.len == b.len && memcmp(a.data, b.data, a.len) == 0);
+    uint32_t fmap[NF + 1];
+    fmap_of(&compacted, fmap);
+    for (int32_t rank = 0; rank < P; rank++) {
+        CHECK(same_events(&compacted, rank, &R[rank], fmap, "compacted", (uint64_t)P));
+        ref_free(&R[rank]);
+    }
+    printf("compaction: %d ranks merged one by one, largest arena %zu B kept, %zu B compacted\n", P, most_kept,
+           most_compacted);
+    CHECK(most_compacted * 2 < most_kept);
+    siot_vbuf_free(&a);
+    siot_vbuf_free(&b);
+    siot_trace_free(&kept);
+    siot_trace_free(&compacted);
+}
+
 /* Segment nests whose inner boundary falls in the middle of the loop's
  * body (docs/compression.md, the final pass): a program's transfer is m
  * calls b_0..b_{m-1} (pwrite or write), transfer t = s*k + j at offset
@@ -2818,6 +2876,7 @@ int main(void)
     test_long_loop();
     test_segments();
     test_request_batches();
+    test_compact();
     test_midbody();
     test_children_groups();
     double t2 = now();
