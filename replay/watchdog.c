@@ -30,6 +30,13 @@ static void end_replay(const rp_watch *w, uint64_t now)
                      (double)w->limit_ns * 1e-9);
     if (n > 0)
         (void)syscall(SYS_write, 2, msg, (size_t)n < sizeof msg ? (size_t)n : sizeof msg - 1);
+    /* The line goes through the launcher's forwarding of standard error,
+     * which MPI_Abort tears down: on a loaded machine MPICH's launcher once
+     * ended the job before it had passed the line on (test 93 in a whole
+     * make check: exit 1, nothing said). A moment for it to pass the line
+     * on, at the end of a replay that has waited seconds already. */
+    struct timespec drain = {0, 500000000};
+    nanosleep(&drain, NULL);
     /* MPI_Abort, not exit: the launcher then ends the job with this status
      * (MPICH's would report the signal it kills the other ranks with) */
     PMPI_Abort(MPI_COMM_WORLD, 1);
