@@ -47,7 +47,8 @@ LIMIT=120
 hang --call-timeout 2 --no-compute
 [ $st = 1 ] || { cat hang.out hang.err >&2; fail "with --call-timeout 2: exit status $st, want 1"; }
 [ $secs -lt 60 ] || fail "with --call-timeout 2: ended after $secs s"
-line=$(grep -m1 'has not returned after' hang.err) || { cat hang.err >&2; fail "no line names the call that waits"; }
+line=$(grep -m1 'has not returned after' hang.err) ||
+    { cat hang.out hang.err >&2; fail "no line names the call that waits (exit $st after $secs s, $(wc -c < hang.err) bytes on standard error)"; }
 python3 - "$SRC" "$line" <<'PY' || fail "the line names no collective call of the program"
 import re, sys
 src, line = open(sys.argv[1]).read(), sys.argv[2]
