@@ -40,7 +40,7 @@ struct siot_arena_chunk {
     siot_arena_chunk *next;
     size_t size;
     size_t used;
-    size_t mapped; /* length of its own mapping (huge-page chunks), else 0 */
+    size_t mapped; /* length of its own mapping (every chunk but the emergency allocator's), else 0 */
     max_align_t data[];
 };
 /* siot_arena_alloc for a size known to be a non-zero multiple of 8, its

@@ -91,8 +91,8 @@ static void check_hist(const siot_hist *h, const refstats *r)
     CHECK(bins_ok);
 }
 
-/* The arena: zeroed 8-aligned blocks; chunks of 2 MiB and more are
- * mappings of their own aligned on 2 MiB (core/arena.c), whose blocks are
+/* The arena: zeroed 8-aligned blocks; every chunk a mapping of its own,
+ * those of 2 MiB and more aligned on 2 MiB (core/arena.c), whose blocks are
  * zeroed and keep their contents when the chunks move to another arena. */
 static void test_arena_chunks(void)
 {
@@ -100,7 +100,7 @@ static void test_arena_chunks(void)
     siot_arena_init(&a);
     siot_arena_init(&b);
     const size_t block = 232, n = (12u << 20) / block; /* 12 MiB: chunks 64 KiB .. 4 MiB */
-    int zeroed = 1, aligned8 = 1, huge = 0, huge_aligned = 1;
+    int zeroed = 1, aligned8 = 1, huge = 0, huge_aligned = 1, chunks = 0, mapped = 0, whole = 1;
     unsigned char *first = NULL, *last = NULL;
     for (size_t i = 0; i < n; i++) {
         unsigned char *p = siot_arena_alloc(&a, block);
@@ -115,14 +115,20 @@ static void test_arena_chunks(void)
         first = first ? first : p;
         last = p;
     }
-    for (siot_arena_chunk *c = a.head; c; c = c->next)
-        if (c->mapped) {
+    for (siot_arena_chunk *c = a.head; c; c = c->next) {
+        chunks++;
+        if (!c->mapped)
+            continue;
+        mapped++;
+        whole &= ((uintptr_t)c & 4095) == 0 && c->size == c->mapped - sizeof *c;
+        if (c->mapped >= (2u << 20)) {
             huge++;
-            huge_aligned &= ((uintptr_t)c & ((2u << 20) - 1)) == 0 && c->mapped % (2u << 20) == 0 &&
-                            c->size == c->mapped - sizeof *c;
+            huge_aligned &= ((uintptr_t)c & ((2u << 20) - 1)) == 0 && c->mapped % (2u << 20) == 0;
         }
+    }
     CHECK(zeroed);
     CHECK(aligned8);
+    CHECK(mapped == chunks && whole); /* pages resident only once touched, given back when freed */
     CHECK(huge >= 2); /* 64K+128K+...+2M = 4 MiB - 64K, then 4 MiB chunks */
     CHECK(huge_aligned);
     CHECK_EQ_I64(a.used_bytes, n * block);
