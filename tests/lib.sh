@@ -237,6 +237,19 @@ roundtrip() {
     echo "   $name at P=$np: $(sed -n 's/^round trip: //p' "$name.report" | sed 's/;.*/)/'), $(wc -l < "$name.orig.files") files of the same sizes"
 }
 
+# roundtrip_levels NAME P PROGRAM ARGS...: roundtrip at the default level
+# (NAME-default) and at the POSIX level (NAME-posix), then the run's trace
+# and each replay's own as JSON lines in TRACE.jsonl, for the test to hold
+# all three against the program's source; their names in ROUNDTRIP_TRACES.
+roundtrip_levels() {
+    local name=$1 t
+    shift
+    roundtrip "$name-default" "$@"
+    ROUNDTRIP_LEVEL=posix roundtrip "$name-posix" "$@"
+    ROUNDTRIP_TRACES="$name-default.orig.siot root-$name-default.siot root-$name-posix.siot"
+    for t in $ROUNDTRIP_TRACES; do jsonl "$t" > "$t.jsonl"; done
+}
+
 # replay_refuses NP TRACE N [texts]: ioreplay of TRACE on NP ranks under
 # $WORK/root exits 1 (calls it cannot reissue) with N different results on
 # rank 0 and at the least on the others; its report in replay.report, the

@@ -11,13 +11,11 @@
 . "$(dirname "$0")/../lib.sh"
 build_traced f90types
 NP=2
-roundtrip f90-default $NP "$WORK/f90types"
-ROUNDTRIP_LEVEL=posix roundtrip f90-posix $NP "$WORK/f90types"
+roundtrip_levels f90 $NP "$WORK/f90types"
 for r in f90-default f90-posix; do
     ! grep -q "not reissued" "$r.report" || { cat "$r.report" >&2; fail "$r: calls left out of the replay"; }
 done
-for t in f90-default.orig.siot root-f90-default.siot root-f90-posix.siot; do
-    jsonl "$t" > "$t.jsonl"
+for t in $ROUNDTRIP_TRACES; do
     python3 - "$t.jsonl" "$NP" <<'PY' || fail "$t: the f90 types' creations"
 import json, sys
 path, np = sys.argv[1], int(sys.argv[2])

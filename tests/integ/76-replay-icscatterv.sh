@@ -16,10 +16,8 @@ SRC=$ROOT/tests/progs/icscatterv.c
 ROUNDS=$(c_define ROUNDS "$SRC")
 NP=4 # two groups of 2: the receiving group has a rank besides its rank 0
 export ROUNDTRIP_TIMEOUT=120
-roundtrip icsc-default $NP "$WORK/icscatterv"
-ROUNDTRIP_LEVEL=posix roundtrip icsc-posix $NP "$WORK/icscatterv"
-for t in icsc-default.orig.siot root-icsc-default.siot root-icsc-posix.siot; do
-    jsonl "$t" > "$t.jsonl"
+roundtrip_levels icsc $NP "$WORK/icscatterv"
+for t in $ROUNDTRIP_TRACES; do
     python3 - "$t.jsonl" "$ROUNDS" "$NP" <<'PY' || fail "$t: the scatters"
 import json, sys
 path, rounds, np = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])

@@ -16,10 +16,8 @@ MANY=$(c_define MANY "$SRC")
 FEW=$(c_define FEW "$SRC")
 KEPT=$(c_define SIOT_MPI_STATUSES "$ROOT/pmpi/mpi_record.h")
 [ "$MANY" -gt "$KEPT" ] && [ "$FEW" -le "$KEPT" ] || fail "MANY=$MANY and FEW=$FEW do not straddle SIOT_MPI_STATUSES=$KEPT"
-roundtrip ign-default 2 "$WORK/ignstatuses"
-ROUNDTRIP_LEVEL=posix roundtrip ign-posix 2 "$WORK/ignstatuses"
-for t in ign-default.orig.siot root-ign-default.siot root-ign-posix.siot; do
-    jsonl "$t" > "$t.jsonl"
+roundtrip_levels ign 2 "$WORK/ignstatuses"
+for t in $ROUNDTRIP_TRACES; do
     python3 - "$t.jsonl" "$MANY" "$FEW" <<'PY' || fail "$t: MPI_Waitall's statuses"
 import json, sys
 path, many, few = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])

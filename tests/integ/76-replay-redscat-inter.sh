@@ -15,10 +15,8 @@ build_traced redscatinter
 SRC=$ROOT/tests/progs/redscatinter.c
 NLEFT=$(c_define NLEFT "$SRC")
 NP=$((NLEFT + 2)) # a right group of 2 ranks: bigger than the left
-roundtrip rsi-default $NP "$WORK/redscatinter"
-ROUNDTRIP_LEVEL=posix roundtrip rsi-posix $NP "$WORK/redscatinter"
-for t in rsi-default.orig.siot root-rsi-default.siot root-rsi-posix.siot; do
-    jsonl "$t" > "$t.jsonl"
+roundtrip_levels rsi $NP "$WORK/redscatinter"
+for t in $ROUNDTRIP_TRACES; do
     python3 - "$t.jsonl" "$NLEFT" "$NP" <<'PY' || fail "$t: the recorded recvcounts"
 import json, sys
 path, nleft, np = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
