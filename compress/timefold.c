@@ -4,6 +4,8 @@
 
 #include <math.h>
 
+#include "compress/merge.h"
+
 /* The significant bits that keep a value within pct percent whichever way
  * it is rounded: truncating v to m bits loses less than v * 2^(1-m). */
 static unsigned kept_bits(double pct)
@@ -127,9 +129,10 @@ static uint64_t fold_node(siot_node *n, double pct)
     return (uint64_t)siot_timefold_hist(&n->u.ev.comp, pct) + (uint64_t)siot_timefold_hist(&n->u.ev.dur, pct);
 }
 
-uint64_t siot_timefold(siot_trace *t, double pct)
+uint64_t siot_timefold(siot_trace *t)
 {
     uint64_t done = 0;
+    double pct = siot_trace_tolerance(t);
     if (!(pct > 0 && pct <= 100))
         return 0;
     for (uint32_t i = 0; i < t->ntop; i++)

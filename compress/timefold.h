@@ -24,10 +24,11 @@
 
 #include "core/model.h"
 
-/* Folds every event's computation and duration histograms of t within pct
- * percent (0 < pct <= 100; anything else leaves t as it is). Returns how
- * many histograms changed. */
-uint64_t siot_timefold(siot_trace *t, double pct);
+/* Folds every event's computation and duration histograms of t within the
+ * SIOT_TOLERANCE t was recorded with (its note, compress/merge.h's
+ * siot_trace_tolerance); a trace recorded without one is left as it is.
+ * Returns how many histograms changed. */
+uint64_t siot_timefold(siot_trace *t);
 
 /* The same on one histogram (tests). Returns 1 when h changed. */
 int siot_timefold_hist(siot_hist *h, double pct);

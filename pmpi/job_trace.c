@@ -325,7 +325,7 @@ static int write_job(siot_trace *mine, int holder, siot_out *out, job_state *js)
 {
     siot_block blk;
     if (holder && siot_cfg.compress) /* within SIOT_TOLERANCE, timings too (none without it) */
-        siot_timefold(mine, siot_trace_tolerance(mine));
+        siot_timefold(mine);
     int ok = holder && siot_block_prepare(mine, &blk) == 0;
     const char *ev = holder ? siot_trace_get_kv(mine, "events_recorded") : NULL;
     uint64_t me[NINFO] = {ok && js->rank ? blk.len : 0, ok ? blk.nsec : 0, mine->flags, js->refused, holder && !ok,

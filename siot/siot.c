@@ -885,7 +885,7 @@ static int cmd_merge(int argc, char **argv)
     merge_note_partial(t, a.nin, seen);
     if (!a.concat && (t[0].flags & SIOT_TF_COMPRESSED))
         siot_rank_periodic(&t[0]); /* rank 0's last pass at MPI_Finalize */
-    siot_timefold(&t[0], siot_trace_tolerance(&t[0])); /* as at MPI_Finalize: none without a tolerance */
+    siot_timefold(&t[0]); /* as at MPI_Finalize: none without a tolerance */
     rc = write_file(&t[0], a.out) == 0 ? 0 : 2;
 done:
     for (int i = 0; i < loaded; i++)

@@ -12,7 +12,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "compress/merge.h"
 #include "compress/timefold.h"
 #include "core/format.h"
 #include "core/salloc.h"
@@ -82,7 +81,7 @@ static int write_ending(siot_trace *t, const char *reason, int partial)
 {
     if (!siot_session_in_job()) {
         if (siot_cfg.compress) /* within SIOT_TOLERANCE, timings too (none without it) */
-            siot_timefold(t, siot_trace_tolerance(t));
+            siot_timefold(t);
         return siot_write_trace(t);
     }
     if (siot_session_is_mpi())

@@ -1816,7 +1816,7 @@ static void check_timefold_file(void)
     CHECK(siot_trace_set_kv(&t, "tolerance", "5") == 0);
     const siot_hist *bar = &t.top[1]->u.loop.body[0]->u.ev.dur; /* 48 samples over 30 bins */
     CHECK(bar->count == 48 && bar->max_rank >= 0);
-    CHECK(siot_timefold(&t, siot_trace_tolerance(&t)) > 0);
+    CHECK(siot_timefold(&t) > 0);
     CHECK(bar->max_rank == -1);
     CHECK(siot_trace_encode(&t, &f) == 0);
     int rc = decode_exact(f.data, f.len, &d, err, sizeof err);
