@@ -182,10 +182,6 @@ static ftrack *track(finder *f, const char *name)
         j = (j + 1) & (f->capft - 1);
     ftrack *x = &f->ft[j];
     if (!x->name) {
-        if (!(x->wrote = calloc(f->t->nranks ? f->t->nranks : 1, 1))) {
-            f->oom = 1;
-            return NULL;
-        }
         x->name = name;
         f->nft++;
     }
@@ -241,15 +237,33 @@ static uint64_t backward_calls(finder *f, const siot_agg_event *e, int koff)
 
 /* An independent MPI-IO data call on a file (by its name, whichever handle
  * id the library gave it) on one rank. */
+enum { RANK_WROTE = 1, RANK_INDEP = 2 };
+
+static int rank_did(const finder *f, const ftrack *x, int32_t rank, uint8_t what)
+{
+    return rp_hmap_find(&f->rank_file, rank, what, (int64_t)(uintptr_t)x->name) != NULL;
+}
+
+/* Marks that rank did `what` on x's file; returns 1 the first time, 0
+ * after (or without memory: f->oom). */
+static int rank_does(finder *f, const ftrack *x, int32_t rank, uint8_t what)
+{
+    if (rank_did(f, x, rank, what))
+        return 0;
+    if (!rp_hmap_set(&f->rank_file, rank, what, (int64_t)(uintptr_t)x->name, 0)) {
+        f->oom = 1;
+        return 0;
+    }
+    return 1;
+}
+
 static void independent_call(finder *f, ftrack *x, int32_t rank, uint64_t calls, double ns)
 {
-    if (!x->indep_ranks && !(x->indep_ranks = calloc(f->t->nranks ? f->t->nranks : 1, 1))) {
-        f->oom = 1;
+    x->indep_ranks += (uint32_t)rank_does(f, x, rank, RANK_INDEP);
+    if (f->oom)
         return;
-    }
     x->indep += calls;
     x->indep_ns += ns;
-    x->indep_ranks[rank] = 1;
     file_hit(f, F_INDEPENDENT, x->name, calls);
 }
 
@@ -288,8 +302,8 @@ static void file_call(finder *f, const siot_agg_event *e, int own)
             file_hit(f, F_RANDOM, x->name, back);
         }
         if (base == SIOT_CLASS_write)
-            x->wrote[e->ranks[i]] = 1;
-        else if (x->wrote[e->ranks[i]]) {
+            rank_does(f, x, e->ranks[i], RANK_WROTE);
+        else if (rank_did(f, x, e->ranks[i], RANK_WROTE)) {
             x->readback += bytes;
             f->readback_ns += ns;
             siot_finder_hit(f, F_READBACK, e->calls);
@@ -377,19 +391,11 @@ static const ftrack *find_track(const finder *f, const char *name)
     return f->ft[j].name ? &f->ft[j] : NULL;
 }
 
-static uint32_t indep_ranks(const finder *f, const ftrack *x)
-{
-    uint32_t ranks = 0;
-    for (uint32_t r = 0; x->indep_ranks && r < f->t->nranks; r++)
-        ranks += x->indep_ranks[r];
-    return ranks;
-}
-
 /* Does a per-file rule fire on the file? */
 static int file_fires(const finder *f, int rule, const ftrack *x)
 {
     if (rule == F_INDEPENDENT)
-        return x->indep >= INDEP_MIN && indep_ranks(f, x) >= 2;
+        return x->indep >= INDEP_MIN && x->indep_ranks >= 2;
     return x->calls >= MIN_COUNT && 2 * x->backward > x->calls; /* F_RANDOM */
 }
 
@@ -489,7 +495,7 @@ static int independent(const finder *f, verdict *v)
     }
     if (!files)
         return 0;
-    uint32_t ranks = indep_ranks(f, worst);
+    uint32_t ranks = worst->indep_ranks;
     char name[900];
     json_name_into(name, sizeof name, worst->name);
     v->rule = F_INDEPENDENT;
@@ -1003,10 +1009,7 @@ static void finder_free(finder *f)
     free(f->rank_bytes);
     free(f->rank_ns);
     siot_findmore_free(f);
-    for (uint32_t i = 0; i < f->capft; i++) {
-        free(f->ft[i].wrote);
-        free(f->ft[i].indep_ranks);
-    }
+    rp_hmap_free(&f->rank_file);
     free(f->ft);
     free(f->prev);
     siot_files_free(&f->files);
