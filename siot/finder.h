@@ -92,6 +92,8 @@ typedef struct more {
     double cb_posix_ns, cb_instances; /* collective MPI-IO data calls, as calls of the job */
     double strag_wait_ns, strag_coll_ns, strag_worst;
     int32_t strag_rank;
+    double strag_most; /* the largest wait of one call site, and its function */
+    const char *strag_most_fn;
     uint64_t loop_opens, loop_closes, loop_new_opens; /* new: in loops walked, whose names change */
     double loop_ns;
     uint64_t stdio_calls, stdio_bytes, own_bytes;

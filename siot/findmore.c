@@ -163,6 +163,10 @@ static void straggler_event(finder *f, const siot_agg_event *e)
     double wait = (d->mean - (double)d->min) * (double)d->count;
     m->strag_wait_ns += wait;
     m->strag_coll_ns += d->mean * (double)d->count;
+    if (wait > m->strag_most) {
+        m->strag_most = wait;
+        m->strag_most_fn = e->fn->name;
+    }
     if ((double)(c->max - c->min) >= STRAG_COMP_NS && wait > m->strag_worst) {
         m->strag_worst = wait;
         m->strag_rank = c->max_rank;
@@ -380,26 +384,39 @@ static int collbuf_verdict(const finder *f, verdict *v)
     return 1;
 }
 
-/* The straggler a trace recorded with SIOT_TOLERANCE does not name (its
- * histograms keep no rank: compress/timefold.h): the rank computing the
- * most over the run, from the ranks' own times, exact in either form; -1
- * without them. */
+/* The rank computing the most over the run, from the ranks' own times
+ * (exact in either form), when it computes STRAG_COMP_NS more than the
+ * rank computing the least; -1 otherwise or without them. Used when no
+ * call site shows who arrives last: a trace recorded with SIOT_TOLERANCE
+ * keeps no rank in its histograms (compress/timefold.h), and a wait that
+ * lands in a later collective than the computation before it (OMPIO
+ * completes MPI_File_iwrite_at_all in MPI_File_close) has no spread of
+ * computation before the call that waits. */
 static int32_t busiest_rank(const siot_trace *t)
 {
-    siot_rtx busy;
-    return siot_rts_nranks(t) >= 2 && siot_rts_extremes(t, SIOT_RT_compute, 1, &busy, 1) ? busy.rank : -1;
+    siot_rtx most, least;
+    if (siot_rts_nranks(t) < 2 || !siot_rts_extremes(t, SIOT_RT_compute, 1, &most, 1) ||
+        !siot_rts_extremes(t, SIOT_RT_compute, 0, &least, 1))
+        return -1;
+    return (double)(most.v - least.v) >= STRAG_COMP_NS ? most.rank : -1;
 }
 
 static int straggler_verdict(const finder *f, verdict *v)
 {
     const more *m = &f->m;
     double share = m->strag_coll_ns > 0 ? m->strag_wait_ns / m->strag_coll_ns : 0;
-    if (m->strag_wait_ns < STRAG_MIN_NS || share < STRAG_SHARE || m->strag_worst <= 0)
+    if (m->strag_wait_ns < STRAG_MIN_NS || share < STRAG_SHARE)
         return 0;
-    int32_t rank = m->strag_rank >= 0 ? m->strag_rank : busiest_rank(f->t);
-    char who[160];
-    if (m->strag_rank >= 0)
+    int at_site = m->strag_worst > 0 && m->strag_rank >= 0;
+    int32_t rank = at_site ? m->strag_rank : busiest_rank(f->t);
+    if (m->strag_worst <= 0 && rank < 0)
+        return 0; /* no rank arrives late: the spread is the calls' own */
+    char who[200];
+    if (at_site)
         snprintf(who, sizeof who, "rank %d computes the longest before them", rank);
+    else if (m->strag_worst <= 0)
+        snprintf(who, sizeof who, "rank %d computes the most over the run, before an earlier call than the one that waits",
+                 rank);
     else if (rank >= 0)
         snprintf(who, sizeof who, "rank %d computes the most over the run (this trace's timings keep no rank: SIOT_TOLERANCE)", rank);
     else
@@ -409,12 +426,13 @@ static int straggler_verdict(const finder *f, verdict *v)
     v->seconds = m->strag_wait_ns * 1e-9;
     snprintf(v->summary, sizeof v->summary,
              "ranks wait %.6f s in collective MPI-IO calls for the last to "
-             "arrive (%.0f%% of their %.6f s); %s",
-             m->strag_wait_ns * 1e-9, 100 * share, m->strag_coll_ns * 1e-9, who);
+             "arrive (%.0f%% of their %.6f s; most in %s, %.6f s); %s",
+             m->strag_wait_ns * 1e-9, 100 * share, m->strag_coll_ns * 1e-9, m->strag_most_fn, m->strag_most * 1e-9,
+             who);
     snprintf(v->evidence, sizeof v->evidence,
              "\"wait_s\":%.9f,\"collective_s\":%.9f,\"share\":%.4f,\"straggler_"
-             "rank\":%d",
-             m->strag_wait_ns * 1e-9, m->strag_coll_ns * 1e-9, share, rank);
+             "rank\":%d,\"most_wait_s\":%.9f",
+             m->strag_wait_ns * 1e-9, m->strag_coll_ns * 1e-9, share, rank, m->strag_most * 1e-9);
     char last[48] = "";
     if (rank >= 0)
         snprintf(last, sizeof last, " (rank %d arrives last)", rank);
