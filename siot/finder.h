@@ -94,6 +94,11 @@ typedef struct more {
     int32_t strag_rank;
     double strag_most; /* the largest wait of one call site, and its function */
     const char *strag_most_fn;
+    /* (rank, request id) of the non-blocking collective MPI-IO calls'
+     * requests not yet waited for; strag_in_waits: some of the wait was in
+     * the MPI waits that completed them */
+    rp_hmap io_reqs;
+    int strag_in_waits;
     uint64_t loop_opens, loop_closes, loop_new_opens; /* new: in loops walked, whose names change */
     double loop_ns;
     uint64_t stdio_calls, stdio_bytes, own_bytes;

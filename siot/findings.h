@@ -79,9 +79,11 @@
  *   small-collective-buffer 32 or more POSIX data calls inside collective
  *                       MPI-IO calls, 8 or more per collective call, under
  *                       1 MiB on average;
- *   collective-straggler the waits in collective MPI-IO calls (count x
+ *   collective-straggler the waits in collective MPI-IO calls and in the
+ *                       MPI waits that complete a non-blocking one (count x
  *                       (mean - min) per site) reach 50 ms and a quarter of
- *                       their time, with a rank computing 10 ms longer;
+ *                       their time, with a rank computing 10 ms longer
+ *                       before one of them, or over the run;
  *   open-in-loop        the program's opens in loops run more than once, 2
  *                       per rank or more;
  *   stdio-bulk          stdio moves 1 MiB or more, a tenth of the program's

@@ -146,16 +146,74 @@ static void collbuf_event(finder *f, const siot_agg_event *e, uint32_t id, unsig
     siot_finder_hit(f, F_COLLBUF, e->calls * e->nranks);
 }
 
-/* collective-straggler: in a collective MPI-IO call the ranks that arrive
- * first wait for the last, so a node's executions beyond its fastest one
- * are waiting: count x (mean - min) of its duration histogram. The rank
- * computing the longest before it (its computation histogram's maximum) is
- * the straggler named. */
+/* collective-straggler, the requests: a non-blocking collective MPI-IO
+ * call waits where its request completes (ROMIO runs the collective in
+ * MPI_Wait), so the MPI waits that complete one count as the collective.
+ * Every call that makes a request notes its id per rank: kept for such a
+ * call, taken out for any other (ids are reused). */
+enum { REQ_IO = 1 };
+
+static void note_requests(finder *f, const siot_agg_event *e)
+{
+    int k = siot_arg_index(e->fn, SIOT_ROLE_newreq);
+    if (k < 0)
+        return;
+    int io = e->fn->layer == SIOT_LAYER_mpiio && (e->fn->cls & SIOT_CLS_COLL) && (e->fn->cls & SIOT_CLS_NB);
+    siot_ctx c = e->ctx;
+    for (uint32_t i = 0; i < e->nranks; i++) {
+        c.rank = e->ranks[i];
+        int64_t id = siot_eval_int(e->node->u.ev.args[k], &c, INT64_MIN);
+        rp_handle *h = id == INT64_MIN ? NULL : rp_hmap_find(&f->m.io_reqs, e->ranks[i], REQ_IO, id);
+        if (io && id != INT64_MIN && !h && !rp_hmap_set(&f->m.io_reqs, e->ranks[i], REQ_IO, id, 0))
+            f->oom = 1;
+        else if (!io && h)
+            rp_hmap_remove(&f->m.io_reqs, h);
+    }
+}
+
+/* 1 when the MPI wait e completes, on some rank of it, a request that
+ * note_requests kept (taken out then). */
+static int completes_io(finder *f, const siot_agg_event *e)
+{
+    int k = siot_arg_index(e->fn, SIOT_ROLE_waitreq);
+    k = k >= 0 ? k : siot_arg_index(e->fn, SIOT_ROLE_reqarr);
+    if (k < 0 || !f->m.io_reqs.count || SIOT_CLASS_BASE(e->fn->cls) != SIOT_CLASS_wait)
+        return 0;
+    int hit = 0;
+    siot_ctx c = e->ctx;
+    for (uint32_t i = 0; i < e->nranks; i++) {
+        siot_value v;
+        c.rank = e->ranks[i];
+        f->scratch.len = 0;
+        if (siot_eval(e->node->u.ev.args[k], &c, &f->scratch, &v) != 0)
+            continue;
+        const int64_t *ids = v.kind == SIOT_V_ARR ? v.arr : &v.i;
+        uint32_t n = v.kind == SIOT_V_ARR ? v.n : v.kind == SIOT_V_INT;
+        for (uint32_t j = 0; j < n; j++) {
+            rp_handle *h = rp_hmap_find(&f->m.io_reqs, e->ranks[i], REQ_IO, ids[j]);
+            if (h) {
+                rp_hmap_remove(&f->m.io_reqs, h);
+                hit = 1;
+            }
+        }
+    }
+    return hit;
+}
+
+/* collective-straggler: in a collective MPI-IO call (or the wait that
+ * completes a non-blocking one) the ranks that arrive first wait for the
+ * last, so a node's executions beyond its fastest one are waiting:
+ * count x (mean - min) of its duration histogram. The rank computing the
+ * longest before it (its computation histogram's maximum) is the straggler
+ * named. The call sites are the collective calls'. */
 static void straggler_event(finder *f, const siot_agg_event *e)
 {
-    if (e->fn->layer != SIOT_LAYER_mpiio || !(e->fn->cls & SIOT_CLS_COLL) || f->t->nranks < 2)
+    note_requests(f, e);
+    int in_wait = completes_io(f, e);
+    if ((!in_wait && (e->fn->layer != SIOT_LAYER_mpiio || !(e->fn->cls & SIOT_CLS_COLL))) || f->t->nranks < 2)
         return;
-    siot_finder_hit(f, F_STRAGGLER, e->calls * e->nranks);
+    if (!in_wait)
+        siot_finder_hit(f, F_STRAGGLER, e->calls * e->nranks);
     const siot_hist *d = &e->node->u.ev.dur, *c = &e->node->u.ev.comp;
     if (!e->first_visit || d->count < 2)
         return;
@@ -163,6 +221,7 @@ static void straggler_event(finder *f, const siot_agg_event *e)
     double wait = (d->mean - (double)d->min) * (double)d->count;
     m->strag_wait_ns += wait;
     m->strag_coll_ns += d->mean * (double)d->count;
+    m->strag_in_waits |= in_wait && wait > 0;
     if (wait > m->strag_most) {
         m->strag_most = wait;
         m->strag_most_fn = e->fn->name;
@@ -425,10 +484,10 @@ static int straggler_verdict(const finder *f, verdict *v)
     v->severity = share >= 0.5 ? "high" : "medium";
     v->seconds = m->strag_wait_ns * 1e-9;
     snprintf(v->summary, sizeof v->summary,
-             "ranks wait %.6f s in collective MPI-IO calls for the last to "
+             "ranks wait %.6f s in collective MPI-IO calls%s for the last to "
              "arrive (%.0f%% of their %.6f s; most in %s, %.6f s); %s",
-             m->strag_wait_ns * 1e-9, 100 * share, m->strag_coll_ns * 1e-9, m->strag_most_fn, m->strag_most * 1e-9,
-             who);
+             m->strag_wait_ns * 1e-9, m->strag_in_waits ? " and the MPI waits that complete them" : "", 100 * share,
+             m->strag_coll_ns * 1e-9, m->strag_most_fn, m->strag_most * 1e-9, who);
     snprintf(v->evidence, sizeof v->evidence,
              "\"wait_s\":%.9f,\"collective_s\":%.9f,\"share\":%.4f,\"straggler_"
              "rank\":%d,\"most_wait_s\":%.9f",
@@ -521,4 +580,5 @@ int siot_findmore_verdicts(const finder *f, verdict *v)
 void siot_findmore_free(finder *f)
 {
     free(f->m.ow);
+    rp_hmap_free(&f->m.io_reqs);
 }

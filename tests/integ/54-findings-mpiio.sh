@@ -19,15 +19,18 @@
 #     ranks); without the sleep the finding is gone or costs half as much.
 #     With the sleep between the split collective's begin and end the
 #     ranks wait as long (the remedy says the split collectives do not
-#     help); with MPI_File_iwrite_at_all the wait moves out of the
-#     collective calls (no collective-straggler) into MPI_Wait (ROMIO) or
-#     into the collective MPI_File_close (OMPIO, whose MPI_Wait returns at
-#     once): at least half the sleeps times the waiting ranks there.
+#     help); with MPI_File_iwrite_at_all the wait moves into the MPI_Wait
+#     that completes it (ROMIO) or into the collective MPI_File_close
+#     (OMPIO, whose MPI_Wait returns at once): at least half the sleeps
+#     times the waiting ranks there, where the finding counts it and names
+#     the sleeping rank. When the sleep delays a point-to-point exchange
+#     instead (iwritep2p: its waits complete requests that reuse the
+#     write's request id), no collective-straggler.
 # Every finding carries its cost and remedy and the list is ranked by cost
 # (tests/py/check_findcost.py).
 . "$(dirname "$0")/../lib.sh"
 build_traced findmpiio
 P=4
 findings_modes $P "$ROOT/tests/progs/findmpiio.c" "./*.dat" ./findmpiio \
-    sieve nosieve collsieve smallcb bigcb cbnodes straggle even split iwrite
+    sieve nosieve collsieve smallcb bigcb cbnodes straggle even split iwrite iwritep2p
 pass "read-modify-write, small-collective-buffer, collective-straggler with their remedies"

@@ -21,7 +21,13 @@
  *   split    straggle with the split collectives: each step's
  *            MPI_File_write_at_all_begin, then the sleep, then its _end
  *            (the early ranks could compute while the write is under way);
- *   iwrite   the same with MPI_File_iwrite_at_all, the sleep, MPI_Wait. */
+ *   iwrite   the same with MPI_File_iwrite_at_all, the sleep, MPI_Wait;
+ *   iwritep2p each step's MPI_File_iwrite_at_all completed by MPI_Test
+ *            at once (no sleep), then a ring exchange (MPI_Irecv from the
+ *            left, MPI_Isend to the right, MPI_Waitall) in which rank
+ *            SLOW_RANK sleeps SLOW_MS ms before its send, and a barrier
+ *            before the close: the waits are point-to-point, and the
+ *            requests they complete reuse the write's request id. */
 #define _GNU_SOURCE
 #include <mpi.h>
 #include <stdlib.h>
@@ -106,9 +112,24 @@ static void collbuf(int rank, int small)
     MPI_File_close(&fh);
 }
 
+/* iwritep2p's step: the write, then a ring exchange that SLOW_RANK delays */
+static void ring_step(MPI_File fh, MPI_Offset off, const char *buf, int rank, int np)
+{
+    MPI_Request req, ring[2];
+    int done = 0, in = 0, out = rank;
+    CHECK(MPI_File_iwrite_at_all(fh, off, buf, S_BLK, MPI_BYTE, &req));
+    while (!done)
+        CHECK(MPI_Test(&req, &done, MPI_STATUS_IGNORE));
+    CHECK(MPI_Irecv(&in, 1, MPI_INT, (rank + np - 1) % np, 7, MPI_COMM_WORLD, &ring[0]));
+    if (rank == SLOW_RANK)
+        usleep(SLOW_MS * 1000);
+    CHECK(MPI_Isend(&out, 1, MPI_INT, (rank + 1) % np, 7, MPI_COMM_WORLD, &ring[1]));
+    CHECK(MPI_Waitall(2, ring, MPI_STATUSES_IGNORE));
+}
+
 /* slow: 0 no sleep, 1 a sleep before each collective, 2 a sleep between
  * each split collective's begin and end, 3 between a non-blocking
- * collective and its MPI_Wait */
+ * collective and its MPI_Wait, 4 in a ring exchange after each (iwritep2p) */
 static void straggle(int rank, int np, int slow)
 {
     static char buf[S_BLK];
@@ -116,6 +137,10 @@ static void straggle(int rank, int np, int slow)
     MPI_File fh = open_with("straggle.dat", NULL, NULL, NULL, NULL);
     for (int s = 0; s < S_STEPS; s++) {
         MPI_Offset off = ((MPI_Offset)s * np + rank) * S_BLK;
+        if (slow == 4) {
+            ring_step(fh, off, buf, rank, np);
+            continue;
+        }
         if (slow == 3) {
             MPI_Request req;
             CHECK(MPI_File_iwrite_at_all(fh, off, buf, S_BLK, MPI_BYTE, &req)); /* SITE:iwrite */
@@ -135,6 +160,8 @@ static void straggle(int rank, int np, int slow)
             usleep(SLOW_MS * 1000);
         CHECK(MPI_File_write_at_all(fh, off, buf, S_BLK, MPI_BYTE, MPI_STATUS_IGNORE)); /* SITE:straggle */
     }
+    if (slow == 4)
+        MPI_Barrier(MPI_COMM_WORLD);
     MPI_File_close(&fh);
 }
 
@@ -151,8 +178,8 @@ int main(int argc, char **argv)
         collbuf(rank, mode[0] == 's' ? 1 : mode[0] == 'c' ? 2 : 0);
     else if (strcmp(mode, "straggle") == 0 || strcmp(mode, "even") == 0 || strcmp(mode, "split") == 0)
         straggle(rank, np, mode[0] == 's' ? (mode[1] == 'p' ? 2 : 1) : 0);
-    else if (strcmp(mode, "iwrite") == 0)
-        straggle(rank, np, 3);
+    else if (strcmp(mode, "iwrite") == 0 || strcmp(mode, "iwritep2p") == 0)
+        straggle(rank, np, mode[6] ? 4 : 3);
     else
         MPI_Abort(MPI_COMM_WORLD, 2);
     MPI_Finalize();
