@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "core/expr.h"
 #include "core/format.h"
 #include "core/ranklist.h"
 #include "core/salloc.h"
@@ -247,14 +248,25 @@ static siot_expr *piecewise(siot_arena *a, const rvals *r)
     return ok ? x : NULL;
 }
 
-/* ---- the rank's quotient ----
+/* ---- the rank's quotient, and its decimal digits ----
  * Ranks in groups of m (the ranks of a node, a process grid's rows): a
  * communicator's colour rank/m, a group's file "group-<rank/m>.dat", an
  * offset (rank%m)*s + (rank/m)*S. A value c*rank + d*(rank/m) + base is a
  * progression in each residue class only when d is a multiple of m; as a
- * value by quotient (SIOT_X_RDIV) it is one expression at any rank count. */
+ * value by quotient (SIOT_X_RDIV) it is one expression at any rank count.
+ * Ranks grouped by their decimal digits (0-9, 10-99, 100-999, ...): the
+ * bytes of a line that prints the rank ("rank %d\n"), the length of a name
+ * that holds it; c*rank + d*(digits - 1) + base as a value by digits
+ * (SIOT_X_RDIG), one expression where a per-rank table gains an entry
+ * with each power of ten. */
 
-static uint64_t quotient(const rvals *r, uint32_t at, uint32_t m) { return (uint64_t)(r->lo + (int64_t)at) / m; }
+/* The group of rank lo + at: its quotient by m, or (m = 0) its decimal
+ * digits less one. */
+static uint64_t group_of(const rvals *r, uint32_t at, uint32_t m)
+{
+    uint64_t rank = (uint64_t)(r->lo + (int64_t)at);
+    return m ? rank / m : siot_decimal_digits(rank) - 1;
+}
 
 /* The slope inside a group: from the first two present ranks of one group.
  * 0 when no group has two (then any slope fits within the groups). */
@@ -263,7 +275,7 @@ static int group_slope(const rvals *r, uint32_t m, int64_t *c)
     *c = 0;
     for (uint32_t at = next_present(r, (uint32_t)-1), nx; at < r->span; at = nx) {
         nx = next_present(r, at);
-        if (nx < r->span && quotient(r, at, m) == quotient(r, nx, m)) {
+        if (nx < r->span && group_of(r, at, m) == group_of(r, nx, m)) {
             int64_t d = (int64_t)((uint64_t)r->v[nx] - (uint64_t)r->v[at]), gap = (int64_t)(nx - at);
             *c = d / gap;
             return (int64_t)((uint64_t)*c * (uint64_t)gap) == d;
@@ -272,18 +284,18 @@ static int group_slope(const rvals *r, uint32_t m, int64_t *c)
     return 1;
 }
 
-/* Whether v = base + c*rank + d*(rank/m) at every present rank, for the
- * c, d and base found from the first ranks of two groups. */
-static int fits_quotient(const rvals *r, uint32_t m, int64_t *base, int64_t *c, int64_t *d)
+/* Whether v = base + c*rank + d*group at every present rank, for the c, d
+ * and base found from the first ranks of two groups. */
+static int fits_groups(const rvals *r, uint32_t m, int64_t *base, int64_t *c, int64_t *d)
 {
     uint32_t at0 = next_present(r, (uint32_t)-1), at1 = at0;
     if (at0 >= r->span || !group_slope(r, m, c))
         return 0;
-    while (at1 < r->span && quotient(r, at1, m) == quotient(r, at0, m))
+    while (at1 < r->span && group_of(r, at1, m) == group_of(r, at0, m))
         at1 = next_present(r, at1);
     if (at1 >= r->span) /* one group: not a quotient */
         return 0;
-    uint64_t q0 = quotient(r, at0, m), q1 = quotient(r, at1, m);
+    uint64_t q0 = group_of(r, at0, m), q1 = group_of(r, at1, m);
     int64_t rest = (int64_t)((uint64_t)r->v[at1] - (uint64_t)r->v[at0] - (uint64_t)*c * (at1 - at0));
     *d = rest / (int64_t)(q1 - q0);
     if (*d == 0 || (int64_t)((uint64_t)*d * (q1 - q0)) != rest)
@@ -291,11 +303,27 @@ static int fits_quotient(const rvals *r, uint32_t m, int64_t *base, int64_t *c, 
     int64_t rank0 = r->lo + (int64_t)at0;
     *base = (int64_t)((uint64_t)r->v[at0] - (uint64_t)*c * (uint64_t)rank0 - (uint64_t)*d * q0);
     for (uint32_t at = at0; at < r->span; at = next_present(r, at)) {
-        uint64_t want = (uint64_t)*base + (uint64_t)*c * (uint64_t)(r->lo + (int64_t)at) + (uint64_t)*d * quotient(r, at, m);
+        uint64_t want = (uint64_t)*base + (uint64_t)*c * (uint64_t)(r->lo + (int64_t)at) + (uint64_t)*d * group_of(r, at, m);
         if (want != (uint64_t)r->v[at])
             return 0;
     }
     return 1;
+}
+
+/* A value by quotient (m >= 2) or by digits (m = 0): tag, m, d and the
+ * inner base + c*rank with the table's loop terms. */
+static siot_expr *by_group(siot_arena *a, const rvals *r, uint32_t m, int64_t base, int64_t c, int64_t d)
+{
+    siot_expr *x = siot_arena_alloc(a, sizeof *x);
+    siot_expr **items = x ? siot_arena_alloc(a, sizeof *items) : NULL;
+    if (!items || !(items[0] = value_of_rank(a, &r->t, base, c)))
+        return NULL;
+    x->tag = m ? SIOT_X_RDIV : SIOT_X_RDIG;
+    x->n = 1;
+    x->len = m;
+    x->sum = d;
+    x->u.items = items;
+    return x;
 }
 
 /* The value by quotient for the smallest group size that fits (groups of
@@ -304,23 +332,20 @@ static siot_expr *by_quotient(siot_arena *a, const rvals *r)
 {
     for (uint32_t m = 2; m <= MAX_PERIOD && m < r->span; m++) {
         int64_t base, c, d;
-        if (!fits_quotient(r, m, &base, &c, &d))
-            continue;
-        siot_expr *x = siot_arena_alloc(a, sizeof *x);
-        siot_expr **items = x ? siot_arena_alloc(a, sizeof *items) : NULL;
-        if (!items || !(items[0] = value_of_rank(a, &r->t, base, c)))
-            return NULL;
-        x->tag = SIOT_X_RDIV;
-        x->n = 1;
-        x->len = m;
-        x->sum = d;
-        x->u.items = items;
-        return x;
+        if (fits_groups(r, m, &base, &c, &d))
+            return by_group(a, r, m, base, c, d);
     }
     return NULL;
 }
 
-/* x rewritten by the smallest period, by quotient, or cut again in pieces,
+/* The value by the rank's decimal digits, or NULL. */
+static siot_expr *by_digits(siot_arena *a, const rvals *r)
+{
+    int64_t base, c, d;
+    return fits_groups(r, 0, &base, &c, &d) ? by_group(a, r, 0, base, c, d) : NULL;
+}
+
+/* x rewritten by the smallest period, by quotient, by digits, or cut again in pieces,
  * whichever takes fewest bytes when fewer than x, or x. */
 static siot_expr *refold(siot_arena *a, siot_expr *x)
 {
@@ -341,6 +366,9 @@ static siot_expr *refold(siot_arena *a, siot_expr *x)
         siot_expr *q = m == 1 && y ? NULL : by_quotient(a, &r);
         if (q && smaller(q, out))
             out = q;
+        siot_expr *g = m == 1 && y ? NULL : by_digits(a, &r);
+        if (g && smaller(g, out))
+            out = g;
         siot_expr *z = m == 1 && y ? NULL : piecewise(a, &r);
         if (z && smaller(z, out))
             out = z;

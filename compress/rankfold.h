@@ -11,7 +11,9 @@
  * a line ({r0-2:-2 r3-8:-3+1*rank}, not the merge's cuts), when that takes
  * fewer bytes, and as one value by the rank's quotient (c*rank +
  * d*(rank div m) + base, SIOT_X_RDIV: ranks in groups of m, a communicator
- * coloured rank/m) when that is shorter still. Entries that share the same
+ * coloured rank/m) or by its decimal digits (c*rank + d*(digits - 1) +
+ * base, SIOT_X_RDIG: the bytes of a line that prints the rank) when that
+ * is shorter still. Entries that share the same
  * loop terms are refolded on the rest, and so are the numeric fields of
  * string patterns ("groups-<rank/4>.dat"), and the elements of arrays and
  * the entries of per-rank tables that did not fold as a whole (a Waitall's

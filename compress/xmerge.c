@@ -70,6 +70,7 @@ int siot_x_equal(const siot_expr *a, const siot_expr *b)
     case SIOT_X_SEQ:
     case SIOT_X_ARRAY:
     case SIOT_X_RDIV:
+    case SIOT_X_RDIG:
         if (a->len != b->len || a->sum != b->sum)
             return 0;
         __attribute__((fallthrough)); /* then its one item */

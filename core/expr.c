@@ -107,6 +107,25 @@ static int rdiv_term(const siot_expr *x, const siot_ctx *c, int64_t *t)
     return 0;
 }
 
+unsigned siot_decimal_digits(uint64_t v)
+{
+    unsigned d = 1;
+    while (v >= 10) {
+        v /= 10;
+        d++;
+    }
+    return d;
+}
+
+/* RDIG: the term of the rank's decimal digits (ranks are never negative). */
+static int rdig_term(const siot_expr *x, const siot_ctx *c, int64_t *t)
+{
+    if (x->n != 1 || c->rank < 0)
+        return -1;
+    *t = wrap_mul(x->sum, (int64_t)siot_decimal_digits((uint64_t)c->rank) - 1);
+    return 0;
+}
+
 /* The tags that choose one of their expressions (SEQ by the occurrence,
  * RANKED by the rank, SEQL by the run of the loop's iteration, RMOD by the
  * rank's residue), read the same way for an integer and for any value. */
@@ -178,9 +197,11 @@ static int eval_int(const siot_expr *x, const siot_ctx *c, int64_t *v)
     case SIOT_X_APPROX:
         *v = siot_x_approx_mean(x);
         return 0;
-    case SIOT_X_RDIV: {
+    case SIOT_X_RDIV:
+    case SIOT_X_RDIG: {
         int64_t t, in;
-        if (rdiv_term(x, c, &t) != 0 || eval_int(x->u.items[0], c, &in) != 0)
+        if ((x->tag == SIOT_X_RDIV ? rdiv_term(x, c, &t) : rdig_term(x, c, &t)) != 0 ||
+            eval_int(x->u.items[0], c, &in) != 0)
             return -1;
         *v = wrap_add(in, t);
         return 0;
@@ -278,6 +299,7 @@ int siot_eval(const siot_expr *x, const siot_ctx *ctx, siot_vbuf *scratch, siot_
     case SIOT_X_SEQINT:
     case SIOT_X_APPROX:
     case SIOT_X_RDIV:
+    case SIOT_X_RDIG:
         out->kind = SIOT_V_INT;
         return eval_int(x, ctx, &out->i);
     CHOOSING_CASES: {
@@ -573,6 +595,10 @@ void siot_x_format(const siot_expr *x, siot_vbuf *o)
         break;
     case SIOT_X_RDIV:
         format_rdiv(x, o);
+        break;
+    case SIOT_X_RDIG:
+        siot_x_format(x->u.items[0], o);
+        fmt(o, "%+" PRId64 "*(digits(rank)-1)", x->sum);
         break;
     default:
         fmt(o, "?");

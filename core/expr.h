@@ -47,6 +47,8 @@ int siot_aio_poll_idle(const siot_funcdesc *f, int64_t ret);
 
 /* The value an approximate count stands for: its rounded mean. */
 int64_t siot_x_approx_mean(const siot_expr *x);
+/* The number of decimal digits of v (1 for 0 to 9): an RDIG value's term. */
+unsigned siot_decimal_digits(uint64_t v);
 
 /* Human-readable form for `siot dump`. */
 void siot_x_format(const siot_expr *x, siot_vbuf *out);

@@ -36,7 +36,7 @@
 #include "core/section.h"
 
 #define SIOT_FORMAT_MAJOR 1
-#define SIOT_FORMAT_MINOR 9
+#define SIOT_FORMAT_MINOR 10
 #define SIOT_MAX_RANKS (1u << 24)
 #define SIOT_MAX_FUNCS 65536u
 #define SIOT_MAX_EXPR_DEPTH 80u /* run tables nest once per loop level (64) */

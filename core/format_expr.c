@@ -1,11 +1,12 @@
 /* format_expr: values and expressions (docs/format.md: expr, and "Minor 1",
- * "Minor 3" and "Minor 4").
+ * "Minor 3", "Minor 4" and "Minor 10").
  *
  * Writes and reads an expression by its tag: a constant (one byte from -64
  * to 63), a progression over the enclosing loops, sequences by occurrence
  * (integer deltas, or runs of constants, progressions and expressions), an
  * approximate count, a string pattern, an array, a range, a value by
- * residue of the rank (RMOD, in runs when shorter) or by quotient (RDIV);
+ * residue of the rank (RMOD, in runs when shorter), by quotient (RDIV) or
+ * by the rank's decimal digits (RDIG, minor 10);
  * rank tables are core/format_ranks.c's. The reader bounds the nesting
  * (SIOT_MAX_EXPR_DEPTH), checks each form against the loops that enclose
  * it, refuses a non-integer where a number is required, and charges values
@@ -394,6 +395,17 @@ static void dec_rdiv(dec *d, siot_expr *x)
         x->u.items[0] = siot_fmt_dec_expr(d, 1);
 }
 
+/* RDIG (minor 10): the digits' coefficient, then the integer value it is
+ * added to. */
+static void dec_rdig(dec *d, siot_expr *x)
+{
+    x->sum = siot_rd_svar(&d->rd);
+    x->n = 1;
+    x->u.items = dalloc(d, sizeof *x->u.items);
+    if (x->u.items && !d->rd.err)
+        x->u.items[0] = siot_fmt_dec_expr(d, 1);
+}
+
 void siot_fmt_enc_expr(siot_vbuf *b, const siot_expr *x)
 {
     if (x && x->tag == SIOT_X_RMOD) {
@@ -439,6 +451,10 @@ void siot_fmt_enc_expr(siot_vbuf *b, const siot_expr *x)
         break;
     case SIOT_X_RDIV:
         siot_vbuf_uvar(b, x->len);
+        siot_vbuf_svar(b, x->sum);
+        siot_fmt_enc_expr(b, x->u.items[0]);
+        break;
+    case SIOT_X_RDIG:
         siot_vbuf_svar(b, x->sum);
         siot_fmt_enc_expr(b, x->u.items[0]);
         break;
@@ -526,6 +542,9 @@ static void dec_tagged(dec *d, siot_expr *x, int want_int)
         break;
     case SIOT_X_RDIV:
         dec_rdiv(d, x);
+        break;
+    case SIOT_X_RDIG:
+        dec_rdig(d, x);
         break;
     default:
         dfail(d, "unknown expression kind");

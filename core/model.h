@@ -98,6 +98,9 @@ enum siot_xtag {
     /* (12 is a wire tag only: RMOD in runs, core/format_expr.c) */
     SIOT_X_RDIV = 13,  /* items[0] + sum*(rank div len), len >= 1: a process grid's row or a
                         * node's group (n = 1) */
+    /* (14 is a wire tag only: a per-rank table in runs, core/format_ranks.c) */
+    SIOT_X_RDIG = 15,  /* items[0] + sum*(decimal digits of the rank - 1): a byte count or a
+                        * name's length that holds the rank in decimal (n = 1) */
 };
 
 /* The case labels of the tags whose u.items are all expressions, for the
@@ -108,7 +111,8 @@ enum siot_xtag {
     case SIOT_X_ARRAY:     \
     case SIOT_X_RMOD:      \
     case SIOT_X_RANGE:     \
-    case SIOT_X_RDIV
+    case SIOT_X_RDIV:      \
+    case SIOT_X_RDIG
 
 typedef struct siot_expr siot_expr;
 

@@ -162,6 +162,7 @@ static int rank_dependent(const siot_expr *x)
     case SIOT_X_RANKED:
     case SIOT_X_RMOD:
     case SIOT_X_RDIV:
+    case SIOT_X_RDIG:
         return 1;
     case SIOT_X_SEQ:
     case SIOT_X_ARRAY:

@@ -13,12 +13,12 @@
 
 #define TOP_EVENTS 10
 static const char *const META[5] = {"thread", "parent", "ret", "errno", "bytes"};
-#define NTAGS (SIOT_X_RDIV + 1)
+#define NTAGS (SIOT_X_RDIG + 1)
 
 static const char *const TAG_NAMES[NTAGS] = {"none", "constant", "progression", "sequence of integers",
                                               "sequence", "per-rank table", "string pattern", "array",
                                               "run table", "approximate count", "by residue",
-                                              "range", "-", "by quotient"};
+                                              "range", "-", "by quotient", "-", "by digits"};
 
 typedef struct bigevent {
     const siot_node *n;

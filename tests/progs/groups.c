@@ -5,8 +5,10 @@
  * BLOCK bytes with pwrite at
  *     HEADER*(r / GROUP) + BLOCK*(r % GROUP) + GROUP*BLOCK*i
  * (each group's file begins with a header whose length grows with the
- * group's number), then sums its group's bytes with MPI_Allreduce on the
- * group's communicator and checks the total.
+ * group's number), then a line that names it (LINE_FMT, with write at the
+ * file's start: its length grows with the rank's decimal digits), then
+ * sums its group's bytes with MPI_Allreduce on the group's communicator and
+ * checks the total.
  * usage: groups (prints one line from rank 0; exit 1 on a wrong sum) */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -19,6 +21,7 @@
 #define NBLOCK 3
 #define BLOCK 100
 #define HEADER 7
+#define LINE_FMT "rank %d\n"
 
 int main(int argc, char **argv)
 {
@@ -38,8 +41,13 @@ int main(int argc, char **argv)
         if (pwrite(fd, block, BLOCK, at) == BLOCK)
             mine += BLOCK;
     }
-    if (fd >= 0)
+    char line[32];
+    int len = snprintf(line, sizeof line, LINE_FMT, rank);
+    if (fd >= 0) {
+        if (write(fd, line, (size_t)len) != len)
+            mine = -1;
         close(fd);
+    }
     MPI_Allreduce(&mine, &total, 1, MPI_LONG, MPI_SUM, group);
     int members;
     MPI_Comm_size(group, &members);

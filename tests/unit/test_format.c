@@ -1477,88 +1477,130 @@ static void check_ranked_runs(void)
     siot_vbuf_free(&f);
 }
 
-/* A value by quotient (minor 4, tag 13): 5 + 100*rank + 7*(rank/4) reads
- * back with every rank's value, is written again in 8 bytes and prints
- * in the grid form 5+100*(rank%4)+407*(rank/4); a divisor of 0 or over
- * 2^24, a string inside and a truncated value are refused. */
-static void w_rdiv(siot_vbuf *b, uint64_t m, int64_t d, int str)
+/* The inner value of a value by quotient or by digits: the string "x"
+ * (refused), or the integer 5 + 100*rank (quotient) or 28 (digits). */
+static void w_inner(siot_vbuf *b, int str, int digits)
 {
-    siot_vbuf_u8(b, 13);
-    siot_vbuf_uvar(b, m);
-    siot_vbuf_svar(b, d);
     if (str) {
         siot_vbuf_u8(b, SIOT_X_STR);
         siot_vbuf_uvar(b, 1);
         siot_vbuf_u8(b, 0);
         siot_vbuf_str(b, "x", 1);
-        return;
+    } else if (digits) {
+        siot_vbuf_u8(b, SIOT_X_CONST);
+        siot_vbuf_svar(b, 28);
+    } else {
+        siot_vbuf_u8(b, SIOT_X_AFFINE);
+        siot_vbuf_svar(b, 5);
+        siot_vbuf_svar(b, 100);
+        siot_vbuf_uvar(b, 0);
     }
-    siot_vbuf_u8(b, SIOT_X_AFFINE);
-    siot_vbuf_svar(b, 5);
-    siot_vbuf_svar(b, 100);
-    siot_vbuf_uvar(b, 0);
 }
 
-static void check_rdiv(void)
+/* A value by quotient (minor 4, tag 13): 5 + 100*rank + 7*(rank/4). */
+static void w_rdiv(siot_vbuf *b, uint64_t m, int64_t d, int str)
 {
-    siot_vbuf arg, f, again, s;
-    siot_vbuf_init(&arg);
+    siot_vbuf_u8(b, 13);
+    siot_vbuf_uvar(b, m);
+    siot_vbuf_svar(b, d);
+    w_inner(b, str, 0);
+}
+
+/* A value by the rank's decimal digits (minor 10, tag 15): 28 + d*(digits - 1). */
+static void w_rdig(siot_vbuf *b, int64_t d, int str)
+{
+    siot_vbuf_u8(b, 15);
+    siot_vbuf_svar(b, d);
+    w_inner(b, str, 1);
+}
+
+/* Value k (0: quotient, 1: digits) over P ranks: rank r's value. */
+static int64_t want_value(int k, int r)
+{
+    char line[64];
+    return k ? snprintf(line, sizeof line, "rank %d: a line of 28 bytes.\n", r) : 5 + 100 * r + 7 * (r / 4);
+}
+
+/* The file with one event whose argument is arg (P ranks) reads back with
+ * every rank's value, prints as form, and is written again to a file that
+ * reads back the same in size bytes. */
+static void value_reads_back(int k, int P, siot_vbuf *arg, const char *form, int64_t size)
+{
+    static const char *const what[2] = {"value by quotient", "value by digits"};
+    siot_vbuf f, again, s;
     siot_vbuf_init(&f);
     siot_vbuf_init(&again);
     siot_vbuf_init(&s);
-    w_rdiv(&arg, 4, 7, 0);
-    file_with_arg(&f, 16, &arg);
-    siot_trace x;
-    int ok = expect_accept("value by quotient", &f, &x);
-    CHECK(ok);
-    if (ok) {
-        const siot_expr *v = x.top[0]->u.ev.args[0];
-        CHECK(v->tag == SIOT_X_RDIV && v->len == 4 && v->sum == 7);
-        for (int r = 0; r < 16; r++) {
-            siot_ctx c = {.rank = r};
-            CHECK_EQ_I64(siot_eval_int(v, &c, 99), 5 + 100 * r + 7 * (r / 4));
-        }
-        siot_x_format(v, &s);
-        CHECK(s.len == strlen("5+100*(rank%4)+407*(rank/4)") && memcmp(s.data, "5+100*(rank%4)+407*(rank/4)", s.len) == 0);
-        CHECK(siot_trace_encode(&x, &again) == 0);
-        siot_trace y;
-        ok = expect_accept("value by quotient, written again", &again, &y);
-        CHECK(ok);
-        if (ok) {
-            siot_vbuf s2;
-            siot_vbuf_init(&s2);
-            siot_x_format(y.top[0]->u.ev.args[0], &s2);
-            CHECK(s2.len == s.len && memcmp(s2.data, s.data, s.len) == 0);
-            /* 1 tag + 1 divisor + 1 coefficient + affine (1 tag + 1 base + 2 rcoef + 1 count) */
-            CHECK_EQ_I64((int64_t)siot_expr_size(y.top[0]->u.ev.args[0], &s2), 8);
-            siot_vbuf_free(&s2);
-            siot_trace_free(&y);
-        }
-        siot_trace_free(&x);
+    file_with_arg(&f, (uint32_t)P, arg);
+    siot_trace x, y;
+    if (!expect_accept(what[k], &f, &x))
+        return;
+    const siot_expr *v = x.top[0]->u.ev.args[0];
+    CHECK(k ? v->tag == SIOT_X_RDIG && v->sum == 1 : v->tag == SIOT_X_RDIV && v->len == 4 && v->sum == 7);
+    for (int r = 0; r < P; r++) {
+        siot_ctx c = {.rank = r};
+        CHECK_EQ_I64(siot_eval_int(v, &c, 99), want_value(k, r));
     }
-    static const struct {
-        const char *what;
-        uint64_t m;
-        int str;
-    } bad[] = {
-        {"quotient by 0", 0, 0},
-        {"quotient by 2^24 + 1", (1u << 24) + 1, 0},
-        {"quotient of a string", 4, 1},
-    };
-    for (unsigned i = 0; i < sizeof bad / sizeof *bad; i++) {
-        arg.len = f.len = 0;
-        w_rdiv(&arg, bad[i].m, 7, bad[i].str);
-        CHECK(arg_rejected(&f, 16, &arg, bad[i].what));
+    siot_x_format(v, &s);
+    CHECK(s.len == strlen(form) && memcmp(s.data, form, s.len) == 0);
+    CHECK(siot_trace_encode(&x, &again) == 0);
+    if (expect_accept(what[k], &again, &y)) {
+        s.len = 0;
+        siot_x_format(y.top[0]->u.ev.args[0], &s);
+        CHECK(s.len == strlen(form) && memcmp(s.data, form, s.len) == 0);
+        CHECK_EQ_I64((int64_t)siot_expr_size(y.top[0]->u.ev.args[0], &s), size);
+        siot_trace_free(&y);
     }
-    arg.len = f.len = 0;
-    w_rdiv(&arg, 4, 7, 0);
-    arg.len -= 3; /* the inner value cut off */
-    file_with_arg(&f, 16, &arg);
-    CHECK(expect_reject("quotient cut short", &f));
-    siot_vbuf_free(&arg);
+    siot_trace_free(&x);
     siot_vbuf_free(&f);
     siot_vbuf_free(&again);
     siot_vbuf_free(&s);
+}
+
+/* A value by quotient reads back with every rank's value, is written again
+ * in 8 bytes (1 tag + 1 divisor + 1 coefficient + affine: 1 tag + 1 base + 2
+ * rcoef + 1 count) and prints in the grid form 5+100*(rank%4)+407*(rank/4);
+ * a divisor of 0 or over 2^24, a string inside and a truncated value are
+ * refused. A value by digits (a line "rank %d: ...\n" of 28 bytes at ranks
+ * 0-9), the same over ranks 0..1000 in 3 bytes (1 tag + 1 coefficient + the
+ * constant in one byte, minor 1) as 28+1*(digits(rank)-1); a string inside
+ * and a truncated value are refused. */
+static void check_rdiv(void)
+{
+    siot_vbuf arg, f;
+    siot_vbuf_init(&arg);
+    siot_vbuf_init(&f);
+    w_rdiv(&arg, 4, 7, 0);
+    value_reads_back(0, 16, &arg, "5+100*(rank%4)+407*(rank/4)", 8);
+    arg.len = 0;
+    w_rdig(&arg, 1, 0);
+    value_reads_back(1, 1001, &arg, "28+1*(digits(rank)-1)", 3);
+    static const struct {
+        const char *what;
+        uint64_t m; /* 0: by digits */
+        int str;
+        size_t cut; /* bytes cut off the end */
+    } bad[] = {
+        {"quotient by 0", 0, 0, 0},      {"quotient by 2^24 + 1", (1u << 24) + 1, 0, 0},
+        {"quotient of a string", 4, 1, 0}, {"quotient cut short", 4, 0, 3},
+        {"digits of a string", 0, 1, 0},  {"digits cut short", 0, 0, 2},
+    };
+    for (unsigned i = 0; i < sizeof bad / sizeof *bad; i++) {
+        arg.len = f.len = 0;
+        if (strncmp(bad[i].what, "quotient", 8) == 0)
+            w_rdiv(&arg, bad[i].m, 7, bad[i].str);
+        else
+            w_rdig(&arg, 1, bad[i].str);
+        arg.len -= bad[i].cut;
+        if (bad[i].cut) {
+            file_with_arg(&f, 16, &arg);
+            CHECK(expect_reject(bad[i].what, &f));
+        } else {
+            CHECK(arg_rejected(&f, 16, &arg, bad[i].what));
+        }
+    }
+    siot_vbuf_free(&arg);
+    siot_vbuf_free(&f);
 }
 
 /* ============================================================ packed files */

@@ -141,19 +141,40 @@ static void with_tail(siot_arena *a, siot_expr *x, int64_t tail)
     }
 }
 
-static void quotient_one(uint32_t *rng)
+/* Every present rank's value at iteration 3 of the loop: v[r] + 3*tail. */
+static void check_every_rank(const siot_expr *arg, const int64_t *v, const uint8_t *have, int P, int64_t tail)
+{
+    for (int r = 0; r < P; r++) {
+        uint64_t iter[1] = {3};
+        siot_ctx ctx = {.rank = r, .depth = 1, .iter = iter};
+        if (have[r])
+            CHECK_EQ_I64(siot_eval_int(arg, &ctx, INT64_MIN), v[r] + 3 * tail);
+    }
+}
+
+/* One table of base + c*r + d*group(r) with a loop term or not, some ranks
+ * missing or not: by quotient, group(r) = r/g; by digits (g = 0), the
+ * decimal digits of r less one, the bytes of a line that prints the rank.
+ * Every present rank's value kept; with every rank present, a value by
+ * quotient when the groups are no residue classes' progressions (3 groups
+ * or more, d not a multiple of g), a value by digits over 101 ranks or
+ * more (three groups of digits: nothing else fits), of at most 16 bytes. */
+static void grouped_one(uint32_t *rng, int digits)
 {
     siot_trace t;
     siot_trace_init(&t);
-    int g = 2 + (int)(unit_rng(rng) % 7), P = g + 1 + (int)(unit_rng(rng) % (MAXP - g - 1));
-    int64_t base = (int64_t)(unit_rng(rng) % 1000) - 500, c = (int64_t)(unit_rng(rng) % 201) - 100;
-    int64_t d = (int64_t)(unit_rng(rng) % 2001) - 1000, tail = unit_rng(rng) % 2 ? 1000 : 0;
-    int64_t v[MAXP];
+    int g = digits ? 0 : 2 + (int)(unit_rng(rng) % 7);
+    int P = digits ? 11 + (int)(unit_rng(rng) % (MAXP - 11)) : g + 1 + (int)(unit_rng(rng) % (MAXP - g - 1));
+    int64_t base = (int64_t)(unit_rng(rng) % 1000) - 500;
+    int64_t c = digits ? (int64_t)(unit_rng(rng) % 5) - 2 : (int64_t)(unit_rng(rng) % 201) - 100;
+    int64_t d = digits ? 1 + (int64_t)(unit_rng(rng) % 9) : (int64_t)(unit_rng(rng) % 2001) - 1000;
+    int64_t tail = unit_rng(rng) % 2 ? 1000 : 0, v[MAXP];
     uint8_t have[MAXP];
     int holes = unit_rng(rng) % 3 == 0;
     for (int r = 0; r < P; r++) {
         have[r] = !holes || unit_rng(rng) % 4 != 0;
-        v[r] = base + c * r + d * (r / g);
+        /* digits by hand, not siot_decimal_digits */
+        v[r] = base + c * r + d * (digits ? (r < 10 ? 0 : r < 100 ? 1 : 2) : r / g);
     }
     have[0] = 1;
     siot_expr *arg = pieces(&t.arena, v, have, P, rng);
@@ -161,16 +182,13 @@ static void quotient_one(uint32_t *rng)
     pass_on_one_event(&t, &arg, P);
     siot_vbuf scratch;
     siot_vbuf_init(&scratch);
-    for (int r = 0; r < P; r++) {
-        uint64_t iter[1] = {3};
-        siot_ctx ctx = {.rank = r, .depth = 1, .iter = iter};
-        if (have[r])
-            CHECK_EQ_I64(siot_eval_int(arg, &ctx, INT64_MIN), v[r] + 3 * tail);
-    }
-    if (!holes && P >= 3 * g && d % g != 0) {
+    check_every_rank(arg, v, have, P, tail);
+    if (!holes && !digits && P >= 3 * g && d % g != 0)
         CHECK(arg->tag == SIOT_X_RDIV && arg->len >= 2 && arg->len <= (uint64_t)g);
+    if (!holes && digits && P >= 101)
+        CHECK(arg->tag == SIOT_X_RDIG && arg->sum == d);
+    if (!holes && (digits ? P >= 101 : P >= 3 * g && d % g != 0))
         CHECK(siot_expr_size(arg, &scratch) <= 16);
-    }
     siot_vbuf_free(&scratch);
     siot_trace_free(&t);
 }
@@ -315,9 +333,13 @@ int main(void)
         one(&rng, i % 3 != 0);
     printf("rankfold: 2000 tables over 3..300 ranks (2 in 3 periodic, mod 1..8), every rank's value kept\n");
     for (int i = 0; i < 2000; i++)
-        quotient_one(&rng);
+        grouped_one(&rng, 0);
     printf("rankfold: 2000 tables of base + c*r + d*(r/g) over g+1..300 ranks (g = 2..8), every rank's value\n"
            "          kept, one value by quotient of at most 16 bytes\n");
+    for (int i = 0; i < 2000; i++)
+        grouped_one(&rng, 1);
+    printf("rankfold: 2000 tables of base + c*r + d*(digits of r - 1) over 11..300 ranks, every rank's value\n"
+           "          kept, one value by digits of at most 16 bytes over 101 ranks or more\n");
     batches(&rng);
     grids(&rng);
     return unit_done("rankfold");
