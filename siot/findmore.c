@@ -487,7 +487,7 @@ static int straggler_verdict(const finder *f, verdict *v)
              "ranks wait %.6f s in collective MPI-IO calls%s for the last to "
              "arrive (%.0f%% of their %.6f s; most in %s, %.6f s); %s",
              m->strag_wait_ns * 1e-9, m->strag_in_waits ? " and the MPI waits that complete them" : "", 100 * share,
-             m->strag_coll_ns * 1e-9, m->strag_most_fn, m->strag_most * 1e-9, who);
+             m->strag_coll_ns * 1e-9, m->strag_most_fn ? m->strag_most_fn : "?", m->strag_most * 1e-9, who);
     snprintf(v->evidence, sizeof v->evidence,
              "\"wait_s\":%.9f,\"collective_s\":%.9f,\"share\":%.4f,\"straggler_"
              "rank\":%d,\"most_wait_s\":%.9f",
