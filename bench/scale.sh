@@ -24,6 +24,10 @@
 # Then the same at the first and last rank count with SIOT_TOLERANCE=5
 # (TOLERANCE=p another percent, 0 none; traces kept as
 # PROGRAM-FLAVOUR-tolP-RANKS.siot): timings kept within that percent.
+# After each table, the last rank count's trace replayed at that rank count
+# (mpirun -np P ioreplay --verify): its verdict ("faithful (N calls at the
+# default level)", or "approximate" where counts were merged within a
+# tolerance) and its wall time; REPLAY=0 leaves it out.
 BENCH_NAME=scale
 . "$(dirname "$0")/common.sh"
 PS=${PS:-"16 64 128 256"}
@@ -45,6 +49,16 @@ sections() {
 }
 rss() { cat "$W/$1/rss.$2" 2> /dev/null || echo -; }
 
+# the trace TRACE of a P-rank job replayed at P ranks with --verify: P TRACE
+replay_line() {
+    local np=$1 t0 v
+    rm -rf "$W/replay" && mkdir -p "$W/replay"
+    t0=$(date +%s.%N)
+    v=$(cd "$W/replay" && run "$np" "$B/bin/ioreplay" --verify "$2" 2>&1 | grep '^round trip:' |
+        sed "s/; the replay's trace: [^)]*)/)/" || echo "round trip: no verdict (the replay failed)")
+    echo "replay at $np ranks ($(printf %.1f "$(echo "$(date +%s.%N) - $t0" | bc)") s wall): ${v#round trip: }"
+}
+
 # one run: DIR P PROGRAM ARGS... (in W/DIR, the rank's memory beside);
 # a failed run is tried once more
 one() {
@@ -64,7 +78,7 @@ table() { # TITLE TRACED PLAIN ARGS...
     echo "== $title ($MPI flavour${SIOT_TOLERANCE:+, SIOT_TOLERANCE=$SIOT_TOLERANCE}): the job's trace and its ranks' memory by rank count"
     printf "%5s %9s %7s %6s %6s %8s %9s %9s %9s %9s %9s %9s %7s\n" ranks "packed B" header funcs sites "rank t" nodes \
         "final s" "r0 KiB" "r0 plain" "r1 KiB" "r1 plain" "wall s"
-    local first="" last="" P c s t0 t1 x firstx="" lastx=""
+    local first="" last="" P c s t0 t1 x firstx="" lastx="" lastp=""
     for P in $PS; do
         t0=$(date +%s.%N)
         rm -f "$W/t.siot"
@@ -82,9 +96,12 @@ table() { # TITLE TRACED PLAIN ARGS...
             "$(rss plain 1)" "$(echo "$t1 - $t0" | bc)"
         [ -n "$first" ] || first=$c firstx=$x
         last=$c lastx=$x
+        cp "$W/t.siot" "$W/last.siot"
+        lastp=$P
     done
     [ -n "$first" ] || return 0
-    echo "growth from $(set -- $PS; echo "$1") to $P ranks: packed $(echo "scale=1; 100 * ($last - $first) / $first" | bc)%," \
+    [ "${REPLAY:-1}" = 0 ] || replay_line "$lastp" "$W/last.siot"
+    echo "growth from $(set -- $PS; echo "$1") to $lastp ranks: packed $(echo "scale=1; 100 * ($last - $first) / $first" | bc)%," \
         "sections besides rank times (unpacked) $(echo "scale=1; 100 * ($lastx - $firstx) / $firstx" | bc)% (target: within 5%)"
     echo
 }
