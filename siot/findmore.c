@@ -444,20 +444,25 @@ static int collbuf_verdict(const finder *f, verdict *v)
 }
 
 /* The rank computing the most over the run, from the ranks' own times
- * (exact in either form), when it computes STRAG_COMP_NS more than the
- * rank computing the least; -1 otherwise or without them. Used when no
- * call site shows who arrives last: a trace recorded with SIOT_TOLERANCE
- * keeps no rank in its histograms (compress/timefold.h), and a wait that
- * lands in a later collective than the computation before it (OMPIO
- * completes MPI_File_iwrite_at_all in MPI_File_close) has no spread of
- * computation before the call that waits. */
-static int32_t busiest_rank(const siot_trace *t)
+ * (exact in either form), when it computes more than the rank computing
+ * the least by STRAG_COMP_NS and by half the ranks' mean wait (one late
+ * rank makes each other rank wait about its lead: a lead far shorter than
+ * the waits does not explain them, as when 256 ranks share 2 cores); -1
+ * otherwise or without them. Used when no call site shows who arrives
+ * last: a trace recorded with SIOT_TOLERANCE keeps no rank in its
+ * histograms (compress/timefold.h), and a wait that lands in a later
+ * collective than the computation before it (OMPIO completes
+ * MPI_File_iwrite_at_all in MPI_File_close) has no spread of computation
+ * before the call that waits. */
+static int32_t busiest_rank(const siot_trace *t, double wait_ns)
 {
     siot_rtx most, least;
-    if (siot_rts_nranks(t) < 2 || !siot_rts_extremes(t, SIOT_RT_compute, 1, &most, 1) ||
+    uint64_t n = siot_rts_nranks(t);
+    if (n < 2 || !siot_rts_extremes(t, SIOT_RT_compute, 1, &most, 1) ||
         !siot_rts_extremes(t, SIOT_RT_compute, 0, &least, 1))
         return -1;
-    return (double)(most.v - least.v) >= STRAG_COMP_NS ? most.rank : -1;
+    double lead = (double)(most.v - least.v);
+    return lead >= STRAG_COMP_NS && lead >= 0.5 * wait_ns / (double)n ? most.rank : -1;
 }
 
 static int straggler_verdict(const finder *f, verdict *v)
@@ -467,7 +472,7 @@ static int straggler_verdict(const finder *f, verdict *v)
     if (m->strag_wait_ns < STRAG_MIN_NS || share < STRAG_SHARE)
         return 0;
     int at_site = m->strag_worst > 0 && m->strag_rank >= 0;
-    int32_t rank = at_site ? m->strag_rank : busiest_rank(f->t);
+    int32_t rank = at_site ? m->strag_rank : busiest_rank(f->t, m->strag_wait_ns);
     if (m->strag_worst <= 0 && rank < 0)
         return 0; /* no rank arrives late: the spread is the calls' own */
     char who[200];
