@@ -61,6 +61,11 @@ def want(mode, found, fid, evidence, words, site):
     return f
 
 
+def func_time(mode, func):
+    """The seconds siot stats gives a function in MODE's run (0 when absent)."""
+    return json.load(open(mode + ".stats.json"))["functions"].get(func, {}).get("time_s", 0)
+
+
 def gone_or_cheaper(mode, found, fid, before):
     f = found.get(fid)
     if f and f["cost"]["seconds"] >= before["cost"]["seconds"] / 2:
@@ -125,7 +130,7 @@ def findmpiio(got):
         # the wait's site from the computation before it; before a close,
         # from the ranks' own times); at least the sleeps' half
         where = "MPI_Wait" if flavour == "mpich" else "MPI_File_close"
-        t = json.load(open("iwrite.stats.json"))["functions"].get(where, {}).get("time_s", 0)
+        t = func_time("iwrite", where)
         if t < least:
             fail("iwrite: %.3f s in %s, want the wait moved there (at least %.3f s)" % (t, where, least))
         f = want("iwrite", got["iwrite"], "collective-straggler",
@@ -140,7 +145,7 @@ def findmpiio(got):
         # MPI's, not the collective write's (whose request id they reuse)
         if "collective-straggler" in got["iwritep2p"]:
             fail("iwritep2p: collective-straggler from point-to-point waits: %s" % got["iwritep2p"]["collective-straggler"])
-        t = json.load(open("iwritep2p.stats.json"))["functions"].get("MPI_Waitall", {}).get("time_s", 0)
+        t = func_time("iwritep2p", "MPI_Waitall")
         if t < 0.5 * C["S_STEPS"] * C["SLOW_MS"] * 1e-3:
             fail("iwritep2p: %.3f s in MPI_Waitall, want the ring's wait there" % t)
         out.append("iwritep2p: no collective-straggler; the ring's wait in MPI_Waitall (%.3f s)" % t)
